@@ -1,0 +1,11 @@
+/** The environment the functions see when they run locally against DynamoDB Local. */
+import { TABLES, physicalTableName, tableEnvVar } from '../tables/definitions';
+
+export function localEnvironment(options: { dynamoDbEndpoint: string; tablePrefix: string; envName?: string }): Record<string, string> {
+  return {
+    ENV_NAME: options.envName ?? 'local',
+    AWS_REGION: 'us-east-1',
+    DYNAMODB_ENDPOINT: options.dynamoDbEndpoint,
+    ...Object.fromEntries(TABLES.map((t) => [tableEnvVar(t.id), physicalTableName(options.tablePrefix, t.id)])),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * `npm start`: the API on http://127.0.0.1:3000 (PORT to change it) over DynamoDB Local, with a demo account
+ * (professional tier, 10,000 points) whose key is printed with ready-to-paste curl lines. Ctrl-C stops everything.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { JavaMissingError } from './dynamodb-local';
+import { localEnvironment } from './local-config';
+import { startLocalRuntime, type LocalRuntime } from './runtime';
+
+export const RUNTIME_FILE = path.join(__dirname, '../../.local/runtime.json');
+const TABLE_PREFIX = 'tmk-local';
+
+function portFromEnv(): number {
+  const raw = process.env.PORT ?? '3000';
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    console.error(`PORT must be a whole number from 1 to 65535; got "${raw}".`);
+    process.exit(2);
+  }
+  return port;
+}
+
+async function main(): Promise<void> {
+  const port = portFromEnv();
+  console.log('Starting DynamoDB Local and the API ...');
+  let runtime: LocalRuntime;
+  try {
+    runtime = await startLocalRuntime({
+      port,
+      tablePrefix: TABLE_PREFIX,
+      handlers: async (endpoint) => {
+        // The handlers read their configuration from the environment, exactly as in Lambda.
+        Object.assign(process.env, localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix: TABLE_PREFIX }));
+        const [batchScreen, imageSearch, notFound] = await Promise.all([
+          import('../../functions/batch-screen/handler'),
+          import('../../functions/image-search/handler'),
+          import('../../functions/not-found/handler'),
+        ]);
+        return { functions: { 'batch-screen': batchScreen.handler, 'image-search': imageSearch.handler }, fallback: notFound.handler };
+      },
+    });
+  } catch (error) {
+    if (error instanceof JavaMissingError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      console.error(`Port ${port} is already in use. Stop what runs there, or start on another port: PORT=3001 npm start`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const { dependencies } = await import('../../shared/composition-root');
+  const { openAccount, issueApiKey } = await import('../../shared/metering/accounts');
+  const deps = dependencies();
+  const now = new Date();
+  const account = await openAccount(deps, { name: 'Demo seller', tier: 'professional', points: 10_000, now });
+  const key = await issueApiKey(deps.accounts, { accountId: account.accountId, envName: 'local', label: 'demo', now });
+
+  mkdirSync(path.dirname(RUNTIME_FILE), { recursive: true });
+  writeFileSync(RUNTIME_FILE, JSON.stringify({ dynamoDbEndpoint: runtime.dynamoDbEndpoint, tablePrefix: TABLE_PREFIX, url: runtime.server.url }, null, 2));
+
+  const base = runtime.server.url;
+  console.log(`
+Trademark-risk API running at ${base}   (DynamoDB Local at ${runtime.dynamoDbEndpoint})
+
+Demo account ${account.accountId}: professional tier, ${account.points} points.
+API key (shown once):  ${key.apiKey}
+
+Try it:
+  curl -s -X POST ${base}/v1/batch-screen -H 'Authorization: Bearer ${key.apiKey}' -H 'Content-Type: application/json' \\
+    -d '{"items":[{"title":"Wireless earbuds for iPhone, noise cancelling","nice":"9"},{"title":"Stainless steel apple slicer"}]}'
+  curl -s -X POST ${base}/v1/image-search -H 'Authorization: Bearer ${key.apiKey}' -H 'Content-Type: application/json' \\
+    -d '{"url":"https://example.com/logo.png","country":"US","limit":5}'
+  curl -s -X POST ${base}/v1/batch-screen -H 'Content-Type: application/json' -d '{"items":[]}'    # no key: 401
+
+Accounts and keys: npm run admin -- help      Stop: Ctrl-C
+`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping the API and DynamoDB Local ...`);
+    await runtime.stop();
+    rmSync(RUNTIME_FILE, { force: true });
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+/**
+ * The one definition of every DynamoDB table. The CDK stateful stack and the local runtime both build their
+ * tables from this list, so the two can never drift apart. Plain data: no CDK or SDK import here.
+ */
+export type AttributeKind = 'S' | 'N';
+
+export interface KeyAttribute {
+  name: string;
+  type: AttributeKind;
+}
+
+export interface IndexDefinition {
+  indexName: string;
+  partitionKey: KeyAttribute;
+  sortKey?: KeyAttribute;
+}
+
+export interface TableDefinition {
+  /** Stable logical id, also the suffix of the physical name (`<prefix>-<id>`). */
+  id: TableId;
+  purpose: string;
+  partitionKey: KeyAttribute;
+  sortKey?: KeyAttribute;
+  timeToLiveAttribute?: string;
+  globalSecondaryIndexes?: IndexDefinition[];
+}
+
+export type TableId = 'accounts' | 'api-keys' | 'usage' | 'idempotency' | 'rate-limits';
+
+export const TABLES: readonly TableDefinition[] = [
+  {
+    id: 'accounts',
+    purpose: 'One item per account: tier, points balance, lifetime points granted, rate limit override.',
+    partitionKey: { name: 'accountId', type: 'S' },
+  },
+  {
+    id: 'api-keys',
+    purpose: 'API keys by SHA-256 hash of the key (the key itself is never stored).',
+    partitionKey: { name: 'keyHash', type: 'S' },
+    globalSecondaryIndexes: [
+      {
+        indexName: 'byAccount',
+        partitionKey: { name: 'accountId', type: 'S' },
+        sortKey: { name: 'createdAt', type: 'S' },
+      },
+    ],
+  },
+  {
+    id: 'usage',
+    purpose: 'The points ledger: one record per charge, refund state on the same record, one per grant or top-up.',
+    partitionKey: { name: 'accountId', type: 'S' },
+    sortKey: { name: 'entryId', type: 'S' },
+  },
+  {
+    id: 'idempotency',
+    purpose: 'Idempotency-Key records: in progress or the stored first response, kept 24 hours.',
+    partitionKey: { name: 'id', type: 'S' },
+    timeToLiveAttribute: 'expiresAt',
+  },
+  {
+    id: 'rate-limits',
+    purpose: 'Per-account request counters, one item per fixed window, expired by TTL.',
+    partitionKey: { name: 'id', type: 'S' },
+    timeToLiveAttribute: 'expiresAt',
+  },
+];
+
+export function tableDefinition(id: TableId): TableDefinition {
+  const found = TABLES.find((t) => t.id === id);
+  if (!found) throw new Error(`unknown table ${id}`);
+  return found;
+}
+
+/** Physical table name for an environment prefix, e.g. `tmk-dev-accounts`. */
+export function physicalTableName(prefix: string, id: TableId): string {
+  return `${prefix}-${id}`;
+}
+
+/** The environment variable that carries a table's physical name into the functions. */
+export function tableEnvVar(id: TableId): string {
+  return `${id.replace(/-/g, '_').toUpperCase()}_TABLE`;
+}

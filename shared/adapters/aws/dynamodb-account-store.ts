@@ -1,0 +1,112 @@
+/** Accounts and their API keys on DynamoDB. Points move only through the usage ledger, never here. */
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { newId } from '../../metering/api-keys';
+import type { Tier } from '../../metering/tiers';
+import type { Account, AccountStore, ApiKeyRecord } from '../../ports';
+
+export class DynamoDbAccountStore implements AccountStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tables: { accounts: string; apiKeys: string },
+  ) {}
+
+  async getAccount(accountId: string, options: { consistent?: boolean } = {}): Promise<Account | undefined> {
+    const out = await this.doc.send(
+      new GetCommand({ TableName: this.tables.accounts, Key: { accountId }, ConsistentRead: options.consistent ?? false }),
+    );
+    return out.Item as Account | undefined;
+  }
+
+  async findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const out = await this.doc.send(new GetCommand({ TableName: this.tables.apiKeys, Key: { keyHash } }));
+    return out.Item as ApiKeyRecord | undefined;
+  }
+
+  async createAccount(input: { name: string; tier: Tier; rateLimit?: number; now: Date }): Promise<Account> {
+    const account: Account = {
+      accountId: newId('acct'),
+      name: input.name,
+      tier: input.tier,
+      // The opening balance is a ledger credit, so that every point on the account has a record.
+      points: 0,
+      ...(input.rateLimit ? { rateLimit: input.rateLimit } : {}),
+      createdAt: input.now.toISOString(),
+    };
+    await this.doc.send(
+      new PutCommand({ TableName: this.tables.accounts, Item: account, ConditionExpression: 'attribute_not_exists(accountId)' }),
+    );
+    return account;
+  }
+
+  async saveApiKey(record: ApiKeyRecord): Promise<void> {
+    await this.doc.send(
+      new PutCommand({ TableName: this.tables.apiKeys, Item: record, ConditionExpression: 'attribute_not_exists(keyHash)' }),
+    );
+  }
+
+  async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    const out: ApiKeyRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tables.apiKeys,
+          IndexName: 'byAccount',
+          KeyConditionExpression: 'accountId = :a',
+          ExpressionAttributeValues: { ':a': accountId },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      out.push(...((page.Items ?? []) as ApiKeyRecord[]));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return out;
+  }
+
+  async revokeApiKey(accountId: string, keyId: string, now: Date): Promise<boolean> {
+    const key = (await this.listApiKeys(accountId)).find((k) => k.keyId === keyId);
+    if (!key) return false;
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tables.apiKeys,
+          Key: { keyHash: key.keyHash },
+          UpdateExpression: 'SET revokedAt = :now',
+          ConditionExpression: 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)',
+          ExpressionAttributeValues: { ':now': now.toISOString() },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async setTier(accountId: string, tier: Tier): Promise<void> {
+    await this.updateExisting(accountId, 'SET tier = :tier', { ':tier': tier });
+  }
+
+  async setRateLimit(accountId: string, requestsPerWindow: number | undefined): Promise<void> {
+    if (requestsPerWindow === undefined) await this.updateExisting(accountId, 'REMOVE rateLimit', {});
+    else await this.updateExisting(accountId, 'SET rateLimit = :limit', { ':limit': requestsPerWindow });
+  }
+
+  private async updateExisting(accountId: string, expression: string, values: Record<string, unknown>): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tables.accounts,
+          Key: { accountId },
+          UpdateExpression: expression,
+          ConditionExpression: 'attribute_exists(accountId)',
+          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new Error(`no account ${accountId}`);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The points ledger on DynamoDB. The balance lives on the account item; every movement of points has a record in
+ * the usage table written in the same transaction, so at all times:
+ *   balance = sum(credits) - sum(charges not refunded)
+ */
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { AccountNotFoundError, InsufficientPointsError } from '../../errors';
+import { newId } from '../../metering/api-keys';
+import type { Debit, LedgerEntry, UsageLedger } from '../../ports';
+import { cancellationReasons, conditionFailedAt, oldItemAt, withConflictRetry } from './transaction-errors';
+
+export class DynamoDbUsageLedger implements UsageLedger {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tables: { accounts: string; usage: string },
+  ) {}
+
+  async debit(input: { accountId: string; cost: number; units: number; operation: string; requestId: string; now: Date }): Promise<Debit> {
+    const at = input.now.toISOString();
+    const entryId = `${at}#${input.requestId}`;
+    const entry: LedgerEntry = {
+      accountId: input.accountId,
+      entryId,
+      kind: 'charge',
+      status: 'charged',
+      operation: input.operation,
+      points: input.cost,
+      units: input.units,
+      requestId: input.requestId,
+      at,
+    };
+    try {
+      await withConflictRetry(() =>
+        this.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.tables.accounts,
+                  Key: { accountId: input.accountId },
+                  UpdateExpression: 'SET points = points - :cost',
+                  ConditionExpression: 'attribute_exists(accountId) AND points >= :cost',
+                  ExpressionAttributeValues: { ':cost': input.cost },
+                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+                },
+              },
+              {
+                Put: {
+                  TableName: this.tables.usage,
+                  Item: entry,
+                  ConditionExpression: 'attribute_not_exists(entryId)',
+                },
+              },
+            ],
+          }),
+        ),
+      );
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (reasons && conditionFailedAt(reasons, 0)) {
+        const account = oldItemAt(reasons, 0);
+        if (!account) throw new AccountNotFoundError();
+        throw new InsufficientPointsError(Number(account.points), input.cost);
+      }
+      throw error;
+    }
+    return { accountId: input.accountId, entryId, cost: input.cost };
+  }
+
+  async refund(debit: Debit, reason: string, now: Date): Promise<boolean> {
+    try {
+      await withConflictRetry(() =>
+        this.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                // The named condition is what makes a refund happen at most once.
+                Update: {
+                  TableName: this.tables.usage,
+                  Key: { accountId: debit.accountId, entryId: debit.entryId },
+                  UpdateExpression: 'SET #status = :refunded, refundedAt = :at, refundReason = :reason',
+                  ConditionExpression: '#status = :charged AND points = :cost',
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: {
+                    ':refunded': 'refunded',
+                    ':charged': 'charged',
+                    ':at': now.toISOString(),
+                    ':reason': reason.slice(0, 200),
+                    ':cost': debit.cost,
+                  },
+                },
+              },
+              {
+                Update: {
+                  TableName: this.tables.accounts,
+                  Key: { accountId: debit.accountId },
+                  UpdateExpression: 'ADD points :cost',
+                  ConditionExpression: 'attribute_exists(accountId)',
+                  ExpressionAttributeValues: { ':cost': debit.cost },
+                },
+              },
+            ],
+          }),
+        ),
+      );
+      return true;
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (reasons && conditionFailedAt(reasons, 0)) return false;
+      throw error;
+    }
+  }
+
+  async credit(input: { accountId: string; points: number; note: string; now: Date }): Promise<number> {
+    if (!Number.isSafeInteger(input.points) || input.points <= 0) throw new RangeError('credit must be a positive whole number of points');
+    const at = input.now.toISOString();
+    const creditId = newId('credit');
+    const entry: LedgerEntry = {
+      accountId: input.accountId,
+      entryId: `${at}#${creditId}`,
+      kind: 'credit',
+      status: 'credited',
+      operation: 'credit',
+      points: input.points,
+      units: 0,
+      requestId: creditId,
+      at,
+      note: input.note.slice(0, 200),
+    };
+    try {
+      await withConflictRetry(() =>
+        this.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.tables.accounts,
+                  Key: { accountId: input.accountId },
+                  UpdateExpression: 'ADD points :points',
+                  ConditionExpression: 'attribute_exists(accountId)',
+                  ExpressionAttributeValues: { ':points': input.points },
+                },
+              },
+              { Put: { TableName: this.tables.usage, Item: entry, ConditionExpression: 'attribute_not_exists(entryId)' } },
+            ],
+          }),
+        ),
+      );
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (reasons && conditionFailedAt(reasons, 0)) throw new AccountNotFoundError();
+      throw error;
+    }
+    const account = await this.doc.send(
+      new GetCommand({ TableName: this.tables.accounts, Key: { accountId: input.accountId }, ConsistentRead: true }),
+    );
+    return Number(account.Item?.points ?? 0);
+  }
+
+  async entries(accountId: string, options: { limit?: number; newestFirst?: boolean } = {}): Promise<LedgerEntry[]> {
+    const out: LedgerEntry[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tables.usage,
+          KeyConditionExpression: 'accountId = :a',
+          ExpressionAttributeValues: { ':a': accountId },
+          ScanIndexForward: !options.newestFirst,
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+          ...(options.limit ? { Limit: options.limit - out.length } : {}),
+        }),
+      );
+      out.push(...((page.Items ?? []) as LedgerEntry[]));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && (!options.limit || out.length < options.limit));
+    return out;
+  }
+}

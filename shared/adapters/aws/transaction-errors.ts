@@ -1,0 +1,34 @@
+/** Reading DynamoDB's TransactionCanceledException: which item's condition failed, and the item as it was. */
+import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+
+export function cancellationReasons(error: unknown): CancellationReason[] | undefined {
+  return error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : undefined;
+}
+
+export function conditionFailedAt(reasons: CancellationReason[], index: number): boolean {
+  return reasons[index]?.Code === 'ConditionalCheckFailed';
+}
+
+export function oldItemAt(reasons: CancellationReason[], index: number): Record<string, unknown> | undefined {
+  const item = reasons[index]?.Item;
+  return item ? unmarshall(item) : undefined;
+}
+
+/** Concurrent transactions on one item are cancelled with TransactionConflict; they are safe to retry. */
+export function isTransactionConflict(reasons: CancellationReason[]): boolean {
+  return reasons.some((r) => r.Code === 'TransactionConflict') && !reasons.some((r) => r.Code === 'ConditionalCheckFailed');
+}
+
+/** Retries a transaction cancelled only by conflicts, with full-jitter exponential backoff. */
+export async function withConflictRetry<T>(attempt: () => Promise<T>, maxAttempts = 8): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (!reasons || !isTransactionConflict(reasons) || n >= maxAttempts) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** n)));
+    }
+  }
+}

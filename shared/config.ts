@@ -1,0 +1,67 @@
+/**
+ * The one place that reads the environment. Validated once with zod; a missing or malformed setting stops the
+ * process at start with every problem listed, rather than failing on the first request.
+ */
+import { z } from 'zod';
+import { TABLES, tableEnvVar, type TableId } from '../infra/tables/definitions';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const tableNameSchema = z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name');
+
+const envSchema = z.object({
+  ENV_NAME: z.string().regex(/^[a-z][a-z0-9]{0,15}$/, 'lower-case letters and digits, e.g. dev, staging, prod').default('local'),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  /** Set only for DynamoDB Local; unset in AWS. */
+  DYNAMODB_ENDPOINT: z.url().optional(),
+  SERVICE_NAME: z.string().min(1).default('trademark-risk-api'),
+  METRICS_NAMESPACE: z.string().min(1).default('TrademarkRiskApi'),
+  MAX_BODY_BYTES: positiveInt(6_000_000),
+  RATE_LIMIT_REQUESTS: positiveInt(50),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt(1),
+  IDEMPOTENCY_TTL_SECONDS: positiveInt(86_400),
+  /** How long an in-progress Idempotency-Key blocks a duplicate before a crashed request's lock may be taken over. */
+  IDEMPOTENCY_LOCK_SECONDS: positiveInt(120),
+  ...Object.fromEntries(TABLES.map((t) => [tableEnvVar(t.id), tableNameSchema])),
+});
+
+export interface AppConfig {
+  envName: string;
+  region: string;
+  dynamoDbEndpoint?: string;
+  serviceName: string;
+  metricsNamespace: string;
+  tables: Record<TableId, string>;
+  http: HttpConfig;
+}
+
+export interface HttpConfig {
+  maxBodyBytes: number;
+  rateLimit: { requests: number; windowSeconds: number };
+  idempotency: { ttlSeconds: number; lockSeconds: number };
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new ConfigError(`Invalid configuration:\n${problems}`);
+  }
+  const e = parsed.data as z.infer<typeof envSchema> & Record<string, string>;
+  const tables = Object.fromEntries(TABLES.map((t) => [t.id, e[tableEnvVar(t.id)]])) as Record<TableId, string>;
+  return {
+    envName: e.ENV_NAME,
+    region: e.AWS_REGION,
+    dynamoDbEndpoint: e.DYNAMODB_ENDPOINT,
+    serviceName: e.SERVICE_NAME,
+    metricsNamespace: e.METRICS_NAMESPACE,
+    tables,
+    http: {
+      maxBodyBytes: e.MAX_BODY_BYTES,
+      rateLimit: { requests: e.RATE_LIMIT_REQUESTS, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS },
+      idempotency: { ttlSeconds: e.IDEMPOTENCY_TTL_SECONDS, lockSeconds: e.IDEMPOTENCY_LOCK_SECONDS },
+    },
+  };
+}

@@ -1,0 +1,295 @@
+/**
+ * Every error a client can see. The HTTP status and code belong to the class (chosen by `instanceof` in the error
+ * envelope), and each carries its message in English and Chinese. Anything that is not a ServiceError becomes a
+ * generic 500 `internal_error`.
+ */
+export interface Messages {
+  en: string;
+  zh: string;
+}
+
+export abstract class ServiceError extends Error {
+  abstract readonly status: number;
+  abstract readonly code: string;
+  readonly headers: Record<string, string> = {};
+
+  constructor(
+    readonly messages: Messages,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(messages.en);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidJsonError extends ServiceError {
+  readonly status = 400;
+  readonly code = 'invalid_json';
+  constructor(reason: string) {
+    super({
+      en: `The request body is not valid JSON (${reason}). Send one JSON object, UTF-8 encoded.`,
+      zh: `请求体不是有效的 JSON（${reason}）。请发送一个 UTF-8 编码的 JSON 对象。`,
+    });
+  }
+}
+
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+export class InvalidRequestError extends ServiceError {
+  readonly status = 400;
+  readonly code = 'invalid_request';
+  constructor(issues: FieldIssue[]) {
+    const summary = issues
+      .slice(0, 3)
+      .map((i) => `${i.field || '(body)'}: ${i.message}`)
+      .join('; ');
+    const more = issues.length > 3 ? ` (+${issues.length - 3} more)` : '';
+    super(
+      {
+        en: `The request is invalid. ${summary}${more}. See details.issues for every field.`,
+        zh: `请求参数有误：${summary}${more}。每个字段的问题见 details.issues。`,
+      },
+      { issues },
+    );
+  }
+}
+
+export class CountryNotSupportedError extends ServiceError {
+  readonly status = 400;
+  readonly code = 'country_not_supported';
+  constructor(country: unknown) {
+    super(
+      {
+        en: `country must be "US" or "CN"; got ${JSON.stringify(country)}.`,
+        zh: `country 只能是 "US" 或 "CN"，收到的是 ${JSON.stringify(country)}。`,
+      },
+      { country, supported: ['US', 'CN'] },
+    );
+  }
+}
+
+export class ParameterConflictError extends ServiceError {
+  readonly status = 400;
+  readonly code = 'parameter_conflict';
+  constructor(field: string, bodyValue: unknown, queryValue: string) {
+    super(
+      {
+        en: `"${field}" is given in both the body and the query string with different values; send it once.`,
+        zh: `"${field}" 同时出现在请求体和查询参数中且取值不同，请只传一次。`,
+      },
+      { field, body: bodyValue, query: queryValue },
+    );
+  }
+}
+
+export class PayloadTooLargeError extends ServiceError {
+  readonly status = 413;
+  readonly code = 'payload_too_large';
+  constructor(limitBytes: number, actualBytes: number) {
+    super(
+      {
+        en: `The request body is ${actualBytes} bytes; the limit is ${limitBytes} bytes.`,
+        zh: `请求体为 ${actualBytes} 字节，超过上限 ${limitBytes} 字节。`,
+      },
+      { limit_bytes: limitBytes, actual_bytes: actualBytes },
+    );
+  }
+}
+
+export class TooManyItemsError extends ServiceError {
+  readonly status = 413;
+  readonly code = 'too_many_items';
+  constructor(limit: number, actual: number) {
+    super(
+      {
+        en: `A request may carry at most ${limit} items; this one has ${actual}. Split it into several requests.`,
+        zh: `每个请求最多 ${limit} 条，本次为 ${actual} 条，请拆分成多个请求。`,
+      },
+      { limit, actual },
+    );
+  }
+}
+
+export class UnsupportedMediaTypeError extends ServiceError {
+  readonly status = 415;
+  readonly code = 'unsupported_media_type';
+  constructor(contentType: string | undefined) {
+    super(
+      {
+        en: `Send the body as JSON with "Content-Type: application/json"; got ${contentType ? `"${contentType}"` : 'no Content-Type'}.`,
+        zh: `请以 "Content-Type: application/json" 发送 JSON 请求体；当前为 ${contentType ? `"${contentType}"` : '未设置 Content-Type'}。`,
+      },
+      { content_type: contentType ?? null },
+    );
+  }
+}
+
+export class MissingApiKeyError extends ServiceError {
+  readonly status = 401;
+  readonly code = 'missing_api_key';
+  constructor() {
+    super({
+      en: 'No API key: send the header "Authorization: Bearer <your API key>".',
+      zh: '缺少 API 密钥：请发送请求头 "Authorization: Bearer <API 密钥>"。',
+    });
+    this.headers['WWW-Authenticate'] = 'Bearer';
+  }
+}
+
+export class InvalidApiKeyError extends ServiceError {
+  readonly status = 401;
+  readonly code = 'invalid_api_key';
+  constructor(reason: 'malformed_header' | 'unknown_or_revoked') {
+    super(
+      reason === 'malformed_header'
+        ? {
+            en: 'The Authorization header must be "Bearer <key>" with a key of the form tmk_<env>_<32 letters and digits>.',
+            zh: 'Authorization 请求头格式应为 "Bearer <key>"，密钥形如 tmk_<env>_<32 位字母数字>。',
+          }
+        : {
+            en: 'This API key is not valid: it is unknown or has been revoked. Check the key or ask for a new one.',
+            zh: '该 API 密钥无效：不存在或已被吊销。请检查密钥或申请新的密钥。',
+          },
+    );
+    this.headers['WWW-Authenticate'] = 'Bearer error="invalid_token"';
+  }
+}
+
+export class InsufficientPointsError extends ServiceError {
+  readonly status = 402;
+  readonly code = 'insufficient_points';
+  constructor(balance: number, cost: number) {
+    super(
+      {
+        en: `This request costs ${cost} points and the balance is ${balance}. Top up, or send fewer items.`,
+        zh: `本次请求需要 ${cost} 点，当前余额 ${balance} 点。请充值或减少条目数。`,
+      },
+      { balance, cost },
+    );
+  }
+}
+
+export class TierNotAllowedError extends ServiceError {
+  readonly status = 403;
+  readonly code = 'tier_not_allowed';
+  constructor(tier: string, required: string) {
+    super(
+      {
+        en: `This operation needs the ${required} tier or above; the account is on ${tier}.`,
+        zh: `该接口需要 ${required} 及以上套餐，当前账户为 ${tier}。`,
+      },
+      { tier, required_tier: required },
+    );
+  }
+}
+
+export class NotFoundError extends ServiceError {
+  readonly status = 404;
+  readonly code = 'not_found';
+  constructor(path: string) {
+    super(
+      {
+        en: `No operation at ${path}. The operations are POST /v1/batch-screen and POST /v1/image-search.`,
+        zh: `路径 ${path} 不存在。可用接口为 POST /v1/batch-screen 与 POST /v1/image-search。`,
+      },
+      { path },
+    );
+  }
+}
+
+export class MethodNotAllowedError extends ServiceError {
+  readonly status = 405;
+  readonly code = 'method_not_allowed';
+  constructor(method: string, allowed: string[]) {
+    super(
+      {
+        en: `${method} is not allowed here; use ${allowed.join(', ')}.`,
+        zh: `此路径不支持 ${method}，请使用 ${allowed.join(', ')}。`,
+      },
+      { method, allowed },
+    );
+    this.headers.Allow = allowed.join(', ');
+  }
+}
+
+export class IdempotencyInProgressError extends ServiceError {
+  readonly status = 409;
+  readonly code = 'idempotency_key_in_progress';
+  constructor() {
+    super({
+      en: 'A request with this Idempotency-Key is still being processed. Retry after it has finished.',
+      zh: '使用该 Idempotency-Key 的请求仍在处理中，请在其完成后重试。',
+    });
+    this.headers['Retry-After'] = '1';
+  }
+}
+
+export class IdempotencyKeyReusedError extends ServiceError {
+  readonly status = 422;
+  readonly code = 'idempotency_key_reused';
+  constructor() {
+    super({
+      en: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+      zh: '该 Idempotency-Key 已用于另一个不同的请求，新请求请使用新的键。',
+    });
+  }
+}
+
+export class RateLimitedError extends ServiceError {
+  readonly status = 429;
+  readonly code = 'rate_limited';
+  constructor(limit: number, windowSeconds: number, retryAfterSeconds: number) {
+    super(
+      {
+        en: `Rate limit reached: ${limit} requests per ${windowSeconds} s for this account. Retry after ${retryAfterSeconds} s.`,
+        zh: `已达到频率上限：本账户每 ${windowSeconds} 秒 ${limit} 次请求。请在 ${retryAfterSeconds} 秒后重试。`,
+      },
+      { limit, window_seconds: windowSeconds, retry_after_seconds: retryAfterSeconds },
+    );
+    this.headers['Retry-After'] = String(retryAfterSeconds);
+  }
+}
+
+export class ServiceUnavailableError extends ServiceError {
+  readonly status = 503;
+  readonly code = 'service_unavailable';
+  constructor(what: string) {
+    super({
+      en: `${what} is unavailable right now; no points were charged. Retry in a few seconds.`,
+      zh: `${what}暂时不可用，未扣除点数。请稍后重试。`,
+    });
+    this.headers['Retry-After'] = '5';
+  }
+}
+
+/** An account referenced by a valid key no longer exists: to the client this is the same as an invalid key. */
+export class AccountNotFoundError extends InvalidApiKeyError {
+  constructor() {
+    super('unknown_or_revoked');
+  }
+}
+
+export class ImageSourceConflictError extends ServiceError {
+  readonly status = 400;
+  readonly code = 'image_source_conflict';
+  constructor() {
+    super({
+      en: 'Send either image_b64 or url, not both.',
+      zh: 'image_b64 与 url 只能二选一，不能同时提供。',
+    });
+  }
+}
+
+export class ImageSourceMissingError extends ServiceError {
+  readonly status = 400;
+  readonly code = 'image_source_missing';
+  constructor() {
+    super({
+      en: 'Send the image as image_b64 (base64, with or without a data: prefix) or as url (a public http/https address).',
+      zh: '请通过 image_b64（base64，可带 data: 前缀）或 url（公开的 http/https 地址）提供图片。',
+    });
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Turns any error into the one documented shape:
+ *   {"error": {"code", "message", "request_id", "details"?}}
+ * The status comes from the error's class. Anything that is not a ServiceError is a 500 with a generic message;
+ * its stack goes to the log, never to the client.
+ */
+import { ServiceError, ServiceUnavailableError } from '../errors';
+import type { Logger } from '../observability';
+import { jsonResponse } from './headers';
+import { pick } from './language';
+import type { ApiMiddleware, ApiRequest } from './types';
+
+/** middy raises this when the function is about to run out of time. */
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TimeoutError';
+}
+
+export function errorEnvelope(options: { logger: Logger }): ApiMiddleware {
+  const errorEnvelopeOnError = (request: ApiRequest): void => {
+    const { requestId, language } = request.internal;
+    let error = request.error;
+    if (isTimeout(error)) error = new ServiceUnavailableError(language === 'zh' ? '服务' : 'The service');
+    if (error instanceof ServiceError) {
+      if (error.status >= 500) options.logger.warn('service error', { requestId, code: error.code, error: error.message });
+      request.response = jsonResponse(
+        error.status,
+        { error: { code: error.code, message: pick(error.messages, language ?? 'en'), request_id: requestId, ...(error.details ? { details: error.details } : {}) } },
+        error.headers,
+      );
+      return;
+    }
+    options.logger.error('unhandled error', { requestId, error: error as Error });
+    const chargeStands = Boolean(request.internal.charge?.debit && !request.internal.charge.refunded);
+    request.response = jsonResponse(500, {
+      error: {
+        code: 'internal_error',
+        message:
+          language === 'zh'
+            ? `服务内部错误${chargeStands ? '，本次扣点将人工退回' : '，未扣除点数'}。如需协助请提供请求编号 ${requestId}。`
+            : `Something went wrong on our side; ${chargeStands ? 'the charge will be refunded by hand' : 'no points were charged'}. Quote request id ${requestId} if you contact support.`,
+        request_id: requestId,
+      },
+    });
+  };
+
+  return { onError: errorEnvelopeOnError };
+}

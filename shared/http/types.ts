@@ -1,0 +1,86 @@
+/** The shapes shared by the HTTP chain: an operation's definition, the per-request state, the dependencies. */
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { MiddyfiedHandler } from '@middy/core';
+import type { z } from 'zod';
+import type { HttpConfig } from '../config';
+import type { Tier } from '../metering/tiers';
+import type { AccountStore, Debit, IdempotencyStore, RateLimiter, UsageLedger } from '../ports';
+import type { Logger, Metrics } from '../observability';
+import type { Language } from './language';
+
+export type ApiEvent = APIGatewayProxyEventV2;
+export type ApiResult = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string>; body: string };
+
+/** A metered operation: what it accepts, what it costs, who may call it, and the work itself. */
+export interface Operation<Input, Output> {
+  /** Used in metrics, logs and usage records, e.g. `batch-screen`. */
+  name: string;
+  minTier: Tier;
+  schema: z.ZodType<Input>;
+  /** Scalar fields that may also come as query parameters, with how to read them from the query string. */
+  queryFields?: Record<string, 'string' | 'integer' | 'number'>;
+  /** Refusals with a code of their own (too_many_items, country_not_supported), run on the raw input before the schema. */
+  precheck?(raw: Record<string, unknown>): void;
+  cost(input: Input): { points: number; units: number };
+  run(input: Input, context: OperationContext): Promise<Output>;
+}
+
+export interface OperationContext {
+  requestId: string;
+  accountId: string;
+  tier: Tier;
+  /** Aborted when the function is about to run out of time. */
+  signal?: AbortSignal;
+}
+
+export interface Caller {
+  accountId: string;
+  keyId: string;
+  tier: Tier;
+  rateLimit?: number;
+}
+
+/** Everything one request accumulates on its way through the chain (middy's `request.internal`). */
+export interface RequestState {
+  requestId: string;
+  startedAt: number;
+  language: Language;
+  operation: string;
+  body?: Record<string, unknown>;
+  /** The body with the declared query parameters merged in, before validation. */
+  rawInput?: Record<string, unknown>;
+  /** The validated input the operation runs on. */
+  input?: unknown;
+  caller?: Caller;
+  rateLimit?: { limit: number; remaining: number };
+  idempotency?: { id: string; replay?: ApiResult; owned: boolean };
+  charge?: { points: number; units: number; debit?: Debit; balance?: Promise<number | undefined>; refunded?: boolean };
+}
+
+export interface ApiDependencies {
+  http: HttpConfig;
+  accounts: AccountStore;
+  ledger: UsageLedger;
+  idempotency: IdempotencyStore;
+  rateLimiter: RateLimiter;
+  logger: Logger;
+  metrics: Metrics;
+  now: () => Date;
+}
+
+/** middy's request, with our per-request state typed. */
+export interface ApiRequest {
+  event: ApiEvent;
+  context: Context;
+  response: ApiResult | undefined;
+  error: unknown;
+  internal: RequestState;
+}
+
+export interface ApiMiddleware {
+  before?: (request: ApiRequest) => Promise<void> | void;
+  after?: (request: ApiRequest) => Promise<void> | void;
+  onError?: (request: ApiRequest) => Promise<void> | void;
+}
+
+export type ApiHandler = MiddyfiedHandler<ApiEvent, ApiResult, Error, Context>;

@@ -1,0 +1,28 @@
+/**
+ * Logger and metrics, built once per process. Secrets never reach a log line: the JSON replacer drops any
+ * `authorization` field and masks anything shaped like an API key or a bearer credential, wherever it appears.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+
+const API_KEY_SHAPE = /tmk_[a-z][a-z0-9]{0,15}_[0-9A-Za-z]{4,}/g;
+const BEARER_SHAPE = /(bearer\s+)[^\s"',]+/gi;
+
+export function redactSecrets(text: string): string {
+  return text.replace(BEARER_SHAPE, '$1[REDACTED]').replace(API_KEY_SHAPE, (key) => `${key.slice(0, key.lastIndexOf('_') + 1)}[REDACTED]`);
+}
+
+export function redactingReplacer(key: string, value: unknown): unknown {
+  if (key.toLowerCase() === 'authorization') return '[REDACTED]';
+  return typeof value === 'string' ? redactSecrets(value) : value;
+}
+
+export function createLogger(serviceName: string): Logger {
+  return new Logger({ serviceName, jsonReplacerFn: redactingReplacer });
+}
+
+export function createMetrics(serviceName: string, namespace: string): Metrics {
+  return new Metrics({ serviceName, namespace });
+}
+
+export type { Logger, Metrics };
