@@ -8,6 +8,7 @@ module.exports = {
   transform: { '^.+\\.(t|j|mj)s$': swc },
   // @middy/* ships ESM only: let swc turn it into CommonJS like our own code.
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  setupFiles: ['<rootDir>/test/support/quiet-logs.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,

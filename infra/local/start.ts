@@ -2,13 +2,15 @@
  * `npm start`: the API on http://127.0.0.1:3000 (PORT to change it) over DynamoDB Local, with a demo account
  * (professional tier, 10,000 points) whose key is printed with ready-to-paste curl lines. Ctrl-C stops everything.
  */
+// Lambda runs Node 22; locally the SDK's notice about an older Node is noise.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { JavaMissingError } from './dynamodb-local';
 import { localEnvironment } from './local-config';
 import { startLocalRuntime, type LocalRuntime } from './runtime';
+import { RUNTIME_FILE } from './runtime-file';
 
-export const RUNTIME_FILE = path.join(__dirname, '../../.local/runtime.json');
 const TABLE_PREFIX = 'tmk-local';
 
 function portFromEnv(): number {

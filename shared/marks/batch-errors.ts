@@ -7,8 +7,8 @@ abstract class BatchFileError extends Error {
   /** 1-based line of the input where reading stopped. */
   readonly line: number;
 
-  protected constructor(name: string, message: string, line: number) {
-    super(`line ${line}: ${message}`);
+  protected constructor(name: string, message: string, line: number, column?: number) {
+    super(`line ${line}${column === undefined ? '' : `, column ${column}`}: ${message}`);
     this.name = name;
     this.line = line;
   }
@@ -26,7 +26,7 @@ export class BatchSyntaxError extends BatchFileError {
   readonly column: number | undefined;
 
   constructor(message: string, line: number, column?: number) {
-    super('BatchSyntaxError', column === undefined ? message : `column ${column}: ${message}`, line);
+    super('BatchSyntaxError', message, line, column);
     this.column = column;
   }
 }

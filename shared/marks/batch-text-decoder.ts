@@ -85,17 +85,19 @@ function countNewlines(text: string): number {
   return count;
 }
 
-function invalidUtf8Error(bytes: Uint8Array, linesBefore: number): BatchEncodingError {
+/** The text before the first bad byte, and the error naming that byte's line. */
+function invalidUtf8(bytes: Uint8Array, linesBefore: number): { text: string; error: BatchEncodingError } {
   const lenient = new TextDecoder('utf-8').decode(bytes);
   const firstBad = lenient.indexOf('\uFFFD');
   const validPrefix = firstBad === -1 ? lenient : lenient.slice(0, firstBad);
   const badByte = bytes[Buffer.byteLength(validPrefix, 'utf8')];
   const shown = badByte === undefined ? 'an incomplete character at the end' : `byte 0x${badByte.toString(16)}`;
-  return new BatchEncodingError(
+  const error = new BatchEncodingError(
     `${shown} is not valid UTF-8; save the file as UTF-8, or declare its real encoding ` +
       '(for example <?xml version="1.0" encoding="ISO-8859-1"?>)',
     linesBefore + countNewlines(validPrefix) + 1,
   );
+  return { text: validPrefix, error };
 }
 
 export async function* decodeBatchText(
@@ -108,14 +110,16 @@ export async function* decodeBatchText(
   const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
   let linesBefore = 0;
 
-  const decodeBytes = (bytes: Uint8Array, final: boolean): string => {
+  /** Text up to the first undecodable byte; the error, if any, is raised once that text has been handed over. */
+  const decodeBytes = (bytes: Uint8Array, final: boolean): { text: string; error?: BatchEncodingError } => {
     if (detected === undefined) throw new Error('encoding must be detected before decoding');
     if (detected.encoding !== 'utf-8') {
       streamingDecoder ??= new TextDecoder(detected.encoding, { fatal: true });
       try {
-        return streamingDecoder.decode(bytes, { stream: !final });
+        return { text: streamingDecoder.decode(bytes, { stream: !final }) };
       } catch {
-        throw new BatchEncodingError(`the bytes are not valid ${detected.encoding.toUpperCase()}`, linesBefore + 1);
+        const error = new BatchEncodingError(`the bytes are not valid ${detected.encoding.toUpperCase()}`, linesBefore + 1);
+        return { text: '', error };
       }
     }
     // Splitting on whole characters ourselves (rather than the decoder's stream mode) lets an error name the line.
@@ -123,20 +127,20 @@ export async function* decodeBatchText(
     const whole = bytes.subarray(0, wholeLength);
     pending = bytes.slice(wholeLength);
     try {
-      return utf8Decoder.decode(whole);
+      return { text: utf8Decoder.decode(whole) };
     } catch {
-      throw invalidUtf8Error(whole, linesBefore);
+      return invalidUtf8(whole, linesBefore);
     }
   };
 
-  const emit = (text: string): string => {
+  const countLines = (text: string): string => {
     linesBefore += countNewlines(text);
     return text;
   };
 
   for await (const chunk of input as AsyncIterable<Buffer | Uint8Array | string>) {
     if (typeof chunk === 'string') {
-      if (chunk.length > 0) yield emit(chunk);
+      if (chunk.length > 0) yield countLines(chunk);
       continue;
     }
     if (chunk.length === 0) continue;
@@ -150,8 +154,9 @@ export async function* decodeBatchText(
       detected = detectEncoding(bytes, options.isXml);
       bytes = bytes.subarray(detected.bomLength);
     }
-    const text = decodeBytes(bytes, false);
-    if (text.length > 0) yield emit(text);
+    const { text, error } = decodeBytes(bytes, false);
+    if (text.length > 0) yield countLines(text);
+    if (error) throw error;
   }
 
   if (detected === undefined) {
@@ -159,6 +164,7 @@ export async function* decodeBatchText(
     detected = detectEncoding(pending, options.isXml);
     pending = pending.subarray(detected.bomLength);
   }
-  const rest = decodeBytes(pending, true);
-  if (rest.length > 0) yield emit(rest);
+  const { text, error } = decodeBytes(pending, true);
+  if (text.length > 0) yield countLines(text);
+  if (error) throw error;
 }

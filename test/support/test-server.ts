@@ -1,0 +1,33 @@
+/** The local server over the test stack: the two real operations, the not-found handler, and test-only routes. */
+import { buildApiHandler } from '../../shared/http/api-handler';
+import type { Operation } from '../../shared/http/types';
+import { batchScreenOperation } from '../../functions/batch-screen/handler';
+import { imageSearchOperation } from '../../functions/image-search/handler';
+import { handler as notFound } from '../../functions/not-found/handler';
+import { createLocalApp, listen, type LambdaHttpHandler, type RunningServer } from '../../infra/local/server';
+import { ROUTES } from '../../functions/routes';
+import type { TestStack } from './test-stack';
+
+export async function startTestServer(
+  stack: TestStack,
+  testOperations: { path: string; operation: Operation<any, any> }[] = [],
+  options: { timeoutMs?: number } = {},
+): Promise<RunningServer> {
+  const functions: Record<string, LambdaHttpHandler> = {
+    'batch-screen': buildApiHandler(batchScreenOperation, stack.deps),
+    'image-search': buildApiHandler(imageSearchOperation, stack.deps),
+  };
+  const routes = [
+    ...ROUTES.map((r) => ({ ...r, handler: functions[r.functionName]! })),
+    ...testOperations.map(({ path, operation }) => ({ method: 'POST', path, functionName: operation.name, handler: buildApiHandler(operation, stack.deps) })),
+  ];
+  return listen(createLocalApp({ routes, fallback: notFound, timeoutMs: options.timeoutMs }), { port: 0 });
+}
+
+export function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
