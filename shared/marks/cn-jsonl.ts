@@ -102,7 +102,7 @@ function resultOfLine(
       markText: fields.mark.replace(/\s+/g, ' ').trim(),
       transliteration: fields.transliteration?.trim(),
       niceClasses: sortedNiceClasses(fields.nice),
-      statusCode: fields.status_code?.trim() ?? (fields.is_live ? 'LIVE' : 'DEAD'),
+      statusCode: fields.status_code?.trim() ?? statusCategory.toUpperCase(),
       statusCategory,
       isLive: fields.is_live,
       owner: fields.owner?.replace(/\s+/g, ' ').trim(),

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import yauzl from 'yauzl';
 
@@ -16,10 +16,11 @@ export interface OpenBatchOptions {
 
 const PLAIN_EXTENSIONS = ['.xml', '.jsonl', '.ndjson', '.csv', '.txt'];
 
-export class BatchFileOpenError extends Error {
+/** The batch file cannot be opened, or its packaging (gzip, zip) turns out to be corrupt while it is read. */
+export class BatchFileError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'BatchFileOpenError';
+    this.name = 'BatchFileError';
   }
 }
 
@@ -28,7 +29,7 @@ export async function openBatchStream(filePath: string, options: OpenBatchOption
   if (lowerPath.endsWith('.gz')) return gunzipped(filePath);
   if (lowerPath.endsWith('.zip')) return firstZipEntry(filePath, (options.entryExtension ?? '.xml').toLowerCase());
   if (PLAIN_EXTENSIONS.some((extension) => lowerPath.endsWith(extension))) return opened(filePath);
-  throw new BatchFileOpenError(
+  throw new BatchFileError(
     `${filePath}: unsupported batch file type; expected ${PLAIN_EXTENSIONS.join(', ')}, optionally as .gz, or a .zip`,
   );
 }
@@ -38,29 +39,42 @@ function opened(filePath: string): Promise<Readable> {
   return new Promise((resolve, reject) => {
     const stream = createReadStream(filePath);
     stream.once('open', () => resolve(stream));
-    stream.once('error', (error) => reject(new BatchFileOpenError(`${filePath}: ${error.message}`)));
+    stream.once('error', (error) => reject(new BatchFileError(`${filePath}: ${error.message}`)));
   });
+}
+
+/**
+ * The consumer only sees the last stream of a chain, and pipe() forwards no errors: every failure along the way
+ * (a read error, corrupt compressed data) is turned into one BatchFileError on the stream it reads.
+ */
+function readableWithFileErrors(streams: Readable[], last: Readable, filePath: string): Readable {
+  const output = new PassThrough();
+  const fail = (error: Error): void => {
+    output.destroy(new BatchFileError(`${filePath}: cannot be read (${error.message})`));
+  };
+  for (const stream of [...streams, last]) stream.on('error', fail);
+  output.on('close', () => {
+    for (const stream of [...streams, last]) stream.destroy();
+  });
+  return last.pipe(output);
 }
 
 async function gunzipped(filePath: string): Promise<Readable> {
   const compressed = await opened(filePath);
   const gunzip = createGunzip();
-  // pipe() does not forward a read error: the consumer only listens to the inflated stream, so forward it there.
-  compressed.on('error', (error) => gunzip.destroy(error));
-  gunzip.on('close', () => compressed.destroy());
-  return compressed.pipe(gunzip);
+  return readableWithFileErrors([compressed], compressed.pipe(gunzip), filePath);
 }
 
 function firstZipEntry(filePath: string, entryExtension: string): Promise<Readable> {
   return new Promise((resolve, reject) => {
     yauzl.open(filePath, { lazyEntries: true, autoClose: false }, (openError, zipFile) => {
       if (openError || !zipFile) {
-        reject(new BatchFileOpenError(`${filePath}: not a readable zip archive (${openError?.message ?? 'no archive'})`));
+        reject(new BatchFileError(`${filePath}: not a readable zip archive (${openError?.message ?? 'no archive'})`));
         return;
       }
       const fail = (message: string): void => {
         zipFile.close();
-        reject(new BatchFileOpenError(`${filePath}: ${message}`));
+        reject(new BatchFileError(`${filePath}: ${message}`));
       };
       zipFile.on('error', (error: Error) => fail(error.message));
       zipFile.on('end', () => fail(`the archive holds no ${entryExtension} file`));
@@ -80,7 +94,7 @@ function firstZipEntry(filePath: string, entryExtension: string): Promise<Readab
           }
           // The archive stays open while the entry is read; close() only releases it once the entry stream ends.
           zipFile.close();
-          resolve(stream);
+          resolve(readableWithFileErrors([], stream, `${filePath} (${entry.fileName})`));
         });
       });
       zipFile.readEntry();

@@ -96,7 +96,7 @@ export function dailyXmlDocument(caseFiles: string[], declaration = '<?xml versi
 }
 
 /** A minimal zip writer (stored or deflated entries), enough to test reading real archives without a zip library. */
-export function tinyZip(entries: { name: string; data: Buffer; deflate?: boolean }[]): Buffer {
+export function tinyZip(entries: { name: string; data: Buffer; deflate?: boolean; claimedSize?: number }[]): Buffer {
   const localParts: Buffer[] = [];
   const centralParts: Buffer[] = [];
   let offset = 0;
@@ -113,7 +113,7 @@ export function tinyZip(entries: { name: string; data: Buffer; deflate?: boolean
     local.writeUInt16LE(0x21, 12);
     local.writeUInt32LE(checksum, 14);
     local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
+    local.writeUInt32LE(entry.claimedSize ?? entry.data.length, 22);
     local.writeUInt16LE(name.length, 26);
     local.writeUInt16LE(0, 28);
     const central = Buffer.alloc(46);
@@ -126,7 +126,7 @@ export function tinyZip(entries: { name: string; data: Buffer; deflate?: boolean
     central.writeUInt16LE(0x21, 14);
     central.writeUInt32LE(checksum, 16);
     central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
+    central.writeUInt32LE(entry.claimedSize ?? entry.data.length, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(offset, 42);
     localParts.push(local, name, compressed);

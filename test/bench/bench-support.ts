@@ -1,0 +1,45 @@
+/** Shared by the benchmarks: percentiles, a bounded in-flight runner, the machine line, and BENCHMARKS.md sections. */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export function percentile(sortedMs: number[], p: number): number {
+  if (sortedMs.length === 0) return Number.NaN;
+  const index = Math.min(sortedMs.length - 1, Math.max(0, Math.ceil((p / 100) * sortedMs.length) - 1));
+  return sortedMs[index]!;
+}
+
+/** Runs `total` calls with at most `inFlight` at once; returns each call's latency (ms) and the wall time. */
+export async function runInFlight(total: number, inFlight: number, call: (i: number) => Promise<void>): Promise<{ latencies: number[]; wallMs: number }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t0 = performance.now();
+        await call(i);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  return { latencies: latencies.sort((a, b) => a - b), wallMs: performance.now() - started };
+}
+
+export function machineLine(): string {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  return `${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
+}
+
+const FILE = path.join(__dirname, '../../BENCHMARKS.md');
+
+/** Replaces (or appends) the section that starts with `## <title>` in BENCHMARKS.md. */
+export function writeSection(title: string, body: string): void {
+  const header = '# Benchmarks\n\nFigures measured on this project\'s own machines; each section names the machine, the date and the command.\n';
+  const current = existsSync(FILE) ? readFileSync(FILE, 'utf8') : header;
+  const section = `## ${title}\n\n${body.trim()}\n`;
+  const pattern = new RegExp(`## ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
+  const updated = pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}`;
+  writeFileSync(FILE, updated.endsWith('\n') ? updated : `${updated}\n`);
+}
