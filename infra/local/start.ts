@@ -16,8 +16,8 @@ const TABLE_PREFIX = 'tmk-local';
 function portFromEnv(): number {
   const raw = process.env.PORT ?? '3000';
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    console.error(`PORT must be a whole number from 1 to 65535; got "${raw}".`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`PORT must be a whole number from 0 (any free port) to 65535; got "${raw}".`);
     process.exit(2);
   }
   return port;

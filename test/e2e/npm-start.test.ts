@@ -1,0 +1,60 @@
+/**
+ * `npm start` as a user runs it: a child process that starts DynamoDB Local and the server, prints a working key
+ * and curl lines, answers over HTTP, and on SIGTERM stops everything it started.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.join(__dirname, '../..');
+let child: ChildProcess | undefined;
+
+afterAll(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+});
+
+function waitForOutput(process: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`no match for ${pattern} within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (pattern.test(output)) {
+        clearTimeout(timer);
+        resolve(output);
+      }
+    };
+    process.stdout?.on('data', onData);
+    process.stderr?.on('data', onData);
+  });
+}
+
+it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM', async () => {
+  child = spawn(process.execPath, [require.resolve('tsx/cli'), 'infra/local/start.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const banner = await waitForOutput(child, /Stop: Ctrl-C/, 60_000);
+  const base = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
+  const dynamoDb = /DynamoDB Local at (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
+  const apiKey = /API key \(shown once\):\s+(tmk_local_\w{32})/.exec(banner)![1]!;
+  expect(banner).toMatch(/professional tier, 10000 points/);
+  expect(banner).toContain(`curl -s -X POST ${base}/v1/batch-screen -H 'Authorization: Bearer ${apiKey}'`);
+
+  const noKey = await fetch(`${base}/v1/batch-screen`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"items":[]}' });
+  expect(noKey.status).toBe(401);
+  const invalid = await fetch(`${base}/v1/v1/batch-screen`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${apiKey}` },
+    body: '{"items":[]}',
+  });
+  expect(invalid.status).toBe(400);
+  expect((await invalid.json()).error.code).toBe('invalid_request');
+  expect((await fetch(`${base}/v2/anything`)).status).toBe(404);
+
+  const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  await expect(fetch(dynamoDb, { method: 'POST', signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+  await expect(fetch(base, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+});
