@@ -27,8 +27,8 @@ function emulatorDir(): string {
   return path.join(path.dirname(pkg), 'emulator');
 }
 
-export function assertJavaAvailable(): void {
-  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+export function assertJavaAvailable(env: NodeJS.ProcessEnv = process.env): void {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8', env });
   if (probe.error || probe.status !== 0) throw new JavaMissingError();
 }
 

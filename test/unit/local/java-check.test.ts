@@ -1,14 +1,9 @@
 import { assertJavaAvailable, JavaMissingError } from '../../../infra/local/dynamodb-local';
 
 it('says plainly how to install Java when `java` is not on PATH', () => {
-  const path = process.env.PATH;
-  process.env.PATH = '/nonexistent';
-  try {
-    expect(() => assertJavaAvailable()).toThrow(JavaMissingError);
-    expect(() => assertJavaAvailable()).toThrow(/Java 17.*apt-get install -y openjdk-17-jre-headless/s);
-  } finally {
-    process.env.PATH = path;
-  }
+  const withoutJava = { ...process.env, PATH: '/nonexistent' };
+  expect(() => assertJavaAvailable(withoutJava)).toThrow(JavaMissingError);
+  expect(() => assertJavaAvailable(withoutJava)).toThrow(/Java 17.*apt-get install -y openjdk-17-jre-headless/s);
 });
 
 it('passes when java is installed', () => {
