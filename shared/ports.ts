@@ -14,10 +14,16 @@ export interface Account {
   createdAt: string;
 }
 
+/**
+ * A key carries a copy of its account's tier and rate limit, so that authenticating a request is one read.
+ * Changing an account's tier or limit rewrites its keys in the same transaction.
+ */
 export interface ApiKeyRecord {
   keyHash: string;
   keyId: string;
   accountId: string;
+  tier: Tier;
+  rateLimit?: number;
   prefix: string;
   createdAt: string;
   revokedAt?: string;
@@ -32,6 +38,7 @@ export interface AccountStore {
   listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
   /** Returns false when the key does not exist or was already revoked. */
   revokeApiKey(accountId: string, keyId: string, now: Date): Promise<boolean>;
+  /** Changes the account and every one of its keys together. */
   setTier(accountId: string, tier: Tier): Promise<void>;
   setRateLimit(accountId: string, requestsPerWindow: number | undefined): Promise<void>;
 }

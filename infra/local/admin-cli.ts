@@ -97,7 +97,10 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, print: (l
       return print('revoked');
     }
     case 'top-up': {
-      const balance = await deps.ledger.credit({ accountId: required(o.account, 'account'), points: positiveInt(o.points, 'points'), note: o.note ?? 'top-up', now });
+      const accountId = required(o.account, 'account');
+      const points = positiveInt(o.points, 'points');
+      if (!(await deps.accounts.getAccount(accountId))) throw new Error(`no account ${accountId}`);
+      const balance = await deps.ledger.credit({ accountId, points, note: o.note ?? 'top-up', now });
       return json({ balance });
     }
     case 'set-tier':

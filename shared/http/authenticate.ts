@@ -1,8 +1,9 @@
 /**
- * Bearer-key authentication. The key is hashed (SHA-256) and looked up by its hash; unknown and revoked keys take
- * the same path (one lookup, then the same refusal), so a client cannot tell them apart.
+ * Bearer-key authentication. The key is hashed (SHA-256) and looked up by its hash, one read that also gives the
+ * account's tier and rate limit. Unknown and revoked keys take the same path (one lookup, then the same refusal),
+ * so a client cannot tell them apart. An account that no longer exists is caught by the debit's condition.
  */
-import { AccountNotFoundError, InvalidApiKeyError, MissingApiKeyError } from '../errors';
+import { InvalidApiKeyError, MissingApiKeyError } from '../errors';
 import { hashApiKey, isWellFormedApiKey } from '../metering/api-keys';
 import type { AccountStore } from '../ports';
 import { header } from './headers';
@@ -20,13 +21,11 @@ export function authenticate(options: { accounts: AccountStore }): ApiMiddleware
     const record = await options.accounts.findApiKey(hashApiKey(key));
     if (!record || record.revokedAt) throw new InvalidApiKeyError('unknown_or_revoked');
 
-    const account = await options.accounts.getAccount(record.accountId);
-    if (!account) throw new AccountNotFoundError();
     request.internal.caller = {
-      accountId: account.accountId,
+      accountId: record.accountId,
       keyId: record.keyId,
-      tier: account.tier,
-      ...(account.rateLimit ? { rateLimit: account.rateLimit } : {}),
+      tier: record.tier,
+      ...(record.rateLimit ? { rateLimit: record.rateLimit } : {}),
     };
   };
 

@@ -10,7 +10,7 @@ export function languageOf(acceptLanguage: string | undefined): Language {
     const [tag = '', ...params] = part.trim().toLowerCase().split(';');
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     const q = qParam ? Number(qParam.slice(2)) : 1;
-    if (!Number.isFinite(q)) continue;
+    if (!Number.isFinite(q) || q <= 0) continue; // q=0 means "not acceptable" (RFC 9110 12.4.2)
     const lang: Language | undefined = tag.startsWith('zh') ? 'zh' : tag.startsWith('en') || tag === '*' ? 'en' : undefined;
     if (lang && q > best.q) best = { lang, q };
   }

@@ -10,14 +10,20 @@ type QueryFieldType = NonNullable<Operation<unknown, unknown>['queryFields']>[st
 
 function readQueryValue(raw: string, type: QueryFieldType): unknown {
   if (type === 'string') return raw;
+  // Plain decimals only: Number() would also read "0x10", "1e1" or "" as numbers.
+  const pattern = type === 'integer' ? /^-?\d+$/ : /^-?\d+(?:\.\d+)?$/;
   const trimmed = raw.trim();
-  const numeric = trimmed === '' ? Number.NaN : Number(trimmed);
-  if (!Number.isFinite(numeric)) return raw; // left as text: validation names the field and the expected type
-  return type === 'integer' && !Number.isInteger(numeric) ? raw : numeric;
+  return pattern.test(trimmed) ? Number(trimmed) : raw; // left as text: validation names the field and the type
 }
 
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+/** Equal as given, or the same number written two ways (`9` and `"09"` are one Nice class). */
 function sameValue(bodyValue: unknown, queryValue: unknown): boolean {
-  return bodyValue === queryValue || (typeof bodyValue !== 'object' && String(bodyValue) === String(queryValue));
+  if (bodyValue === queryValue) return true;
+  if (typeof bodyValue === 'object' || bodyValue === null) return false;
+  const [a, b] = [String(bodyValue).trim(), String(queryValue).trim()];
+  return a === b || (DECIMAL.test(a) && DECIMAL.test(b) && Number(a) === Number(b));
 }
 
 export function queryMerge(options: { fields: Record<string, QueryFieldType> }): ApiMiddleware {

@@ -128,7 +128,8 @@ export async function* parseUsptoDailyXml(
   const parser = new SaxesParser({ position: true });
   const ready: ParsedMark[] = [];
   const seen = new SeenSerials();
-  const path: string[] = [];
+  // Each open element's path below <case-file> ('' outside one), built once per tag rather than joined per lookup.
+  const relativePaths: string[] = [];
   let caseFileDepth = -1;
   let draft: CaseFileDraft | undefined;
   let field: Field | undefined;
@@ -155,10 +156,10 @@ export async function* parseUsptoDailyXml(
         throw formatError;
       }
     }
-    path.push(tag.name);
     if (draft === undefined) {
+      relativePaths.push('');
       if (tag.name === CASE_FILE_ELEMENT) {
-        caseFileDepth = path.length;
+        caseFileDepth = relativePaths.length;
         draft = {
           line: parser.line,
           markTextLength: 0,
@@ -170,7 +171,9 @@ export async function* parseUsptoDailyXml(
       }
       return;
     }
-    const relativePath = path.slice(caseFileDepth).join('/');
+    const parentPath = relativePaths[relativePaths.length - 1] ?? '';
+    const relativePath = relativePaths.length === caseFileDepth ? tag.name : `${parentPath}/${tag.name}`;
+    relativePaths.push(relativePath);
     if (relativePath === 'case-file-statements/case-file-statement') draft.statementTypeCode = undefined;
     if (relativePath === 'case-file-owners/case-file-owner') {
       draft.currentOwner = {};
@@ -189,11 +192,11 @@ export async function* parseUsptoDailyXml(
       assignField(draft, field, fieldText, fieldLength);
       field = undefined;
     }
-    if (draft !== undefined && tag.name === CASE_FILE_ELEMENT && path.length === caseFileDepth) {
+    if (draft !== undefined && tag.name === CASE_FILE_ELEMENT && relativePaths.length === caseFileDepth) {
       ready.push(toResult(draft, options, seen));
       draft = undefined;
     }
-    path.pop();
+    relativePaths.pop();
   });
 
   const writtenOrError = (text: string): BatchSyntaxError | BatchFormatError | undefined => {

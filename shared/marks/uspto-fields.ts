@@ -3,6 +3,7 @@ import {
   excerpt,
   MARK_TEXT_MAX_CHARS,
   markRecordSchema,
+  OWNER_MAX_CHARS,
   sortedNiceClasses,
   toNiceClass,
   withoutUndefined,
@@ -118,7 +119,8 @@ export function usptoMarkFrom(fields: UsptoMarkFields, options: BatchOptions): U
       statusCode,
       statusCategory: status.category,
       isLive: status.isLive,
-      owner: currentOwnerName(fields.owners),
+      // An owner name is context, not a reason to lose the mark: an overlong one is cut, not refused.
+      owner: currentOwnerName(fields.owners)?.slice(0, OWNER_MAX_CHARS),
       filingDate: usptoDateToIso(fields.filingDate),
       drawingKind: drawingKindOfUsptoCode(fields.drawingCode),
       goodsExcerpt: goods.length > 0 ? excerpt(goods) : undefined,

@@ -23,12 +23,15 @@ export async function openAccount(
 }
 
 export async function issueApiKey(accounts: AccountStore, input: { accountId: string; envName: string; label?: string; now: Date }): Promise<IssuedKey> {
-  if (!(await accounts.getAccount(input.accountId))) throw new Error(`no account ${input.accountId}`);
+  const account = await accounts.getAccount(input.accountId, { consistent: true });
+  if (!account) throw new Error(`no account ${input.accountId}`);
   const apiKey = generateApiKey(input.envName);
   const record: ApiKeyRecord = {
     keyHash: hashApiKey(apiKey),
     keyId: newId('key'),
     accountId: input.accountId,
+    tier: account.tier,
+    ...(account.rateLimit ? { rateLimit: account.rateLimit } : {}),
     prefix: displayPrefix(apiKey),
     createdAt: input.now.toISOString(),
     ...(input.label ? { label: input.label } : {}),

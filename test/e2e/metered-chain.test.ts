@@ -6,7 +6,7 @@ import { auditAccount } from '../../shared/metering/accounts';
 import type { RunningServer } from '../../infra/local/server';
 import { chargeTestOperation } from '../support/test-operation';
 import { createTestStack, type TestStack } from '../support/test-stack';
-import { post, startTestServer } from '../support/test-server';
+import { post, readJson, startTestServer } from '../support/test-server';
 
 let stack: TestStack;
 let server: RunningServer;
@@ -48,7 +48,7 @@ describe('successful call', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-points-cost')).toBe('7');
     expect(response.headers.get('x-points-balance')).toBe('93');
-    const body = await response.json();
+    const body = await readJson(response);
     expect(response.headers.get('x-request-id')).toBe(body.requestId);
     expect(await balanceOf(accountId)).toBe(93);
   });
@@ -57,7 +57,7 @@ describe('successful call', () => {
     const { apiKey } = await stack.openAccount({ points: 100 });
     const response = await post(`${server.url}/v1/v1/batch-screen`, { items: 'nope' }, bearer(apiKey));
     expect(response.status).toBe(400);
-    expect((await response.json()).error.code).toBe('invalid_request');
+    expect((await readJson(response)).error.code).toBe('invalid_request');
   });
 });
 
@@ -86,7 +86,7 @@ describe('refusals are never charged', () => {
 
   it.each(cases)('%s', async (_name, send, status, code) => {
     const response = await send();
-    const body = await response.json();
+    const body = await readJson(response);
 
     expect(response.status).toBe(status);
     expect(body.error.code).toBe(code);
@@ -96,12 +96,12 @@ describe('refusals are never charged', () => {
   });
 
   it('402 says the balance and the cost', async () => {
-    const body = await (await post(url, { points: 51 }, bearer(account.apiKey))).json();
+    const body = await readJson(await post(url, { points: 51 }, bearer(account.apiKey)));
     expect(body.error.details).toEqual({ balance: 50, cost: 51 });
   });
 
   it('names every invalid field', async () => {
-    const body = await (await post(url, { points: 0, fail: 'sometimes', delayMs: -1 }, bearer(account.apiKey))).json();
+    const body = await readJson(await post(url, { points: 0, fail: 'sometimes', delayMs: -1 }, bearer(account.apiKey)));
     expect(body.error.details.issues.map((i: { field: string }) => i.field).sort()).toEqual(['delayMs', 'fail', 'points']);
   });
 
@@ -113,7 +113,7 @@ describe('refusals are never charged', () => {
     const response = await post(url, { points: 1 }, bearer(other.apiKey));
 
     expect(response.status).toBe(401);
-    expect((await response.json()).error).toMatchObject({ code: 'invalid_api_key' });
+    expect((await readJson(response)).error).toMatchObject({ code: 'invalid_api_key' });
     expect(await balanceOf(other.accountId)).toBe(9);
   });
 
@@ -121,12 +121,12 @@ describe('refusals are never charged', () => {
     const basic = await stack.openAccount({ tier: 'basic', points: 10 });
     const response = await post(url, { points: 1 }, bearer(basic.apiKey));
     expect(response.status).toBe(403);
-    expect((await response.json()).error).toMatchObject({ code: 'tier_not_allowed', details: { tier: 'basic', required_tier: 'professional' } });
+    expect((await readJson(response)).error).toMatchObject({ code: 'tier_not_allowed', details: { tier: 'basic', required_tier: 'professional' } });
     expect(await balanceOf(basic.accountId)).toBe(10);
   });
 
   it('answers in Chinese for Accept-Language: zh', async () => {
-    const body = await (await post(url, { points: 1 }, { 'Accept-Language': 'zh-CN,zh;q=0.9,en;q=0.8' })).json();
+    const body = await readJson(await post(url, { points: 1 }, { 'Accept-Language': 'zh-CN,zh;q=0.9,en;q=0.8' }));
     expect(body.error.code).toBe('missing_api_key');
     expect(body.error.message).toMatch(/[\u4e00-\u9fff]/);
   });
@@ -142,7 +142,7 @@ describe('failures after the debit', () => {
     const response = await post(url, { points: 5, fail }, bearer(apiKey));
 
     expect(response.status).toBe(status);
-    const body = await response.json();
+    const body = await readJson(response);
     expect(body.error.code).toBe(code);
     expect(JSON.stringify(body)).not.toMatch(/at .*\.ts|stack/);
     expect(await balanceOf(accountId)).toBe(20);
@@ -168,7 +168,7 @@ describe('failures after the debit', () => {
       const response = await post(`${slow.url}/v1/test-charge`, { points: 5, delayMs: 5000 }, bearer(apiKey));
 
       expect(response.status).toBe(503);
-      expect((await response.json()).error.code).toBe('service_unavailable');
+      expect((await readJson(response)).error.code).toBe('service_unavailable');
       expect(await balanceOf(accountId)).toBe(20);
     } finally {
       await slow.close();
@@ -203,7 +203,7 @@ describe('Idempotency-Key', () => {
     const response = await post(url, { points: 11 }, headers);
 
     expect(response.status).toBe(422);
-    expect((await response.json()).error.code).toBe('idempotency_key_reused');
+    expect((await readJson(response)).error.code).toBe('idempotency_key_reused');
     expect(await balanceOf(accountId)).toBe(90);
   });
 
@@ -216,7 +216,7 @@ describe('Idempotency-Key', () => {
     const duplicate = await post(url, { points: 10, delayMs: 800 }, headers);
 
     expect(duplicate.status).toBe(409);
-    expect((await duplicate.json()).error.code).toBe('idempotency_key_in_progress');
+    expect((await readJson(duplicate)).error.code).toBe('idempotency_key_in_progress');
     expect((await first).status).toBe(200);
     expect(await balanceOf(accountId)).toBe(90);
   });
@@ -256,7 +256,7 @@ describe('rate limit', () => {
       expect(responses.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
       const limited = responses.find((r) => r.status === 429)!;
       expect(limited.headers.get('retry-after')).toBe('30');
-      expect((await limited.json()).error).toMatchObject({ code: 'rate_limited', details: { limit: 3, window_seconds: 60 } });
+      expect((await readJson(limited)).error).toMatchObject({ code: 'rate_limited', details: { limit: 3, window_seconds: 60 } });
       expect(responses.find((r) => r.status === 200)!.headers.get('x-ratelimit-limit')).toBe('3');
       expect((await held.deps.accounts.getAccount(accountId, { consistent: true }))!.points).toBe(97);
     } finally {

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { readJson } from '../support/test-server';
 
 const ROOT = path.join(__dirname, '../..');
 let child: ChildProcess | undefined;
@@ -49,7 +50,7 @@ it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM'
     body: '{"items":[]}',
   });
   expect(invalid.status).toBe(400);
-  expect((await invalid.json()).error.code).toBe('invalid_request');
+  expect((await readJson(invalid)).error.code).toBe('invalid_request');
   expect((await fetch(`${base}/v2/anything`)).status).toBe(404);
 
   const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));

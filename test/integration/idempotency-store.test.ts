@@ -83,7 +83,7 @@ describe('begin, complete, replay', () => {
 
     // Assert
     expect(outcome.kind).toBe('replay');
-    expect(outcome.kind === 'replay' && outcome.response.body === body).toBe(true);
+    expect(outcome.kind === 'replay' ? outcome.response : undefined).toEqual(big);
     const { doc } = createDynamoDbClients({ region: 'us-east-1', endpoint: stack.config.dynamoDbEndpoint });
     const item = (await doc.send(new GetCommand({ TableName: stack.config.tables.idempotency, Key: { id } }))).Item!;
     const stored = Buffer.from(item.body as Uint8Array);

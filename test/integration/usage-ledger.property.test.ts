@@ -241,4 +241,14 @@ describe('DynamoDbUsageLedger, edges the property does not reach', () => {
     }
     expect((await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points).toBe(5);
   });
+
+  it('a debit of zero, a negative or a fraction is refused and moves nothing', async () => {
+    const { accountId } = await stack.openAccount({ points: 5 });
+
+    for (const cost of [0, -5, 2.5]) {
+      await expect(stack.deps.ledger.debit({ accountId, cost, units: 1, operation: 'edge', requestId: `bad-${cost}`, now: new Date() })).rejects.toThrow(RangeError);
+    }
+    expect((await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points).toBe(5);
+    expect((await stack.deps.ledger.entries(accountId)).filter((e) => e.kind === 'charge')).toHaveLength(0);
+  });
 });

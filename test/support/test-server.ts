@@ -31,3 +31,9 @@ export function post(url: string, body: unknown, headers: Record<string, string>
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
+
+/** A response body as JSON, typed loosely for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function readJson(response: Response): Promise<any> {
+  return response.json();
+}

@@ -1,9 +1,10 @@
 /** Accounts and their API keys on DynamoDB. Points move only through the usage ledger, never here. */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { newId } from '../../metering/api-keys';
 import type { Tier } from '../../metering/tiers';
 import type { Account, AccountStore, ApiKeyRecord } from '../../ports';
+import { cancellationReasons, conditionFailedAt, withConflictRetry } from './transaction-errors';
 
 export class DynamoDbAccountStore implements AccountStore {
   constructor(
@@ -85,27 +86,31 @@ export class DynamoDbAccountStore implements AccountStore {
   }
 
   async setTier(accountId: string, tier: Tier): Promise<void> {
-    await this.updateExisting(accountId, 'SET tier = :tier', { ':tier': tier });
+    await this.updateAccountAndKeys(accountId, 'SET tier = :tier', { ':tier': tier });
   }
 
   async setRateLimit(accountId: string, requestsPerWindow: number | undefined): Promise<void> {
-    if (requestsPerWindow === undefined) await this.updateExisting(accountId, 'REMOVE rateLimit', {});
-    else await this.updateExisting(accountId, 'SET rateLimit = :limit', { ':limit': requestsPerWindow });
+    if (requestsPerWindow === undefined) await this.updateAccountAndKeys(accountId, 'REMOVE rateLimit', {});
+    else await this.updateAccountAndKeys(accountId, 'SET rateLimit = :limit', { ':limit': requestsPerWindow });
   }
 
-  private async updateExisting(accountId: string, expression: string, values: Record<string, unknown>): Promise<void> {
+  /** The account and the copies on its keys change in one transaction (in chunks for an account with many keys). */
+  private async updateAccountAndKeys(accountId: string, expression: string, values: Record<string, unknown>): Promise<void> {
+    const valuesPart = Object.keys(values).length ? { ExpressionAttributeValues: values } : {};
+    const keys = await this.listApiKeys(accountId);
+    const updates = [
+      { Update: { TableName: this.tables.accounts, Key: { accountId }, UpdateExpression: expression, ConditionExpression: 'attribute_exists(accountId)', ...valuesPart } },
+      ...keys.map((k) => ({
+        Update: { TableName: this.tables.apiKeys, Key: { keyHash: k.keyHash }, UpdateExpression: expression, ConditionExpression: 'attribute_exists(keyHash)', ...valuesPart },
+      })),
+    ];
     try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tables.accounts,
-          Key: { accountId },
-          UpdateExpression: expression,
-          ConditionExpression: 'attribute_exists(accountId)',
-          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-        }),
-      );
+      for (let i = 0; i < updates.length; i += 100) {
+        await withConflictRetry(() => this.doc.send(new TransactWriteCommand({ TransactItems: updates.slice(i, i + 100) })));
+      }
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) throw new Error(`no account ${accountId}`);
+      const reasons = cancellationReasons(error);
+      if (reasons && conditionFailedAt(reasons, 0)) throw new Error(`no account ${accountId}`);
       throw error;
     }
   }

@@ -16,6 +16,7 @@ export class DynamoDbUsageLedger implements UsageLedger {
   ) {}
 
   async debit(input: { accountId: string; cost: number; units: number; operation: string; requestId: string; now: Date }): Promise<Debit> {
+    if (!Number.isSafeInteger(input.cost) || input.cost <= 0) throw new RangeError('a debit must be a positive whole number of points');
     const at = input.now.toISOString();
     const entryId = `${at}#${input.requestId}`;
     const entry: LedgerEntry = {

@@ -24,6 +24,17 @@ describe('queryMerge', () => {
     expect(merge({ ratio: 0.5 }, { ratio: '0.50' })).toEqual({ ratio: 0.5 });
   });
 
+  it('the same number written two ways is one value (Nice class 9 and "09")', () => {
+    expect(merge({ note: 9 }, { note: '09' })).toEqual({ note: 9 });
+  });
+
+  it('reads only plain decimals as numbers: hex, exponents and blanks stay text for validation to refuse', () => {
+    expect(merge({}, { limit: '0x10' })).toEqual({ limit: '0x10' });
+    expect(merge({}, { limit: '1e1' })).toEqual({ limit: '1e1' });
+    expect(merge({}, { limit: ' ' })).toEqual({ limit: ' ' });
+    expect(merge({}, { limit: '2.5' })).toEqual({ limit: '2.5' });
+  });
+
   it('a body number and the query text "10" are the same value', () => {
     expect(merge({ note: 10 }, { note: '10' })).toEqual({ note: 10 });
   });
