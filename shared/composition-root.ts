@@ -8,11 +8,20 @@ import { DynamoDbAccountStore } from './adapters/aws/dynamodb-account-store';
 import { DynamoDbIdempotencyStore } from './adapters/aws/dynamodb-idempotency-store';
 import { DynamoDbRateLimiter } from './adapters/aws/dynamodb-rate-limiter';
 import { DynamoDbUsageLedger } from './adapters/aws/dynamodb-usage-ledger';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDbDataBatchStore } from './adapters/aws/dynamodb-data-batch-store';
+import { DynamoDbMarkStore } from './adapters/aws/dynamodb-mark-store';
+import { DynamoDbTroStore } from './adapters/aws/dynamodb-tro-store';
 import type { ApiDependencies } from './http/types';
+import type { IngestStores } from './ingest/ingest-batch';
 import { createLogger, createMetrics } from './observability';
 
 export function buildDependencies(config: AppConfig): ApiDependencies {
   const { doc } = createDynamoDbClients({ region: config.region, endpoint: config.dynamoDbEndpoint });
+  return buildMeteringDependencies(config, doc);
+}
+
+function buildMeteringDependencies(config: AppConfig, doc: DynamoDBDocumentClient): ApiDependencies {
   const t = config.tables;
   return {
     http: config.http,
@@ -22,6 +31,17 @@ export function buildDependencies(config: AppConfig): ApiDependencies {
     rateLimiter: new DynamoDbRateLimiter(doc, t['rate-limits'], config.http.rateLimit.windowSeconds),
     logger: createLogger(config.serviceName),
     metrics: createMetrics(config.serviceName, config.metricsNamespace),
+    now: () => new Date(),
+  };
+}
+
+/** The trademark data stores: what ingest writes and screening and image search read. */
+export function buildDataStores(config: AppConfig, doc = createDynamoDbClients({ region: config.region, endpoint: config.dynamoDbEndpoint }).doc): IngestStores {
+  const t = config.tables;
+  return {
+    marks: new DynamoDbMarkStore(doc, { marks: t.marks, markKeys: t['mark-keys'] }),
+    tro: new DynamoDbTroStore(doc, t['tro-brands']),
+    batches: new DynamoDbDataBatchStore(doc, t['data-batches']),
     now: () => new Date(),
   };
 }

@@ -3,6 +3,8 @@
  * shared/adapters/local; the composition root (shared/composition-root.ts) picks them from config.
  */
 import type { Tier } from './metering/tiers';
+import type { DrawingKind, Market, MarkRecord, StatusCategory } from './marks/mark-record';
+import type { TroEntry } from './marks/tro-csv';
 
 export interface Account {
   accountId: string;
@@ -110,4 +112,82 @@ export interface RateLimitDecision {
 
 export interface RateLimiter {
   hit(accountId: string, limit: number, now: Date): Promise<RateLimitDecision>;
+}
+
+// ---- Trademark data -------------------------------------------------------------------------------------------
+
+/** What a lookup key's item says about each mark filed under it: enough to judge a conflict without another read. */
+export interface MarkSummary {
+  serial: string;
+  markText: string;
+  niceClasses: string[];
+  isLive: boolean;
+  statusCategory: StatusCategory;
+  drawingKind: DrawingKind;
+}
+
+export interface MarkWriteResult {
+  /** Records whose content changed (new, or different from what the store had). */
+  written: number;
+  /** Records the store already had exactly (a re-run). */
+  unchanged: number;
+  /** Records older than what the store has for that serial (an old batch run after a newer one). */
+  stale: number;
+}
+
+export interface MarkStore {
+  /** Marks filed under each key; keys with no marks are absent from the map. */
+  lookup(market: Market, keys: readonly string[]): Promise<Map<string, MarkSummary[]>>;
+  getMark(market: Market, serial: string): Promise<(MarkRecord & { lookupKeys: string[] }) | undefined>;
+  /** Writes a chunk of records (by serial: the newest batch wins; the same content twice changes nothing). */
+  upsertMarks(records: readonly MarkRecord[]): Promise<MarkWriteResult>;
+}
+
+export interface TroBrand extends TroEntry {
+  brandKey: string;
+  batchDate: string;
+}
+
+export interface TroStore {
+  upsert(entries: readonly TroEntry[], batchDate: string): Promise<number>;
+  all(): Promise<TroBrand[]>;
+}
+
+export type DataKind = 'marks' | 'tro' | 'logos';
+
+export interface CoverageRecord {
+  country: string;
+  source: string;
+  partial: boolean;
+  coverage_note: string;
+}
+
+export interface DataBatch {
+  market: Market;
+  kind: DataKind;
+  /** Identifies the batch: re-running the same batch id resumes or repeats it. */
+  batchId: string;
+  source: string;
+  dataAsOf: string;
+  status: 'running' | 'complete';
+  startedAt: string;
+  completedAt?: string;
+  counts?: Record<string, number>;
+  coverage?: CoverageRecord;
+}
+
+export interface DataBatchStore {
+  begin(batch: Omit<DataBatch, 'status' | 'completedAt' | 'counts'>): Promise<void>;
+  complete(batch: Pick<DataBatch, 'market' | 'kind' | 'batchId'>, counts: Record<string, number>, now: Date): Promise<void>;
+  get(market: Market, kind: DataKind, batchId: string): Promise<DataBatch | undefined>;
+  /** The complete batch with the newest data_as_of. */
+  latestComplete(market: Market, kind: DataKind): Promise<DataBatch | undefined>;
+  /** One ingest at a time per market and kind; a lock whose holder died expires after `ttlSeconds`. */
+  acquireLock(market: Market, kind: DataKind, holder: string, now: Date, ttlSeconds: number): Promise<void>;
+  releaseLock(market: Market, kind: DataKind, holder: string): Promise<void>;
+}
+
+/** Where data batches arrive: S3 in AWS, a folder locally. */
+export interface BlobStore {
+  open(key: string): Promise<NodeJS.ReadableStream>;
 }

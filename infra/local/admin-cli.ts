@@ -5,15 +5,12 @@
  */
 // Lambda runs Node 22; locally the SDK's notice about an older Node is noise.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../shared/config';
 import { buildDependencies } from '../../shared/composition-root';
 import { auditAccount, issueApiKey, openAccount } from '../../shared/metering/accounts';
 import { isTier, TIERS } from '../../shared/metering/tiers';
-import { tableEnvVar } from '../tables/definitions';
-import { localEnvironment } from './local-config';
-import { RUNTIME_FILE } from './runtime-file';
+import { targetEnvironment } from './target-environment';
 
 const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -29,15 +26,6 @@ const HELP = `Usage: npm run admin -- <command> [options]
   audit          --account ACCOUNT_ID                      balance against the ledger
 
 Targets the tables of a running \`npm start\`, or deployed tables named in the environment.`;
-
-function environment(): NodeJS.ProcessEnv {
-  if (process.env[tableEnvVar('accounts')]) return process.env;
-  if (existsSync(RUNTIME_FILE)) {
-    const runtime = JSON.parse(readFileSync(RUNTIME_FILE, 'utf8')) as { dynamoDbEndpoint: string; tablePrefix: string };
-    return { ...process.env, ...localEnvironment(runtime) };
-  }
-  throw new Error('No tables to work on: start the local API with `npm start`, or set the deployed table names (see README, "Admin CLI").');
-}
 
 function positiveInt(value: string | undefined, name: string): number {
   const n = Number(value);
@@ -134,7 +122,7 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, print: (l
 if (require.main === module) {
   (async () => {
     try {
-      await runAdmin(process.argv.slice(2), environment(), (line) => console.log(line));
+      await runAdmin(process.argv.slice(2), targetEnvironment(), (line) => console.log(line));
     } catch (error) {
       console.error(`error: ${(error as Error).message}`);
       process.exit(1);

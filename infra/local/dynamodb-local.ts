@@ -62,7 +62,8 @@ async function waitUntilListening(endpoint: string, child: ChildProcess, timeout
   throw new Error(`DynamoDB Local did not start within ${timeoutMs} ms: ${String(lastError)}`);
 }
 
-export async function startDynamoDbLocal(options: { port?: number; timeoutMs?: number } = {}): Promise<DynamoDbLocal> {
+/** In memory unless `dbPath` is given (a folder: the data then outlives a restart, which fault tests need). */
+export async function startDynamoDbLocal(options: { port?: number; timeoutMs?: number; dbPath?: string } = {}): Promise<DynamoDbLocal> {
   assertJavaAvailable();
   const port = options.port ?? (await freePort());
   const dir = emulatorDir();
@@ -73,7 +74,7 @@ export async function startDynamoDbLocal(options: { port?: number; timeoutMs?: n
       '-Xmx1g',
       '-jar',
       path.join(dir, 'DynamoDBLocal.jar'),
-      '-inMemory',
+      ...(options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory']),
       '-disableTelemetry',
       '-port',
       String(port),

@@ -25,7 +25,7 @@ export interface TableDefinition {
   globalSecondaryIndexes?: IndexDefinition[];
 }
 
-export type TableId = 'accounts' | 'api-keys' | 'usage' | 'idempotency' | 'rate-limits';
+export type TableId = 'accounts' | 'api-keys' | 'usage' | 'idempotency' | 'rate-limits' | 'marks' | 'mark-keys' | 'tro-brands' | 'data-batches';
 
 export const TABLES: readonly TableDefinition[] = [
   {
@@ -62,6 +62,27 @@ export const TABLES: readonly TableDefinition[] = [
     purpose: 'Per-account request counters, one item per fixed window, expired by TTL.',
     partitionKey: { name: 'id', type: 'S' },
     timeToLiveAttribute: 'expiresAt',
+  },
+  {
+    id: 'marks',
+    purpose: 'One canonical record per mark (`<market>#<serial>`), with the lookup keys it is filed under.',
+    partitionKey: { name: 'markId', type: 'S' },
+  },
+  {
+    id: 'mark-keys',
+    purpose: 'One item per lookup key (`<market>#e:nike`) holding a summary of every mark filed under it, so one BatchGetItem resolves 100 keys.',
+    partitionKey: { name: 'lookupKey', type: 'S' },
+  },
+  {
+    id: 'tro-brands',
+    purpose: 'Brands that file Schedule A TRO suits: plaintiffs, case count, last filing date, sources.',
+    partitionKey: { name: 'brandKey', type: 'S' },
+  },
+  {
+    id: 'data-batches',
+    purpose: 'Every ingested data batch (running or complete, counts, data_as_of, CN coverage) and the per-market ingest lock.',
+    partitionKey: { name: 'scope', type: 'S' },
+    sortKey: { name: 'batchId', type: 'S' },
   },
 ];
 

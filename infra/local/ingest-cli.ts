@@ -1,0 +1,132 @@
+/**
+ * `npm run ingest -- <kind> <path | s3://bucket/key> [options]`: one data batch into the tables of a running
+ * `npm start`, or into deployed tables named in the environment (as for the admin CLI).
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+import { S3Client } from '@aws-sdk/client-s3';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { S3BlobStore } from '../../shared/adapters/aws/s3-blob-store';
+import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob-store';
+import { buildDataStores } from '../../shared/composition-root';
+import { loadConfig } from '../../shared/config';
+import { BATCH_KINDS, type BatchKind, type IngestCounts, type IngestStores, type IngestSummary } from '../../shared/ingest/ingest-batch';
+import { ingestBlob } from '../../shared/ingest/ingest-blob';
+import { isCalendarDate, MARKETS, type Market } from '../../shared/marks/mark-record';
+import type { BlobStore } from '../../shared/ports';
+import { targetEnvironment } from './target-environment';
+
+const HELP = `Usage: npm run ingest -- <kind> <path | s3://bucket/key> [options]
+
+kinds: ${BATCH_KINDS.join(', ')}   (.xml, .jsonl, .csv, each also .gz or inside a .zip)
+
+  --market US|CN         default US
+  --batch-date YYYY-MM-DD  the data date; taken from a USPTO file name (apc261120.zip) when not given
+  --source NAME          default: the file name
+  --coverage FILE        the coverage record of a CN batch (JSON: country, source, partial, coverage_note)
+  --rejects FILE         where rejected records go (JSON lines); default <file>.rejects.jsonl
+  --quiet                no progress line
+
+A batch is recorded complete only when every record was written or rejected; run it again to finish one that
+was interrupted.`;
+
+interface Location {
+  blobs: BlobStore;
+  key: string;
+  name: string;
+}
+
+function locate(target: string, region: string): Location {
+  const s3 = /^s3:\/\/([^/]+)\/(.+)$/.exec(target);
+  if (s3) return { blobs: new S3BlobStore(new S3Client({ region }), s3[1]!), key: s3[2]!, name: path.basename(s3[2]!) };
+  const absolute = path.resolve(target);
+  return { blobs: new FileSystemBlobStore(path.dirname(absolute)), key: path.basename(absolute), name: path.basename(absolute) };
+}
+
+/** USPTO daily files are named apcYYMMDD: the date is in the name. */
+export function batchDateFromName(name: string): string | undefined {
+  const match = /apc(\d{2})(\d{2})(\d{2})/i.exec(name);
+  if (!match) return undefined;
+  const date = `20${match[1]}-${match[2]}-${match[3]}`;
+  return isCalendarDate(date) ? date : undefined;
+}
+
+export async function runIngestCli(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void, stores?: IngestStores): Promise<IngestSummary | undefined> {
+  const { values: o, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      market: { type: 'string' }, 'batch-date': { type: 'string' }, source: { type: 'string' }, coverage: { type: 'string' },
+      rejects: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
+    },
+  });
+  const [kind, target] = positionals;
+  if (o.help || !kind) {
+    out(HELP);
+    return undefined;
+  }
+  if (!(BATCH_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown kind "${kind}"; one of ${BATCH_KINDS.join(', ')}`);
+  if (!target) throw new Error('give the batch: a file path or s3://bucket/key');
+  const market = (o.market ?? 'US') as Market;
+  if (!(MARKETS as readonly string[]).includes(market)) throw new Error('--market must be US or CN');
+
+  const config = loadConfig(env);
+  const location = locate(target, config.region);
+  const batchDate = o['batch-date'] ?? batchDateFromName(location.name);
+  if (!batchDate || !isCalendarDate(batchDate)) throw new Error('--batch-date YYYY-MM-DD is needed (the file name does not carry a date)');
+  const coverage = o.coverage ? locate(o.coverage, config.region) : undefined;
+  if (coverage && coverage.blobs.constructor !== location.blobs.constructor) throw new Error('--coverage must live where the batch does (both local, or both on S3)');
+
+  const rejectsPath = o.rejects ?? `${location.name}.rejects.jsonl`;
+  let rejects: WriteStream | undefined;
+  const started = Date.now();
+  let lastLine = 0;
+  const progress = (c: IngestCounts) => {
+    if (o.quiet) return;
+    const rate = Math.round((c.read / Math.max(1, Date.now() - started)) * 1000);
+    const line = `  read ${c.read.toLocaleString('en')}  written ${c.written.toLocaleString('en')}  unchanged ${c.unchanged.toLocaleString('en')}  stale ${c.stale}  rejected ${c.rejected}  (${rate.toLocaleString('en')} records/s)`;
+    if (process.stdout.isTTY) process.stdout.write(`\r${line}`);
+    else if (Date.now() - lastLine > 5000) {
+      lastLine = Date.now();
+      out(line);
+    }
+  };
+
+  const summary = await ingestBlob(stores ?? buildDataStores(config), {
+    blobs: location.blobs,
+    key: location.key,
+    kind: kind as BatchKind,
+    market,
+    batchDate,
+    source: o.source ?? location.name,
+    ...(coverage ? { coverageKey: coverage.key } : {}),
+    holder: `${os.hostname()}:${process.pid}`,
+    onProgress: progress,
+    onReject: (r) => {
+      rejects ??= createWriteStream(rejectsPath);
+      rejects.write(`${JSON.stringify(r)}\n`);
+    },
+  });
+  if (rejects) await new Promise<void>((resolve) => rejects!.end(resolve));
+  if (!o.quiet && process.stdout.isTTY) process.stdout.write('\n');
+
+  const seconds = (Date.now() - started) / 1000;
+  out(
+    `${summary.complete ? 'Complete' : 'NOT complete'}: ${kind} ${location.name} (${market}, data as of ${batchDate}) in ${seconds.toFixed(1)} s: ` +
+      `${summary.read} read, ${summary.written} written, ${summary.unchanged} unchanged, ${summary.stale} stale, ${summary.rejected} rejected` +
+      (summary.rejected ? ` (see ${rejectsPath})` : ''),
+  );
+  if (summary.failure) out(`Stopped by: ${summary.failure}\nFix the cause and run the same command again: written records are kept, the rest is written then.`);
+  return summary;
+}
+
+if (require.main === module) {
+  runIngestCli(process.argv.slice(2), targetEnvironment(), (line) => console.log(line))
+    .then((summary) => process.exit(summary && !summary.complete ? 1 : 0))
+    .catch((error) => {
+      console.error(`error: ${(error as Error).message}`);
+      process.exit(1);
+    });
+}

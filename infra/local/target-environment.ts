@@ -1,0 +1,17 @@
+/**
+ * Which tables a command-line tool works on: deployed ones when their names are in the environment, otherwise
+ * those of the running `npm start` (found through .local/runtime.json).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { tableEnvVar } from '../tables/definitions';
+import { localEnvironment } from './local-config';
+import { RUNTIME_FILE } from './runtime-file';
+
+export function targetEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (env[tableEnvVar('accounts')]) return env;
+  if (existsSync(RUNTIME_FILE)) {
+    const runtime = JSON.parse(readFileSync(RUNTIME_FILE, 'utf8')) as { dynamoDbEndpoint: string; tablePrefix: string };
+    return { ...env, ...localEnvironment(runtime) };
+  }
+  throw new Error('No tables to work on: start the local API with `npm start`, or set the deployed table names (see README).');
+}

@@ -1,0 +1,128 @@
+/**
+ * Lookup keys: how a mark is filed and how a title's words find it. Ingest files every mark under its keys;
+ * screening computes the same keys for the words and n-grams of a title, fetches those keys in one batch, and
+ * verifies each candidate with an edit distance. Both sides call these functions, so they cannot drift apart.
+ *
+ *   e:<joined>     the normalised text with spaces removed ("Coca-Cola" and "coca cola" are both e:cocacola)
+ *   p:<skeleton>   a phonetic consonant skeleton of the joined Latin text, for misspellings and sound-alikes
+ *                  ("Nikee" and "Nike" are both p:nk; "Addidas" and "Adidas" are both p:ads)
+ */
+
+const MARK_SYMBOLS = /[™®©℠℗]/g;
+const COMBINING_MARKS = /\p{M}+/gu;
+const APOSTROPHES = /['’`´]/g;
+const NOT_WORD = /[^\p{L}\p{N}]+/gu;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const LATIN_OR_DIGIT = /^[a-z0-9]+$/;
+
+/** NFKC, case-folded, marks and punctuation out, accents off Latin letters, one space between words. */
+export function normalizeText(text: string): string {
+  // The symbols go first: NFKC would turn ™ into the letters "TM".
+  return text
+    .replace(MARK_SYMBOLS, ' ')
+    .normalize('NFKC')
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(COMBINING_MARKS, '')
+    .normalize('NFC')
+    .replace(APOSTROPHES, '')
+    .replace(NOT_WORD, ' ')
+    .trim()
+    .replace(/ +/g, ' ');
+}
+
+export function joined(normalized: string): string {
+  return normalized.replace(/ /g, '');
+}
+
+export function hasCjk(text: string): boolean {
+  return CJK.test(text);
+}
+
+const PHONETIC_RULES: [RegExp, string][] = [
+  [/ph/g, 'f'],
+  [/[cs]h/g, 'x'],
+  [/ck/g, 'k'],
+  [/c(?=[eiy])/g, 's'],
+  [/c/g, 'k'],
+  [/q/g, 'k'],
+  [/x/g, 'ks'],
+  [/z/g, 's'],
+  [/dg/g, 'j'],
+  [/^kn/, 'n'],
+  [/^wr/, 'r'],
+  [/gh/g, 'g'],
+  [/y/g, 'i'],
+];
+
+/**
+ * The consonant skeleton of a Latin word after a few sound rules: doubled letters collapsed, vowels and `h` after
+ * the first letter dropped. Only for words of at least 4 letters whose skeleton keeps at least 2 sounds.
+ */
+export function phoneticSkeleton(latin: string): string | undefined {
+  if (latin.length < 4 || !LATIN_OR_DIGIT.test(latin)) return undefined;
+  let s = latin.replace(/(.)\1+/g, '$1');
+  for (const [pattern, replacement] of PHONETIC_RULES) s = s.replace(pattern, replacement);
+  // 'x' stands for the sh sound here; it is a consonant like any other from now on.
+  const first = s[0]!;
+  const rest = s.slice(1).replace(/[aeiouh]/g, '');
+  const skeleton = (first + rest).replace(/(.)\1+/g, '$1');
+  return skeleton.length >= 2 ? skeleton : undefined;
+}
+
+export function exactKey(text: string): string | undefined {
+  const key = joined(normalizeText(text));
+  return key ? `e:${key}` : undefined;
+}
+
+export function phoneticKey(text: string): string | undefined {
+  const skeleton = phoneticSkeleton(joined(normalizeText(text)));
+  return skeleton ? `p:${skeleton}` : undefined;
+}
+
+/**
+ * The keys a mark is filed under: its whole text, and for a mark that mixes scripts ("星河织造 XINGHE WEAVE")
+ * each script's part on its own; its transliteration; and the phonetic key of every Latin form.
+ */
+export function lookupKeysOfMark(markText: string, transliteration?: string): string[] {
+  const keys = new Set<string>();
+  const forms = [markText];
+  const normalized = normalizeText(markText);
+  if (hasCjk(normalized)) {
+    const words = normalized.split(' ');
+    forms.push(words.filter((w) => hasCjk(w)).join(' '), words.filter((w) => !hasCjk(w)).join(' '));
+  }
+  if (transliteration) forms.push(transliteration);
+  for (const form of forms) {
+    const exact = exactKey(form);
+    if (exact) keys.add(exact);
+    const phonetic = phoneticKey(form);
+    if (phonetic) keys.add(phonetic);
+  }
+  return [...keys];
+}
+
+/** Damerau-Levenshtein distance (adjacent transpositions count one), bounded: returns max + 1 once it exceeds max. */
+export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  let previous2 = new Array<number>(cols).fill(0);
+  let previous = Array.from({ length: cols }, (_, j) => j);
+  for (let i = 1; i < rows; i++) {
+    const current = new Array<number>(cols);
+    current[0] = i;
+    let rowMin = i;
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, previous2[j - 2]! + 1);
+      current[j] = value;
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > max) return max + 1;
+    previous2 = previous;
+    previous = current;
+  }
+  return previous[cols - 1]!;
+}

@@ -1,0 +1,87 @@
+import { editDistance, exactKey, lookupKeysOfMark, normalizeText, phoneticKey } from '../../../shared/marks/lookup-keys';
+
+describe('normalizeText', () => {
+  it.each([
+    ['Nike®', 'nike'],
+    ['COCA-COLA™', 'coca cola'],
+    ["Levi's", 'levis'],
+    ['Nestlé', 'nestle'],
+    ['ＮＩＫＥ', 'nike'],
+    ['  H&M  ', 'h m'],
+    ['耐克 NIKE', '耐克 nike'],
+    ['Dr. Martens', 'dr martens'],
+  ])('%s -> %s', (input, expected) => {
+    expect(normalizeText(input)).toBe(expected);
+  });
+});
+
+describe('exact keys join words, so spacing and hyphens do not matter', () => {
+  it.each([
+    ['Coca-Cola', 'coca cola'],
+    ['AirPods', 'air pods'],
+    ['Ray-Ban', 'RAYBAN'],
+  ])('%s ~ %s', (a, b) => {
+    expect(exactKey(a)).toBe(exactKey(b));
+  });
+
+  it('a mark with no text has no exact key', () => {
+    expect(exactKey('')).toBeUndefined();
+    expect(exactKey('™')).toBeUndefined();
+  });
+});
+
+describe('phonetic keys catch misspellings and sound-alikes', () => {
+  it.each([
+    ['Nike', 'Nikee'],
+    ['Adidas', 'Addidas'],
+    ['Stanley', 'Stanly'],
+    ['Chanel', 'Shanel'],
+    ['Gucci', 'Guci'],
+    ['Louis Vuitton', 'Louis Vuiton'],
+    ['Michael Kors', 'Micheal Kors'],
+  ])('%s ~ %s', (mark, variant) => {
+    expect(phoneticKey(variant)).toBe(phoneticKey(mark));
+    expect(phoneticKey(mark)).toBeDefined();
+  });
+
+  it.each([
+    ['Nike', 'Vans'],
+    ['Adidas', 'Puma'],
+    ['Apple', 'Google'],
+  ])('%s and %s stay apart', (a, b) => {
+    expect(phoneticKey(a)).not.toBe(phoneticKey(b));
+  });
+
+  it('short words get no phonetic key (too many collisions)', () => {
+    expect(phoneticKey('GAP')).toBeUndefined();
+  });
+});
+
+describe('lookupKeysOfMark', () => {
+  it('files a mixed-script mark under the whole and each script', () => {
+    const keys = lookupKeysOfMark('星河织造 XINGHE WEAVE', 'xing he zhi zao');
+    expect(keys).toEqual(expect.arrayContaining(['e:星河织造xingheweave', 'e:星河织造', 'e:xingheweave', 'e:xinghezhizao']));
+  });
+
+  it('a word mark has an exact and a phonetic key', () => {
+    expect(lookupKeysOfMark('NIKE')).toEqual(['e:nike', 'p:nk']);
+  });
+});
+
+describe('editDistance', () => {
+  it.each([
+    ['nike', 'nike', 0],
+    ['nike', 'nikee', 1],
+    ['adidas', 'addidas', 1],
+    ['adidas', 'aidads', 2],
+    ['stanley', 'stanly', 1],
+    ['nike', 'nkie', 1],
+    ['', 'abc', 3],
+  ])('%s / %s = %d', (a, b, d) => {
+    expect(editDistance(a, b)).toBe(d);
+  });
+
+  it('stops early past the bound', () => {
+    expect(editDistance('abcdefgh', 'zyxwvuts', 2)).toBe(3);
+  });
+});
