@@ -311,8 +311,7 @@ function caseFileXml(serial: number, lifecycle: Lifecycle, context: CaseFileCont
   const [city, region, postcode] = foreign ? draw.pick(FOREIGN) : draw.pick(CITIES);
   const attorney = draw.pick(ATTORNEYS);
 
-  const flags = new Set<HeaderFlag>(['principal-register-amended-in']);
-  flags.clear();
+  const flags = new Set<HeaderFlag>();
   if (!serviceMark || classes.some((niceClass) => niceClass < 35)) flags.add('trademark-in');
   if (serviceMark) flags.add('service-mark-in');
   if (intentToUse) {
