@@ -14,6 +14,7 @@ import { DynamoDbMarkStore } from './adapters/aws/dynamodb-mark-store';
 import { DynamoDbTroStore } from './adapters/aws/dynamodb-tro-store';
 import type { ApiDependencies } from './http/types';
 import type { IngestStores } from './ingest/ingest-batch';
+import { createScreeningService, type ScreeningService } from './screening/screening-service';
 import { createLogger, createMetrics } from './observability';
 
 export function buildDependencies(config: AppConfig): ApiDependencies {
@@ -47,6 +48,13 @@ export function buildDataStores(config: AppConfig, doc = createDynamoDbClients({
 }
 
 let processDependencies: ApiDependencies | undefined;
+let processScreening: ScreeningService | undefined;
+
+/** The screening engine for this process, over the data stores of its config. */
+export function screeningService(): ScreeningService {
+  processScreening ??= createScreeningService(buildDataStores(loadConfig()));
+  return processScreening;
+}
 
 /** Built on first use and kept for the life of the Lambda instance (or the local server). */
 export function dependencies(): ApiDependencies {

@@ -1,31 +1,31 @@
-/**
- * POST /v1/batch-screen: 1 point per item, professional tier and above.
- * The metered chain is complete; the screening engine is not part of this build yet, so the operation answers
- * 503 `service_unavailable` and the charge is refunded by the chain.
- */
-import { dependencies } from '../../shared/composition-root';
-import { ServiceUnavailableError } from '../../shared/errors';
+/** POST /v1/batch-screen: 1 point per item, professional tier and above; results[i] answers items[i]. */
+import { dependencies, screeningService } from '../../shared/composition-root';
 import { buildApiHandler, lazyHandler } from '../../shared/http/api-handler';
 import type { Operation } from '../../shared/http/types';
+import type { ScreeningResult } from '../../shared/screening/screen-titles';
+import type { ScreeningService } from '../../shared/screening/screening-service';
 import { batchScreenRequestSchema, precheckBatchScreen, type BatchScreenRequest } from './schema';
 
 export interface BatchScreenResponse {
-  results: { name: string; risk: '高' | '中' | '低'; tro_hit: boolean; top_conflict: string }[];
+  results: ScreeningResult[];
   count: number;
   data_as_of: string;
 }
 
-export async function screenBatch(_input: BatchScreenRequest): Promise<BatchScreenResponse> {
-  throw new ServiceUnavailableError('Title screening');
+export async function screenBatch(screening: ScreeningService, input: BatchScreenRequest): Promise<BatchScreenResponse> {
+  const { results, dataAsOf } = await screening.screen(input.items, { detail: input.detail });
+  return { results, count: results.length, data_as_of: dataAsOf };
 }
 
-export const batchScreenOperation: Operation<BatchScreenRequest, BatchScreenResponse> = {
-  name: 'batch-screen',
-  minTier: 'professional',
-  schema: batchScreenRequestSchema,
-  precheck: precheckBatchScreen,
-  cost: (input) => ({ points: input.items.length, units: input.items.length }),
-  run: screenBatch,
-};
+export function batchScreenOperation(screening: ScreeningService): Operation<BatchScreenRequest, BatchScreenResponse> {
+  return {
+    name: 'batch-screen',
+    minTier: 'professional',
+    schema: batchScreenRequestSchema,
+    precheck: precheckBatchScreen,
+    cost: (input) => ({ points: input.items.length, units: input.items.length }),
+    run: (input) => screenBatch(screening, input),
+  };
+}
 
-export const handler = lazyHandler(() => buildApiHandler(batchScreenOperation, dependencies()));
+export const handler = lazyHandler(() => buildApiHandler(batchScreenOperation(screeningService()), dependencies()));

@@ -222,7 +222,7 @@ interface LogoLine {
 /** A logo is shipped only when it is well-formed XML that draws itself: no scripts, images or outside references. */
 export function isSelfContainedSvg(svg: string): boolean {
   if (!/^\s*(<\?xml[^>]*>\s*)?<svg[\s>]/.test(svg)) return false;
-  if (/<(script|image|foreignObject|use)\b|@import|url\(\s*['"]?(?!#)|on[a-z]+\s*=/i.test(svg)) return false;
+  if (/<(script|image|foreignObject|use)\b|@import|url\(\s*['"]?(?!#)|\son[a-z]+\s*=/i.test(svg)) return false;
   const hrefs = svg.match(/href\s*=\s*["'][^"']*["']/gi) ?? [];
   if (hrefs.some((href) => !/=\s*["']#/.test(href))) return false;
   const parser = new SaxesParser({ xmlns: false });
@@ -232,6 +232,14 @@ export function isSelfContainedSvg(svg: string): boolean {
   } catch {
     return false;
   }
+}
+
+function logoLine(
+  record: { serial: string; mark: string; nice: number[] },
+  file: string,
+  source: LogoLine['source'],
+): LogoLine {
+  return { serial: record.serial, mark: record.mark, file, nice: record.nice, is_live: true, source };
 }
 
 const MAX_SIMPLE_ICONS_LOGOS = 260;
@@ -247,6 +255,9 @@ function copyLogos(
   rmSync(path.join(logosDir, 'devicon'), { recursive: true, force: true });
   mkdirSync(path.join(logosDir, 'simple-icons'), { recursive: true });
   mkdirSync(path.join(logosDir, 'devicon'), { recursive: true });
+  // Copied data keeps its licence next to it.
+  copyFileSync(path.join(options.packagesDir, 'simple-icons/LICENSE.md'), path.join(logosDir, 'simple-icons/LICENSE.md'));
+  copyFileSync(path.join(options.packagesDir, 'devicon/LICENSE'), path.join(logosDir, 'devicon/LICENSE'));
 
   const simpleIcons = JSON.parse(
     readFileSync(path.join(options.packagesDir, 'simple-icons/data/simple-icons.json'), 'utf8'),
@@ -275,7 +286,7 @@ function copyLogos(
       const svg = existsSync(from) ? readFileSync(from, 'utf8') : '';
       if (svg.length > 0 && svg.length <= MAX_LOGO_BYTES && isSelfContainedSvg(svg)) {
         copyFileSync(from, path.join(logosDir, 'simple-icons', `${slug}.svg`));
-        lines.push({ serial: record.serial, mark: record.mark, file: `simple-icons/${slug}.svg`, nice: record.nice, is_live: true, source: 'simple-icons' });
+        lines.push(logoLine(record, `simple-icons/${slug}.svg`, 'simple-icons'));
         simpleIconsCount += 1;
         continue;
       }
@@ -290,7 +301,7 @@ function copyLogos(
       const svg = existsSync(from) ? readFileSync(from, 'utf8') : '';
       if (svg.length > 0 && svg.length <= MAX_LOGO_BYTES && isSelfContainedSvg(svg)) {
         copyFileSync(from, path.join(logosDir, 'devicon', fileName));
-        lines.push({ serial: record.serial, mark: record.mark, file: `devicon/${fileName}`, nice: record.nice, is_live: true, source: 'devicon' });
+        lines.push(logoLine(record, `devicon/${fileName}`, 'devicon'));
         deviconCount += 1;
       }
     }
@@ -321,7 +332,11 @@ function main(): void {
     if (!checked.success) throw new Error(`${record.serial} ${record.mark}: ${checked.error.message}`);
     return line;
   });
-  mkdirSync(options.outDir, { recursive: true });
+  const licencesDir = path.join(options.outDir, 'licenses');
+  mkdirSync(licencesDir, { recursive: true });
+  copyFileSync(path.join(options.brandListDir, 'LICENSE'), path.join(licencesDir, 'amazon-brand-list.LICENSE'));
+  copyFileSync(path.join(options.packagesDir, 'simple-icons/LICENSE.md'), path.join(licencesDir, 'simple-icons.LICENSE.md'));
+  copyFileSync(path.join(options.packagesDir, 'devicon/LICENSE'), path.join(licencesDir, 'devicon.LICENSE'));
   writeFileSync(path.join(options.outDir, 'us-marks.jsonl'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
 
   const logos = copyLogos(records, options);

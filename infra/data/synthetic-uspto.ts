@@ -1,6 +1,7 @@
 /**
  * Synthetic USPTO "Trademark Applications Daily XML" for scale tests and benchmarks:
  *   npx tsx infra/data/synthetic-uspto.ts --records N [--out path] [--seed S] [--dead-share 0.2] [--gzip]
+ *     [--pending-share 0.4] [--date YYYYMMDD]   (default out: .local/synthetic/synthetic-uspto-N.xml[.gz])
  *
  * Input: the number of case-files, a seed and the share of dead marks.
  * Output: one daily XML file with the real sample's structure (data/uspto/daily-xml-sample/seed.xml: its DTD,
@@ -230,8 +231,17 @@ const FOREIGN = [
 const ENTITY_SUFFIXES = [
   ['LLC', '16'], ['INC.', '03'], ['CORPORATION', '03'], ['CO., LTD.', '99'], ['GMBH', '99'], ['LIMITED', '99'],
 ] as const;
+function entityTypeOf(ownerName: string): string {
+  return ENTITY_SUFFIXES.find(([suffix]) => ownerName.endsWith(suffix))?.[1] ?? '03';
+}
 const ATTORNEYS = ['Jordan A. Sample', 'Casey Example', 'Morgan Placeholder', 'Riley Testcase', 'Avery Fixture'];
-const LOCATIONS = ['INTENT TO USE SECTION', 'PUBLICATION AND ISSUE SECTION', 'TMO LAW OFFICE 101 - EXAMINING ATTORNEY ASSIGNED', 'GENERIC WEB UPDATE', 'POST REGISTRATION'];
+const LOCATIONS = [
+  'INTENT TO USE SECTION',
+  'PUBLICATION AND ISSUE SECTION',
+  'TMO LAW OFFICE 101 - EXAMINING ATTORNEY ASSIGNED',
+  'GENERIC WEB UPDATE',
+  'POST REGISTRATION',
+];
 
 const DAY_MS = 86_400_000;
 
@@ -245,9 +255,17 @@ function dayOf(yyyymmdd: string): number {
   return day;
 }
 
+/** Dates fall within about 40 years of the transaction date, so this cache stays at a few thousand entries. */
+const formattedDays = new Map<number, string>();
+
 function yyyymmdd(day: number): string {
-  const iso = new Date(day * DAY_MS).toISOString();
-  return iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10);
+  let formatted = formattedDays.get(day);
+  if (formatted === undefined) {
+    const iso = new Date(day * DAY_MS).toISOString();
+    formatted = iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10);
+    if (formattedDays.size < 50_000) formattedDays.set(day, formatted);
+  }
+  return formatted;
 }
 
 function escapeXml(text: string): string {
@@ -294,8 +312,8 @@ function caseFileXml(serial: number, lifecycle: Lifecycle, context: CaseFileCont
   const { draw, transactionDay } = context;
   const statusCode = statusCodeFor(lifecycle, context);
   // Dead marks are either abandoned applications or cancelled/expired registrations: the code says which.
-  const everRegistered =
-    lifecycle === 'registered' || (lifecycle === 'dead' && (statusCode.startsWith('7') || statusCode.startsWith('9') || statusCode === '626'));
+  const cancelledOrExpired = statusCode.startsWith('7') || statusCode.startsWith('9') || statusCode === '626';
+  const everRegistered = lifecycle === 'registered' || (lifecycle === 'dead' && cancelledOrExpired);
   const filingDay =
     lifecycle === 'pending' ? transactionDay - draw.int(20, 900) : transactionDay - draw.int(700, everRegistered ? 12_000 : 6_000);
   const registrationDay = everRegistered ? filingDay + draw.int(250, 700) : undefined;
@@ -384,7 +402,7 @@ function caseFileXml(serial: number, lifecycle: Lifecycle, context: CaseFileCont
     out.push(
       '            <case-file-statement>\n',
       '              <type-code>DM0000</type-code>\n',
-      `              <text>The mark consists of ${mark === undefined ? 'a stylized design' : 'stylized wording with a design element'}.</text>\n`,
+      `              <text>The mark consists of ${mark === undefined ? 'a design' : 'stylized wording and a design'}.</text>\n`,
       '            </case-file-statement>\n',
       '            <case-file-statement>\n',
       '              <type-code>CC0000</type-code>\n',
@@ -467,7 +485,7 @@ function caseFileXml(serial: number, lifecycle: Lifecycle, context: CaseFileCont
       '              <nationality>\n',
       foreign ? `                <country>${region}</country>\n` : `                <state>${region}</state>\n`,
       '              </nationality>\n',
-      `              <legal-entity-type-code>${ENTITY_SUFFIXES.find(([suffix]) => name.endsWith(suffix))?.[1] ?? '03'}</legal-entity-type-code>\n`,
+      `              <legal-entity-type-code>${entityTypeOf(name)}</legal-entity-type-code>\n`,
       `              <party-name>${escapeXml(name)}</party-name>\n`,
       `              <address-1>${(serial % 900) + 100} SAMPLE STREET</address-1>\n`,
       `              <city>${city}</city>\n`,
@@ -596,7 +614,7 @@ function cliOptions(argv: readonly string[]): CliOptions {
   const records = numberOf('--records');
   if (records === undefined) throw new Error('--records N is required');
   const gzip = argv.includes('--gzip');
-  const defaultOut = path.join('tmp', `synthetic-uspto-${records}.xml${gzip ? '.gz' : ''}`);
+  const defaultOut = path.join('.local', 'synthetic', `synthetic-uspto-${records}.xml${gzip ? '.gz' : ''}`);
   return {
     records,
     seed: numberOf('--seed'),
@@ -622,7 +640,13 @@ async function main(): Promise<void> {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   process.stdout.write(
-    `${JSON.stringify({ ...summary, out: options.out, seconds: Number(seconds.toFixed(2)), recordsPerSecond: Math.round(summary.records / seconds), peakRssMb: Math.round(peakRssMb) })}\n`,
+    `${JSON.stringify({
+      ...summary,
+      out: options.out,
+      seconds: Number(seconds.toFixed(2)),
+      recordsPerSecond: Math.round(summary.records / seconds),
+      peakRssMb: Math.round(peakRssMb),
+    })}\n`,
   );
 }
 

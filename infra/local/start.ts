@@ -54,7 +54,15 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const { dependencies } = await import('../../shared/composition-root');
+  const { dependencies, buildDataStores } = await import('../../shared/composition-root');
+  const { loadConfig } = await import('../../shared/config');
+  const { loadSampleCorpus } = await import('./sample-corpus');
+  const loadStarted = Date.now();
+  const loaded = await loadSampleCorpus(buildDataStores(loadConfig()));
+  console.log(
+    `Loaded the sample corpus in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s: ` +
+      loaded.map((s) => `${s.batchId.split('#')[1]} ${s.written + s.unchanged}`).join(', '),
+  );
   const { openAccount, issueApiKey } = await import('../../shared/metering/accounts');
   const deps = dependencies();
   const now = new Date();

@@ -2,6 +2,8 @@
 import { buildApiHandler } from '../../shared/http/api-handler';
 import type { Operation } from '../../shared/http/types';
 import { batchScreenOperation } from '../../functions/batch-screen/handler';
+import { buildDataStores } from '../../shared/composition-root';
+import { createScreeningService } from '../../shared/screening/screening-service';
 import { imageSearchOperation } from '../../functions/image-search/handler';
 import { handler as notFound } from '../../functions/not-found/handler';
 import { createLocalApp, listen, type LambdaHttpHandler, type RunningServer } from '../../infra/local/server';
@@ -14,7 +16,7 @@ export async function startTestServer(
   options: { timeoutMs?: number } = {},
 ): Promise<RunningServer> {
   const functions: Record<string, LambdaHttpHandler> = {
-    'batch-screen': buildApiHandler(batchScreenOperation, stack.deps),
+    'batch-screen': buildApiHandler(batchScreenOperation(createScreeningService(buildDataStores(stack.config))), stack.deps),
     'image-search': buildApiHandler(imageSearchOperation, stack.deps),
   };
   const routes = [

@@ -1,0 +1,32 @@
+/**
+ * The CDK app: `cdk synth|deploy -c env=dev|staging|prod` (dev by default). Account and region come from the CLI's
+ * environment (profile or AWS_* variables). Optional: `-c clipEndpointName=NAME` to use an existing SageMaker
+ * endpoint, `-c alarmEmail=ADDRESS` to subscribe an address to the alarms.
+ */
+import { App } from 'aws-cdk-lib';
+import { environmentConfig, UnknownEnvironmentError } from './config/environments';
+import { addEnvironment } from './stacks/environment';
+
+function optionalContext(app: App, key: string): string | undefined {
+  const value: unknown = app.node.tryGetContext(key);
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+const app = new App();
+const envName = optionalContext(app, 'env') ?? 'dev';
+try {
+  const config = environmentConfig(envName, {
+    account: process.env.CDK_DEFAULT_ACCOUNT,
+    region: process.env.CDK_DEFAULT_REGION,
+    clipEndpointName: optionalContext(app, 'clipEndpointName'),
+    alarmEmail: optionalContext(app, 'alarmEmail'),
+  });
+  addEnvironment(app, config);
+  app.synth();
+} catch (error) {
+  if (error instanceof UnknownEnvironmentError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,115 @@
+/**
+ * The alarms of one environment, all sent to one SNS topic: API 5xx rate, p99 latency per operation, Lambda
+ * throttles per function, the degraded share of image searches, and messages on the ingest dead-letter queue.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { IHttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { AlarmThresholds } from '../config/environments';
+import type { FunctionId } from './bundling';
+import { OPERATIONS, type ServiceMetrics } from './service-metrics';
+
+export interface ServiceAlarmsProps {
+  prefix: string;
+  thresholds: AlarmThresholds;
+  metrics: ServiceMetrics;
+  stage: IHttpStage;
+  functions: Record<FunctionId, IFunction>;
+  ingestDeadLetters: IQueue;
+  alarmEmail?: string;
+}
+
+export class ServiceAlarms extends Construct {
+  readonly topic: Topic;
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: ServiceAlarmsProps) {
+    super(scope, id);
+    const { prefix, thresholds, metrics } = props;
+    this.topic = new Topic(this, 'Topic', { displayName: `${prefix} alarms`, enforceSSL: true });
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    const fiveMinutes = Duration.minutes(5);
+    const serverErrorRate = new MathExpression({
+      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+      usingMetrics: {
+        errors: props.stage.metricServerError({ period: fiveMinutes, statistic: 'Sum' }),
+        requests: props.stage.metricCount({ period: fiveMinutes, statistic: 'Sum' }),
+      },
+      period: fiveMinutes,
+      label: '5xx rate (%)',
+    });
+    this.add('ServerErrorRate', {
+      name: `${prefix}-api-5xx-rate`,
+      description: `More than ${thresholds.serverErrorRatePercent}% of API requests answered 5xx (5-minute windows).`,
+      metric: serverErrorRate,
+      threshold: thresholds.serverErrorRatePercent,
+      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    });
+
+    for (const operation of OPERATIONS) {
+      this.add(`P99Latency-${operation}`, {
+        name: `${prefix}-${operation}-p99-latency`,
+        description: `p99 latency of ${operation} above ${thresholds.p99LatencyMs[operation]} ms (5-minute windows).`,
+        metric: metrics.latency(operation, 'p99', fiveMinutes),
+        threshold: thresholds.p99LatencyMs[operation],
+        comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      });
+    }
+
+    for (const [functionId, fn] of Object.entries(props.functions) as [FunctionId, IFunction][]) {
+      this.add(`Throttles-${functionId}`, {
+        name: `${prefix}-${functionId}-throttles`,
+        description: `The ${functionId} function was throttled ${thresholds.throttles} times or more in 5 minutes.`,
+        metric: fn.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }),
+        threshold: thresholds.throttles,
+        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+    }
+
+    this.add('DegradedShare', {
+      name: `${prefix}-image-search-degraded-share`,
+      description: `More than ${thresholds.degradedSharePercent}% of image searches answered from the degraded index (15-minute windows): check the CLIP endpoint.`,
+      metric: metrics.degradedShare(Duration.minutes(15)),
+      threshold: thresholds.degradedSharePercent,
+      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 2,
+    });
+
+    this.add('IngestDeadLetters', {
+      name: `${prefix}-ingest-dead-letters`,
+      description: 'A data batch failed ingest after its retries: read the message on the dead-letter queue.',
+      metric: props.ingestDeadLetters.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' }),
+      threshold: thresholds.ingestDeadLetters,
+      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+  }
+
+  private add(
+    id: string,
+    spec: { name: string; description: string; metric: IMetric; threshold: number; comparison: ComparisonOperator; evaluationPeriods?: number },
+  ): void {
+    const evaluationPeriods = spec.evaluationPeriods ?? 3;
+    const alarm = new Alarm(this, id, {
+      alarmName: spec.name,
+      alarmDescription: spec.description,
+      metric: spec.metric,
+      threshold: spec.threshold,
+      comparisonOperator: spec.comparison,
+      evaluationPeriods,
+      datapointsToAlarm: Math.min(evaluationPeriods, 2),
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(new SnsAction(this.topic));
+    alarm.addOkAction(new SnsAction(this.topic));
+    this.alarms.push(alarm);
+  }
+}

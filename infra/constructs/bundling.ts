@@ -1,0 +1,57 @@
+/**
+ * How every handler is bundled, in one place: the stacks hand these options to NodejsFunction, and the bundle-size
+ * benchmark hands the same ones to esbuild's API, so the benchmark measures what is deployed.
+ */
+import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { BuildOptions } from 'esbuild';
+
+/** The AWS SDK v3 ships with the Node.js 22 Lambda runtime; sharp comes from the sharp layer (native binaries). */
+export const EXTERNAL_MODULES: readonly string[] = ['@aws-sdk/*', 'sharp'];
+
+export const HANDLER_BUNDLE = {
+  target: 'node22',
+  format: 'cjs',
+  minify: true,
+  sourceMap: true,
+  /** Prefer ES module entry points so that esbuild can drop unused exports. */
+  mainFields: ['module', 'main'],
+  externalModules: EXTERNAL_MODULES,
+} as const;
+
+/** Options for NodejsFunction. Bundling runs with the project's own esbuild (never Docker). */
+export function nodejsBundling(): BundlingOptions {
+  return {
+    target: HANDLER_BUNDLE.target,
+    format: OutputFormat.CJS,
+    minify: HANDLER_BUNDLE.minify,
+    sourceMap: HANDLER_BUNDLE.sourceMap,
+    mainFields: [...HANDLER_BUNDLE.mainFields],
+    externalModules: [...HANDLER_BUNDLE.externalModules],
+    forceDockerBundling: false,
+  };
+}
+
+/** The esbuild options NodejsFunction derives from nodejsBundling(), for a build outside CDK. */
+export function esbuildOptions(entryPoint: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entryPoint],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: HANDLER_BUNDLE.target,
+    format: HANDLER_BUNDLE.format,
+    minify: HANDLER_BUNDLE.minify,
+    sourcemap: HANDLER_BUNDLE.sourceMap,
+    mainFields: [...HANDLER_BUNDLE.mainFields],
+    external: [...HANDLER_BUNDLE.externalModules],
+    logLevel: 'error',
+  };
+}
+
+export const FUNCTION_IDS = ['batch-screen', 'image-search', 'ingest', 'not-found'] as const;
+export type FunctionId = (typeof FUNCTION_IDS)[number];
+
+/** The handler file of each function, relative to the project root. */
+export function handlerEntry(id: FunctionId): string {
+  return `functions/${id}/handler.ts`;
+}

@@ -1,0 +1,147 @@
+/**
+ * The code and what serves it: the HTTP API, one function per route, the not-found function, the ingest pipeline,
+ * the sharp layer, the CLIP endpoint, the alarms and the billing dashboard. Every permission is granted here,
+ * function by function, on exactly the resources of the stateful stack it needs.
+ */
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import type { EnvironmentConfig } from '../config/environments';
+import { ServiceAlarms } from '../constructs/alarms';
+import { ApiFunction } from '../constructs/api-function';
+import { BillingDashboard } from '../constructs/billing-dashboard';
+import type { FunctionId } from '../constructs/bundling';
+import { ClipEndpoint } from '../constructs/clip-endpoint';
+import { DEGRADED_INDEX_PREFIX } from '../constructs/data-buckets';
+import { TrademarkHttpApi } from '../constructs/http-api';
+import { IngestPipeline } from '../constructs/ingest-pipeline';
+import { ServiceMetrics } from '../constructs/service-metrics';
+import { SharpLayer } from '../constructs/sharp-layer';
+import type { StatefulStack } from './stateful-stack';
+
+export interface StatelessStackProps extends StackProps {
+  config: EnvironmentConfig;
+  stateful: StatefulStack;
+}
+
+/** Environment variables beyond shared/config.ts's, for the image adapters (names shared with the functions). */
+export const IMAGE_ENV = {
+  logosBucket: 'LOGOS_BUCKET',
+  degradedIndexPrefix: 'DEGRADED_INDEX_PREFIX',
+  usIndexArn: 'LOGO_INDEX_US_ARN',
+  cnIndexArn: 'LOGO_INDEX_CN_ARN',
+  clipEndpointName: 'CLIP_ENDPOINT_NAME',
+} as const;
+
+export class StatelessStack extends Stack {
+  readonly functions: Record<FunctionId, ApiFunction>;
+  readonly api: TrademarkHttpApi;
+  readonly clip: ClipEndpoint;
+  readonly ingestPipeline: IngestPipeline;
+
+  constructor(scope: Construct, id: string, props: StatelessStackProps) {
+    super(scope, id, props);
+    const { config, stateful } = props;
+    const tables = stateful.data.tables;
+    const logoIndexArns = [stateful.logoVectors.indexArn('US'), stateful.logoVectors.indexArn('CN')];
+    const logRemovalPolicy = config.removalPolicy === RemovalPolicy.DESTROY ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+
+    const sharp = new SharpLayer(this, 'SharpLayer');
+    this.clip = new ClipEndpoint(this, 'Clip', { choice: config.clip, prefix: config.prefix });
+
+    const common = {
+      envName: config.name,
+      serviceName: config.serviceName,
+      metricsNamespace: config.metricsNamespace,
+      logRetention: config.logRetention,
+      logRemovalPolicy,
+    };
+    const imageEnvironment = {
+      [IMAGE_ENV.logosBucket]: stateful.buckets.logos.bucketName,
+      [IMAGE_ENV.degradedIndexPrefix]: DEGRADED_INDEX_PREFIX,
+      [IMAGE_ENV.usIndexArn]: stateful.logoVectors.indexArn('US'),
+      [IMAGE_ENV.cnIndexArn]: stateful.logoVectors.indexArn('CN'),
+      [IMAGE_ENV.clipEndpointName]: this.clip.endpointName,
+    };
+
+    const batchScreen = new ApiFunction(this, 'BatchScreen', { ...common, functionId: 'batch-screen', tables, ...config.functions.api });
+    const imageSearch = new ApiFunction(this, 'ImageSearch', {
+      ...common,
+      functionId: 'image-search',
+      tables,
+      ...config.functions.api,
+      layers: [sharp.layer],
+      environment: imageEnvironment,
+    });
+    const ingest = new ApiFunction(this, 'Ingest', {
+      ...common,
+      functionId: 'ingest',
+      tables,
+      memorySize: config.functions.ingest.memorySize,
+      timeout: config.functions.ingest.timeout,
+      layers: [sharp.layer],
+      environment: imageEnvironment,
+    });
+    const notFound = new ApiFunction(this, 'NotFound', { ...common, functionId: 'not-found', memorySize: 256, timeout: config.functions.api.timeout });
+    this.functions = { 'batch-screen': batchScreen, 'image-search': imageSearch, ingest, 'not-found': notFound };
+
+    // The metered chain of both operations: authenticate, rate limit, idempotency, debit and refund.
+    for (const metered of [batchScreen, imageSearch]) {
+      metered.grantTable(tables.accounts, 'readUpdate');
+      metered.grantTable(tables['api-keys'], 'read');
+      metered.grantTable(tables.usage, 'readWrite');
+      metered.grantTable(tables.idempotency, 'readWrite');
+      metered.grantTable(tables['rate-limits'], 'readWrite');
+      metered.grantTable(tables['data-batches'], 'read');
+    }
+    batchScreen.grantTable(tables['mark-keys'], 'read');
+    batchScreen.grantTable(tables['tro-brands'], 'read');
+
+    imageSearch.grantVectorIndexes(logoIndexArns, ['s3vectors:QueryVectors', 's3vectors:GetVectors']);
+    imageSearch.grantObjectRead(stateful.buckets.logos, DEGRADED_INDEX_PREFIX);
+    this.clip.grantInvoke(imageSearch.fn);
+
+    for (const id of ['marks', 'mark-keys', 'tro-brands', 'data-batches'] as const) ingest.grantTable(tables[id], 'readWrite');
+    ingest.grantVectorIndexes(logoIndexArns, ['s3vectors:PutVectors']);
+    this.clip.grantInvoke(ingest.fn);
+
+    // Imported here, so that the bucket notification lives in this stack with the function it invokes (no cycle).
+    const batches = Bucket.fromBucketAttributes(this, 'Batches', {
+      bucketArn: stateful.buckets.batches.bucketArn,
+      bucketName: stateful.buckets.batches.bucketName,
+    });
+    this.ingestPipeline = new IngestPipeline(this, 'IngestPipeline', { ingest, batches, retryAttempts: config.functions.ingest.retryAttempts });
+
+    this.api = new TrademarkHttpApi(this, 'HttpApi', {
+      apiName: `${config.prefix}-api`,
+      operations: { 'batch-screen': batchScreen.fn, 'image-search': imageSearch.fn },
+      notFound: notFound.fn,
+      throttling: config.throttling,
+      logRetention: config.logRetention,
+      logRemovalPolicy,
+    });
+
+    const metrics = new ServiceMetrics(config.metricsNamespace, config.serviceName);
+    const alarms = new ServiceAlarms(this, 'Alarms', {
+      prefix: config.prefix,
+      thresholds: config.alarms,
+      metrics,
+      stage: this.api.stage,
+      functions: { 'batch-screen': batchScreen.fn, 'image-search': imageSearch.fn, ingest: ingest.fn, 'not-found': notFound.fn },
+      ingestDeadLetters: this.ingestPipeline.deadLetters,
+      alarmEmail: config.alarmEmail,
+    });
+    new BillingDashboard(this, 'BillingDashboard', {
+      dashboardName: `${config.prefix}-billing`,
+      envName: config.name,
+      metrics,
+      ingest: ingest.fn,
+      ingestDeadLetters: this.ingestPipeline.deadLetters,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API (paths start with /v1)', value: this.api.url });
+    new CfnOutput(this, 'AlarmTopicArn', { description: 'Subscribe to be told about alarms', value: alarms.topic.topicArn });
+    new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingestPipeline.deadLetters.queueUrl });
+    new CfnOutput(this, 'ClipEndpointName', { value: this.clip.endpointName });
+  }
+}

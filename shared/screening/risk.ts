@@ -1,0 +1,57 @@
+/**
+ * How strong a conflict is, from four things a trademark examiner would weigh, each in [0, 1]:
+ *   match     exact 1, transliteration 0.9, misspelling within the edit budget 0.75, sound-alike 0.55
+ *   status    registered 1, pending 0.6, unknown 0.4, dead 0.1
+ *   class     the item's class 1, a related class 0.6, unknown 0.7, another class 0.3
+ *   wording   a coined word 1; a word that is also a dictionary word 0.3 (0.65 when written as a brand:
+ *             capitalised near the start of a title that is not Title Case throughout); a generic product word 0.15
+ * score = match x status x class x wording.
+ *   高: a TRO brand with score >= 0.25, or any conflict >= 0.6 that is not nominative use
+ *   中: any conflict >= 0.25 (nominative "compatible with X" of a non-TRO brand lands here at most)
+ *   低: nothing left
+ */
+export type MatchKind = 'exact' | 'transliteration' | 'fuzzy' | 'phonetic';
+export type Risk = '高' | '中' | '低';
+
+export const CONFLICT_FLOOR = 0.25;
+export const HIGH_SCORE = 0.6;
+
+export const MATCH_WEIGHT: Record<MatchKind, number> = { exact: 1, transliteration: 0.9, fuzzy: 0.75, phonetic: 0.55 };
+export const STATUS_WEIGHT: Record<'registered' | 'pending' | 'unknown' | 'dead', number> = { registered: 1, pending: 0.6, unknown: 0.4, dead: 0.1 };
+
+/** Classes whose goods travel together (a phone and its software, a bag and clothing ...). */
+const RELATED: readonly (readonly string[])[] = [
+  ['09', '42'], ['09', '38'], ['09', '28'], ['18', '25'], ['14', '25'], ['14', '18'], ['03', '05'], ['03', '21'], ['03', '08'],
+  ['29', '30'], ['30', '32'], ['32', '33'], ['29', '31'], ['25', '28'], ['20', '21'], ['08', '21'], ['11', '21'], ['16', '41'],
+  ['24', '25'], ['24', '20'], ['26', '25'], ['10', '05'], ['12', '07'], ['07', '08'], ['35', '42'], ['41', '28'],
+];
+const relatedPairs = new Set(RELATED.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`]));
+
+export interface ItemClasses {
+  /** Two-digit classes with weights (the strongest 1); empty when nothing is known. */
+  classes: { nice: string; weight: number }[];
+  /** Given by the seller rather than inferred from the title. */
+  explicit: boolean;
+}
+
+export function classRelevance(markClasses: readonly string[], item: ItemClasses): { weight: number; relation: 'same' | 'related' | 'other' | 'unknown' } {
+  if (markClasses.length === 0 || item.classes.length === 0) return { weight: 0.7, relation: 'unknown' };
+  let best: { weight: number; relation: 'same' | 'related' | 'other' | 'unknown' } = { weight: 0.3, relation: 'other' };
+  for (const { nice, weight } of item.classes) {
+    const w = item.explicit ? 1 : weight;
+    if (markClasses.includes(nice)) {
+      const same = 0.6 + 0.4 * w;
+      if (same > best.weight) best = { weight: same, relation: 'same' };
+    } else if (markClasses.some((m) => relatedPairs.has(`${m}|${nice}`))) {
+      const related = 0.45 + 0.15 * w;
+      if (related > best.weight) best = { weight: related, relation: 'related' };
+    }
+  }
+  return best;
+}
+
+export function riskOf(conflicts: readonly { score: number; tro: boolean; nominative: boolean }[]): Risk {
+  if (conflicts.some((c) => (c.tro && c.score >= CONFLICT_FLOOR) || (c.score >= HIGH_SCORE && !c.nominative))) return '高';
+  if (conflicts.some((c) => c.score >= CONFLICT_FLOOR)) return '中';
+  return '低';
+}

@@ -1,0 +1,41 @@
+/**
+ * The screening engine with its sources kept warm for the life of a function instance: the TRO list (refreshed
+ * every 5 minutes) and the data date (every minute), around one TitleScreener and its key cache.
+ */
+import type { DataBatchStore, MarkStore, TroStore } from '../ports';
+import { TitleScreener, type ScreeningItem, type ScreeningResult } from './screen-titles';
+import { TroIndex } from './tro-index';
+
+export interface ScreeningService {
+  screen(items: readonly ScreeningItem[], options: { detail?: boolean }): Promise<{ results: ScreeningResult[]; dataAsOf: string }>;
+}
+
+function refreshing<T>(load: () => Promise<T>, everyMs: number): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  let loadedAt = 0;
+  return () => {
+    if (!value || Date.now() - loadedAt > everyMs) {
+      loadedAt = Date.now();
+      const next = load();
+      // A failed refresh is retried on the next call rather than remembered.
+      next.catch(() => {
+        if (value === next) value = undefined;
+      });
+      value = next;
+    }
+    return value;
+  };
+}
+
+export function createScreeningService(stores: { marks: MarkStore; tro: TroStore; batches: DataBatchStore }): ScreeningService & { screener: TitleScreener } {
+  const tro = refreshing(async () => new TroIndex(await stores.tro.all()), 5 * 60_000);
+  const dataAsOf = refreshing(async () => (await stores.batches.latestComplete('US', 'marks'))?.dataAsOf ?? '', 60_000);
+  const screener = new TitleScreener({ marks: stores.marks, tro });
+  return {
+    screener,
+    async screen(items, options) {
+      const [results, asOf] = await Promise.all([screener.screen(items, options), dataAsOf()]);
+      return { results, dataAsOf: asOf };
+    },
+  };
+}
