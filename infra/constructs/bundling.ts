@@ -2,7 +2,8 @@
  * How every handler is bundled, in one place: the stacks hand these options to NodejsFunction, and the bundle-size
  * benchmark hands the same ones to esbuild's API, so the benchmark measures what is deployed.
  */
-import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import path from 'node:path';
+import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 
 /** The AWS SDK v3 ships with the Node.js 22 Lambda runtime; sharp comes from the sharp layer (native binaries). */
@@ -28,6 +29,7 @@ export function nodejsBundling(): BundlingOptions {
     mainFields: [...HANDLER_BUNDLE.mainFields],
     externalModules: [...HANDLER_BUNDLE.externalModules],
     forceDockerBundling: false,
+    logLevel: LogLevel.WARNING,
   };
 }
 
@@ -44,14 +46,16 @@ export function esbuildOptions(entryPoint: string, outfile: string): BuildOption
     sourcemap: HANDLER_BUNDLE.sourceMap,
     mainFields: [...HANDLER_BUNDLE.mainFields],
     external: [...HANDLER_BUNDLE.externalModules],
-    logLevel: 'error',
+    logLevel: 'warning',
   };
 }
 
 export const FUNCTION_IDS = ['batch-screen', 'image-search', 'ingest', 'not-found'] as const;
 export type FunctionId = (typeof FUNCTION_IDS)[number];
 
-/** The handler file of each function, relative to the project root. */
+export const PROJECT_ROOT = path.resolve(__dirname, '../..');
+
+/** The handler file of each function (absolute path). */
 export function handlerEntry(id: FunctionId): string {
-  return `functions/${id}/handler.ts`;
+  return path.join(PROJECT_ROOT, 'functions', id, 'handler.ts');
 }

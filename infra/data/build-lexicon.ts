@@ -7,6 +7,7 @@
  *   data/nice/nice-classification.json                                Nice classification 10-2015 (compilation CC0)
  *   data/lexicon/dual-use-words/brand_names_that_are_generic_words.csv brand names that are dictionary words
  *   data/lexicon/wordnet-trademark-glosses/wordnet31_trademark_glosses.csv  WordNet 3.1 (WordNet licence)
+ *   data/lexicon/amazon-brand-list/brands.txt                          Amazon brand filter list (MIT)
  * plus the hand lists in this file (stopwords, units, Chinese words, class tables), which are part of the source.
  * Output: one compact JSON file, deterministic (sorted, no dates), so a rebuild can be diffed against the committed
  * file (`--check` exits 1 when they differ). data/lexicon/SOURCES.md says what each part comes from and why.
@@ -15,7 +16,8 @@
  *   1. generic words: tokens of every Shopify category name, of the values of deliberately chosen Shopify
  *      attributes (colours, materials, sizes, patterns, shapes, styles, age groups, genders ...), of every Nice goods
  *      term, plus the hand lists; minus trade names that the sources use as materials (Teflon, Kevlar ...);
- *   2. dual-use words: the brand-names-that-are-words list, plus WordNet trademark words that step 1 found generic;
+ *   2. dual-use words: the brand-names-that-are-words list, plus the WordNet trademark words and single-word Amazon-list
+ *      brands that step 1 found generic;
  *   3. known trademark words: the lemmas WordNet's glosses name as trademarks or trade names;
  *   4. product word -> Nice classes: the head noun of every Nice goods term (one vote for its class) and of every
  *      Shopify category whose branch the class table below maps to a class (one vote per sibling group), plus a
@@ -68,16 +70,17 @@ mg g gr gram grams kg kilo kilos lb lbs pound pounds oz ounce ounces ct carat ca
 ml cl dl l ltr liter liters litre litres gal gallon gallons qt quart quarts pt pint pints floz fl tsp tbsp cup cups
 pc pcs piece pieces pk pck pack packs package packages set sets pair pairs pr prs count counts ea each dozen doz
 roll rolls sheet sheets box boxes bag bags bottle bottles can cans lot lots bundle bundles kit kits unit units
-xxs xs s sm m md med l lg xl xxl xxxl xxxxl 2xl 3xl 4xl 5xl 6xl 1x 2x 3x 4x 5x os osfa
-mah ah wh v vac vdc w kw hp hz khz mhz ghz db dbm rpm psi bar lm lux k mp mpx fps gb tb mb kb gbps mbps ppi dpi
+xxs xs s sm m md med l xl xxl xxxl xxxxl 2xl 3xl 4xl 5xl 6xl 1x 2x 3x 4x 5x os osfa
+mah ah wh v vac vdc w kw hz khz mhz ghz db dbm rpm psi bar lm lux k mp mpx fps gb tb mb kb gbps mbps ppi dpi
 ohm ohms amp amps a ma nm c f deg degree degrees sec second seconds min minute minutes hr hrs hour hours
 day days week weeks month months year years yr yrs p
+厘米 毫米 米 英寸 寸 克 千克 公斤 斤 毫升 升 码 件 个 只 双 套 片 条 瓶 盒 张 支 台 对 包 袋 粒
 `;
 
 /** Technology and standard names used descriptively in almost every electronics title; see SOURCES.md. */
 const DESCRIPTIVE_STANDARDS = `
 bluetooth wireless wifi wi fi usb usbc hdmi nfc led leds lcd oled amoled qled uv ir rgb rgbw 4g 5g lte gps
-aux rca dc ac type typec lightning qi magnetic smart digital analog hd uhd fhd 4k 8k 1080p 720p 2k
+aux rca dc ac type typec lightning qi magnetic smart digital analog hd uhd fhd 4k 8k 1080p 720p 2k tv pc
 `;
 
 /** Everyday descriptors of listing titles that the taxonomy values miss. */
@@ -98,8 +101,9 @@ best top quality high low long short wide narrow deep round square
  */
 const TRADE_NAMES_IN_SOURCES = `
 teflon kevlar lycra alcantara dacron vectran hypalon cordura goretex tencel corian plexiglas plexiglass styrofoam
-formica airplay chromecast miracast thunderbolt firewire zigbee ant spandura cuben dyneema tyvek thinsulate
-polartec primaloft coolmax sunbrella naugahyde lucite perspex bakelite duralumin kensington skee taylor
+formica airplay chromecast miracast thunderbolt firewire zigbee spandura cuben dyneema tyvek thinsulate
+polartec primaloft coolmax sunbrella naugahyde lucite perspex bakelite duralumin kensington skee taylor velcro
+trivex duroplast
 `;
 
 /** Chinese product words and descriptors (hand-written: neither source has Chinese), with pieces the segmenter makes. */
@@ -111,7 +115,7 @@ const CHINESE_GENERIC = `
 黑色 白色 红色 蓝色 绿色 黄色 粉色 灰色 紫色 金色 银色 棕色 米色 卡其色 黑 白 红 蓝 绿 黄 粉 灰 紫 金 银 色 颜色
 不锈钢 钢 塑料 纯棉 棉 真皮 皮 皮革 硅胶 木 木质 实木 金属 玻璃 陶瓷 竹 亚麻 丝绸 羊毛 尼龙 帆布
 套装 礼盒 礼物 礼品 配件 替换 替换装 升级 升级版 加长 长款 短款 长袖 短袖 高 低 厚 薄
-厘米 毫米 米 英寸 克 千克 公斤 毫升 升 码 尺码 只装 片 条 瓶 盒 包装
+尺码 只装 包装
 `;
 
 /** Chinese product nouns with their Nice classes (hand table; the segmenter's pieces are listed too). */
@@ -137,10 +141,11 @@ const CHINESE_PRODUCT_CLASSES: Record<string, string> = {
  * ("earbuds" is "earphones" in neither). Classes as the Nice alphabetical list gives for the closest term.
  */
 const HAND_PRODUCT_CLASSES: Record<string, string> = {
-  '09': 'earbud earphone earpiece headset smartphone smartwatch powerbank charger tablet laptop selfie webcam dashcam',
+  '09': 'earbud earphone earpiece headset smartphone smartwatch powerbank charger tablet laptop selfie webcam dashcam doorbell',
   '25': 'hoodie sweatshirt legging jogger tee tshirt sneaker trainer beanie bodysuit romper jumpsuit',
   '18': 'crossbody tote backpack fanny clutch',
-  '21': 'tumbler corer peeler',
+  '08': 'corer peeler',
+  '21': 'tumbler',
   '28': 'whistle',
 };
 
@@ -148,6 +153,21 @@ const HAND_PRODUCT_CLASSES: Record<string, string> = {
  * Words that name no product on their own ("Phone Accessories", "apparatus for games"): never a head noun; the
  * word before them is taken instead when there is one.
  */
+/**
+ * Sport clothing and footwear: the taxonomy files "Soccer Shoes" under Sporting Goods, the Nice classification puts
+ * them in class 25 with all clothing (sports gloves and protective gear stay in 28).
+ */
+const CLOTHING_HEADS = new Set(
+  `shoe boot cleat sneaker sock pant short shirt jersey vest jacket apparel clothing uniform legging tight drysuit
+   wetsuit swimsuit cap hat dress skirt top hoodie`.split(/\s+/).filter(Boolean),
+);
+
+/** Who a product is for ("Kids' Suitcases"): a descriptor, never the product. */
+const AUDIENCE_WORDS = new Set(
+  `kid child children boy girl baby babies toddler infant men man mens women woman womens lady ladies adult unisex
+   teen youth junior senior pet dog cat`.split(/\s+/).filter(Boolean),
+);
+
 const UNINFORMATIVE_HEADS = new Set(
   `accessories accessory apparatus appliances articles assortment component components device devices equipment
    fittings goods installations instruments items kits kit machines material materials parts part pieces products
@@ -218,9 +238,21 @@ const SHOPIFY_BRANCH_CLASSES: Record<string, string | null> = {
   'Hardware > Tools': '08',
   'Health & Beauty > Health Care > First Aid': '05',
   'Health & Beauty > Health Care > Medicine & Drugs': '05',
-  'Health & Beauty > Personal Care > Cosmetics': '03',
-  'Health & Beauty > Personal Care > Deodorants & Anti-Perspirant': '03',
-  'Health & Beauty > Personal Care > Hair Care': '03',
+  'Health & Beauty > Personal Care': '03',
+  'Health & Beauty > Personal Care > Back Care': '10',
+  'Health & Beauty > Personal Care > Enema Kits & Supplies': '10',
+  'Health & Beauty > Personal Care > Massage & Relaxation': '10',
+  'Health & Beauty > Personal Care > Personal Lubricants': '05',
+  'Health & Beauty > Personal Care > Feminine Sanitary Supplies': '05',
+  'Health & Beauty > Personal Care > Foot Care': null,
+  'Health & Beauty > Personal Care > Ear Care': null,
+  'Health & Beauty > Personal Care > Oral Care': null,
+  'Health & Beauty > Personal Care > Shaving & Grooming': null,
+  'Health & Beauty > Personal Care > Sleeping Aids': null,
+  'Health & Beauty > Personal Care > Spray Tanning Tents': null,
+  'Health & Beauty > Personal Care > Tanning Beds': '11',
+  'Health & Beauty > Personal Care > Tweezers': '08',
+  'Health & Beauty > Personal Care > Vision Care': '09',
   'Home & Garden > Kitchen & Dining > Barware': '21',
   'Home & Garden > Kitchen & Dining > Cookware & Bakeware': '21',
   'Home & Garden > Kitchen & Dining > Food Storage': '21',
@@ -297,9 +329,9 @@ const IRREGULAR_SINGULARS: Record<string, string> = Object.fromEntries(
 );
 /** Words that end in s and are not plurals, or whose plural is the same word. */
 const NOT_PLURAL = new Set(
-  'series species news means glasses pants shorts jeans trousers tights leggings scissors pliers tongs binoculars ' +
-    'goggles headphones earphones chassis canvas atlas iris bias gas lens bus plus us this its yes less ' +
-    'dress press cross glass grass brass class mass boss gloss moss chess',
+  `series species news means glasses pants shorts jeans trousers tights leggings scissors pliers tongs binoculars
+   goggles headphones earphones chassis canvas atlas iris bias gas lens bus plus us this its yes less
+   dress press cross glass grass brass class mass boss gloss moss chess`.split(/\s+/),
 );
 
 const LATIN_WORD = /^[a-z]+$/;
@@ -394,6 +426,26 @@ function readShopifyAttributeValues(sharedDir: string): { value: string; attribu
   return values;
 }
 
+/** The words of the taxonomy's colour values: descriptors, never a product's head ("carbon black" is not class 1). */
+function colourWordsOf(values: { value: string; attribute: string }[]): Set<string> {
+  const colours = new Set<string>();
+  for (const { value, attribute } of values) {
+    if (/^colou?r$/i.test(attribute)) for (const word of normalizeText(value).split(' ')) if (word) colours.add(word);
+  }
+  return colours;
+}
+
+/** Single-word brand names of the Amazon brand list (MIT), compared after normalisation. */
+function readAmazonBrandWords(sharedDir: string): Set<string> {
+  const file = path.join(sharedDir, 'data/lexicon/amazon-brand-list/brands.txt');
+  const words = new Set<string>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const normalized = normalizeText(line);
+    if (normalized && !normalized.includes(' ')) words.add(normalized);
+  }
+  return words;
+}
+
 function readCsv(file: string): Record<string, string>[] {
   return parse(readFileSync(file, 'utf8'), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
 }
@@ -404,8 +456,8 @@ function readDualUseTerms(sharedDir: string): string[] {
 }
 
 /**
- * The lemmas a WordNet gloss names as a trademark: those the gloss quotes ("(trade name Zovirax)"); when it quotes
- * none, the only lemma ("Band Aid: trade name for ..."), or else the capitalised lemmas.
+ * The lemmas a WordNet gloss names as a trademark: the capitalised lemmas the gloss quotes ("acyclovir; Zovirax:
+ * ... (trade name Zovirax)"), or every capitalised lemma when it quotes none ("Band Aid: trade name for ...").
  */
 function readWordNetTrademarks(sharedDir: string): string[] {
   const file = path.join(sharedDir, 'data/lexicon/wordnet-trademark-glosses/wordnet31_trademark_glosses.csv');
@@ -413,8 +465,11 @@ function readWordNetTrademarks(sharedDir: string): string[] {
   for (const row of readCsv(file)) {
     const lemmas = (row.lemmas ?? '').split(';').map((lemma) => lemma.trim()).filter(Boolean);
     const gloss = ` ${normalizeText(row.gloss ?? '')} `;
-    let named = lemmas.filter((lemma) => gloss.includes(` ${normalizeText(lemma)} `));
-    if (named.length === 0) named = lemmas.length === 1 ? lemmas : lemmas.filter((lemma) => /^\p{Lu}/u.test(lemma));
+    // A trade name is written with a capital ("iPod", "Band Aid"); lower-case lemmas are the common names beside it
+    // ("scuba", "table tennis") or words about trademarks themselves ("generic", "proprietary").
+    const capitalised = lemmas.filter((lemma) => /\p{Lu}/u.test(lemma));
+    const quoted = capitalised.filter((lemma) => gloss.includes(` ${normalizeText(lemma)} `));
+    const named = quoted.length > 0 ? quoted : capitalised;
     for (const lemma of named) {
       const normalized = normalizeText(lemma);
       if (!normalized) continue;
@@ -528,6 +583,8 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
   const attributeValues = readShopifyAttributeValues(sharedDir);
   const dualUseTerms = readDualUseTerms(sharedDir);
   const wordNetMarks = readWordNetTrademarks(sharedDir);
+  const amazonBrandWords = readAmazonBrandWords(sharedDir);
+  const colours = colourWordsOf(attributeValues);
 
   const stopwords = new Set([...listOf(ENGLISH_STOPWORDS), ...listOf(CHINESE_STOPWORDS)]);
   const units = new Set(listOf(UNITS));
@@ -546,11 +603,12 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
     const parent = pathParts.slice(0, -1).join(' > ');
     for (const head of categoryHeadNouns(pathParts[pathParts.length - 1]!)) {
       const lemma = singularOf(head) ?? head;
+      const headClass = nice === '28' && CLOTHING_HEADS.has(lemma) ? '25' : nice;
       // One vote per sibling group: "Bb Tin Whistles", "C Tin Whistles" ... under "Tin Whistles" count once.
-      const group = `${lemma}|${nice}|${parent}`;
+      const group = `${lemma}|${headClass}|${parent}`;
       if (groups.has(group)) continue;
       groups.add(group);
-      vote(votes, head, nice);
+      vote(votes, head, headClass);
     }
   }
   for (const [nice, words] of Object.entries(HAND_PRODUCT_CLASSES)) {
@@ -558,7 +616,7 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
   }
   const classesOfWord = new Map<string, string>();
   for (const [lemma, byClass] of votes) {
-    if (stopwords.has(lemma) || tradeNames.has(lemma)) continue;
+    if (stopwords.has(lemma) || tradeNames.has(lemma) || colours.has(lemma) || AUDIENCE_WORDS.has(lemma)) continue;
     const weights = weightsOf(byClass);
     for (const form of numberForms(lemma)) if (!classesOfWord.has(form)) classesOfWord.set(form, weights);
   }
@@ -571,8 +629,10 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
 
   // 1. generic words.
   const generic = new Set<string>();
+  // Tokens of one or two letters from the sources are abbreviations in parentheses ("Gem mint (GM)", "(PS)") that
+  // are brands as often as not: only the hand lists bring short words.
   const addGeneric = (word: string): void => {
-    if (!worthListing(word)) return;
+    if (!worthListing(word) || (word.length <= 2 && LATIN_WORD.test(word)) || stopwords.has(word)) return;
     for (const form of numberForms(word)) generic.add(form);
   };
   for (const pathParts of categories) for (const word of wordsOf(pathParts[pathParts.length - 1]!)) addGeneric(word);
@@ -585,19 +645,25 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
     for (const word of wordsOf(value)) addGeneric(word);
   }
   for (const term of niceGoods) for (const word of wordsOf(term.description)) addGeneric(word);
-  for (const word of [...listOf(DESCRIPTIVE_STANDARDS), ...listOf(TITLE_DESCRIPTORS)]) addGeneric(word);
+  for (const word of [...listOf(DESCRIPTIVE_STANDARDS), ...listOf(TITLE_DESCRIPTORS)]) {
+    for (const form of numberForms(word)) generic.add(form);
+  }
   for (const word of listOf(CHINESE_GENERIC)) generic.add(word);
   for (const word of tradeNames) generic.delete(word);
 
   // 3. known trademark words, and 2. the dual-use words (a WordNet trademark that the sources use as a word too).
   const knownTrademarks = new Set([...wordNetMarks, ...tradeNames]);
   const dualUse = new Set(dualUseTerms);
-  for (const mark of wordNetMarks) if (generic.has(mark) || classesOfWord.has(mark)) dualUse.add(mark);
+  const isWordOfSources = (word: string): boolean => generic.has(word) || classesOfWord.has(word) || units.has(word);
+  for (const mark of wordNetMarks) if (isWordOfSources(mark)) dualUse.add(mark);
+  // A brand of the Amazon list that the sources use as a word ("fossil", "walkers", "element") is dual-use too.
+  for (const brand of amazonBrandWords) {
+    if (brand.length >= 3 && LATIN_WORD.test(brand) && isWordOfSources(brand)) dualUse.add(brand);
+  }
 
   // Keep the lists disjoint where one implies the other, so the file stays small: a product word, a unit or a
   // stopword is generic at run time without being listed again.
   for (const word of [...stopwords, ...units, ...classesOfWord.keys()]) generic.delete(word);
-  for (const word of units) stopwords.delete(word);
 
   const productClasses: Record<string, string[]> = {};
   for (const [word, weights] of classesOfWord) (productClasses[weights] ??= []).push(word);

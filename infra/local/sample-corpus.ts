@@ -22,13 +22,24 @@ export const SAMPLE_CORPUS: readonly SampleJob[] = [
   { key: 'tro/tro_brands_sample.csv', kind: 'tro', market: 'US', batchDate: SAMPLE_CORPUS_DATE, source: 'sample-tro-list' },
 ];
 
+/** Batches that share a lock (same market and kind) load in order; the others load alongside them. */
 export async function loadSampleCorpus(stores: IngestStores): Promise<IngestSummary[]> {
   const blobs = new FileSystemBlobStore(DATA);
-  const summaries: IngestSummary[] = [];
+  const lanes = new Map<string, SampleJob[]>();
   for (const job of SAMPLE_CORPUS) {
-    const summary = await ingestBlob(stores, { ...job, blobs, holder: `${os.hostname()}:${process.pid}` });
-    if (!summary.complete) throw new Error(`sample batch ${job.key} did not complete: ${summary.failure}`);
-    summaries.push(summary);
+    const lane = `${job.market}#${job.kind === 'tro' ? 'tro' : 'marks'}`;
+    lanes.set(lane, [...(lanes.get(lane) ?? []), job]);
   }
-  return summaries;
+  const results = await Promise.all(
+    [...lanes.values()].map(async (jobs) => {
+      const summaries: IngestSummary[] = [];
+      for (const job of jobs) {
+        const summary = await ingestBlob(stores, { ...job, blobs, holder: `${os.hostname()}:${process.pid}` });
+        if (!summary.complete) throw new Error(`sample batch ${job.key} did not complete: ${summary.failure}`);
+        summaries.push(summary);
+      }
+      return summaries;
+    }),
+  );
+  return results.flat();
 }

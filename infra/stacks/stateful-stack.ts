@@ -34,10 +34,11 @@ export class StatefulStack extends Stack {
       removalPolicy: config.removalPolicy,
     });
 
-    // What the admin and ingest CLIs need against the deployed tables (see infra/DEPLOY.md).
+    // What the admin and ingest CLIs need against the deployed tables: the description is the variable's name
+    // (infra/DEPLOY.md turns these outputs into `export` lines).
     for (const definition of TABLES) {
       new CfnOutput(this, tableEnvVar(definition.id).replace(/_/g, ''), {
-        description: `${tableEnvVar(definition.id)} for the admin and ingest CLIs`,
+        description: tableEnvVar(definition.id),
         value: this.data.table(definition.id).tableName,
       });
     }

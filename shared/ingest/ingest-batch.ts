@@ -145,35 +145,52 @@ export async function ingestBatch(stores: IngestStores, request: IngestRequest):
   }
 }
 
+/**
+ * Parses and writes at once: one chunk is written while the next is parsed. Chunks are written one after another,
+ * in file order, so that the later record of a serial still wins.
+ */
 async function writeMarks(stores: IngestStores, request: IngestRequest, counts: IngestCounts, reject: (r: IngestReject) => void): Promise<void> {
   const chunkSize = request.chunkSize ?? 500;
   let chunk: MarkRecord[] = [];
+  let writing: Promise<void> = Promise.resolve();
   let lockRenewedAt = Date.now();
-  const flush = async () => {
-    if (chunk.length === 0) return;
-    const result = await stores.marks.upsertMarks(chunk);
+  const write = async (records: MarkRecord[]) => {
+    const result = await stores.marks.upsertMarks(records);
     counts.written += result.written;
     counts.unchanged += result.unchanged;
     counts.stale += result.stale;
-    chunk = [];
     await request.onProgress?.(counts);
     if (Date.now() - lockRenewedAt > 60_000) {
       await stores.batches.acquireLock(request.market, dataKindOf(request.kind), request.holder, stores.now(), LOCK_SECONDS);
       lockRenewedAt = Date.now();
     }
   };
-  for await (const parsed of recordsOf(request)) {
-    counts.read++;
-    if (!parsed.ok) {
-      reject({ line: parsed.line, serial: parsed.serial, error: parsed.error });
-      continue;
+  const flush = async () => {
+    if (chunk.length === 0) return;
+    const records = chunk;
+    chunk = [];
+    await writing;
+    writing = write(records);
+    // A failed write must surface even if parsing is still going on.
+    writing.catch(() => undefined);
+  };
+  try {
+    for await (const parsed of recordsOf(request)) {
+      counts.read++;
+      if (!parsed.ok) {
+        reject({ line: parsed.line, serial: parsed.serial, error: parsed.error });
+        continue;
+      }
+      if (parsed.record.market !== request.market) {
+        reject({ line: parsed.line, serial: parsed.record.serial, error: `record of market ${parsed.record.market} in a ${request.market} batch` });
+        continue;
+      }
+      chunk.push(parsed.record);
+      if (chunk.length >= chunkSize) await flush();
     }
-    if (parsed.record.market !== request.market) {
-      reject({ line: parsed.line, serial: parsed.record.serial, error: `record of market ${parsed.record.market} in a ${request.market} batch` });
-      continue;
-    }
-    chunk.push(parsed.record);
-    if (chunk.length >= chunkSize) await flush();
+    await flush();
+  } finally {
+    // Whatever happened while parsing, the write under way finishes (or fails) before the batch is judged.
+    await writing;
   }
-  await flush();
 }

@@ -187,7 +187,7 @@ export class TitleScreener {
             kind: match.kind,
             distance: match.distance,
             candidate,
-            tro: Boolean(tro.names(markJoined) ?? (troMatch && match.distance === 0 ? troMatch : undefined)),
+            tro: Boolean(troBrandOfMark(tro, mark.markText) ?? (troMatch && match.distance === 0 ? troMatch : undefined)),
             troOnly: false,
           });
         }
@@ -231,6 +231,13 @@ export class TitleScreener {
     }
     return result;
   }
+}
+
+/** A mark names a TRO brand as a whole, or in one of its scripts ("耐克 NIKE" is Nike's). */
+function troBrandOfMark(tro: TroIndex, markText: string) {
+  const words = normalizeText(markText).split(' ');
+  const latin = words.filter((w) => !hasCjk(w)).join('');
+  return tro.names(words.join('')) ?? (latin && latin.length < words.join('').length ? tro.names(latin) : undefined);
 }
 
 function isTroHit(c: Conflict): boolean {

@@ -1,0 +1,212 @@
+/**
+ * Every environment synthesises (with real bundles), and the environments differ where they should: data
+ * protection, retention, throttling, the CLIP endpoint. The stateful stack builds every table from the shared
+ * definitions.
+ */
+import { Match } from 'aws-cdk-lib/assertions';
+import { ENVIRONMENT_NAMES, environmentConfig, UnknownEnvironmentError, type EnvironmentName } from '../../infra/config/environments';
+import { NON_FILTERABLE_METADATA } from '../../infra/constructs/logo-vector-indexes';
+import { TABLES } from '../../infra/tables/definitions';
+import { functionLogicalId, onlyResource, resourcesOfType, synthEnvironment, tableIdOf, type SynthesisedEnvironment } from './synth-environment';
+
+const envs = {} as Record<EnvironmentName, SynthesisedEnvironment>;
+
+beforeAll(() => {
+  for (const name of ENVIRONMENT_NAMES) envs[name] = synthEnvironment(name, { bundle: true });
+});
+
+describe('environments', () => {
+  it.each(ENVIRONMENT_NAMES)('%s synthesises a stateful and a stateless stack named after it', (name) => {
+    expect(envs[name].stacks.stateful.stackName).toBe(`tmk-${name}-stateful`);
+    expect(envs[name].stacks.stateless.stackName).toBe(`tmk-${name}-stateless`);
+    expect(resourcesOfType(envs[name].statelessJson, 'AWS::Lambda::Function').length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('refuses an unknown environment with the list of known ones', () => {
+    expect(() => environmentConfig('qa')).toThrow(UnknownEnvironmentError);
+    expect(() => environmentConfig('qa')).toThrow('Unknown environment "qa". Choose one of: dev, staging, prod');
+  });
+
+  it('names nothing in the data stack physically, so environments can share an account', () => {
+    for (const name of ENVIRONMENT_NAMES) {
+      const json = envs[name].statefulJson;
+      for (const [, table] of resourcesOfType(json, 'AWS::DynamoDB::Table')) expect(table.Properties!.TableName).toBeUndefined();
+      for (const [, bucket] of resourcesOfType(json, 'AWS::S3::Bucket')) expect(bucket.Properties!.BucketName).toBeUndefined();
+      for (const [, index] of resourcesOfType(json, 'AWS::S3Vectors::Index')) expect(index.Properties!.IndexName).toBeUndefined();
+    }
+  });
+
+  it('prefixes the names it does set with the environment (alarms, dashboard, API)', () => {
+    for (const name of ENVIRONMENT_NAMES) {
+      const json = envs[name].statelessJson;
+      for (const [, alarm] of resourcesOfType(json, 'AWS::CloudWatch::Alarm')) expect(alarm.Properties!.AlarmName).toMatch(new RegExp(`^tmk-${name}-`));
+      envs[name].stateless.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `tmk-${name}-billing` });
+      envs[name].stateless.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: `tmk-${name}-api`, ProtocolType: 'HTTP' });
+    }
+  });
+});
+
+describe('tables (from infra/tables/definitions.ts)', () => {
+  it('builds exactly one table per definition, on demand, with its keys, TTL and GSIs', () => {
+    const tables = resourcesOfType(envs.dev.statefulJson, 'AWS::DynamoDB::Table');
+    expect(tables.map(([, t]) => tableIdOf(t)).sort()).toEqual(TABLES.map((t) => t.id).sort());
+    for (const definition of TABLES) {
+      const [, table] = tables.find(([, t]) => tableIdOf(t) === definition.id)!;
+      expect(table.Properties!.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(table.Properties!.KeySchema).toEqual([
+        { AttributeName: definition.partitionKey.name, KeyType: 'HASH' },
+        ...(definition.sortKey ? [{ AttributeName: definition.sortKey.name, KeyType: 'RANGE' }] : []),
+      ]);
+      expect(table.Properties!.TimeToLiveSpecification).toEqual(
+        definition.timeToLiveAttribute ? { AttributeName: definition.timeToLiveAttribute, Enabled: true } : undefined,
+      );
+      expect(table.Properties!.GlobalSecondaryIndexes).toEqual(
+        definition.globalSecondaryIndexes?.map((index) => ({
+          IndexName: index.indexName,
+          KeySchema: [
+            { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
+            ...(index.sortKey ? [{ AttributeName: index.sortKey.name, KeyType: 'RANGE' }] : []),
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      );
+    }
+  });
+
+  it('prod: point-in-time recovery, deletion protection, retained on stack deletion', () => {
+    for (const [, table] of resourcesOfType(envs.prod.statefulJson, 'AWS::DynamoDB::Table')) {
+      expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(table.Properties!.DeletionProtectionEnabled).toBe(true);
+      expect([table.DeletionPolicy, table.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+    }
+    expect(envs.prod.stacks.stateful.terminationProtection).toBe(true);
+  });
+
+  it('dev: no point-in-time recovery, no deletion protection, deleted with the stack', () => {
+    for (const [, table] of resourcesOfType(envs.dev.statefulJson, 'AWS::DynamoDB::Table')) {
+      expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
+      expect(table.Properties!.DeletionProtectionEnabled).toBe(false);
+      expect([table.DeletionPolicy, table.UpdateReplacePolicy]).toEqual(['Delete', 'Delete']);
+    }
+    expect(envs.dev.stacks.stateful.terminationProtection).toBe(false);
+  });
+
+  it('staging: retained on stack deletion, without the cost of point-in-time recovery', () => {
+    for (const [, table] of resourcesOfType(envs.staging.statefulJson, 'AWS::DynamoDB::Table')) {
+      expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
+      expect(table.DeletionPolicy).toBe('Retain');
+    }
+  });
+});
+
+describe('buckets', () => {
+  it.each(ENVIRONMENT_NAMES)('%s: both buckets private, encrypted, TLS only', (name) => {
+    const json = envs[name].statefulJson;
+    const buckets = resourcesOfType(json, 'AWS::S3::Bucket');
+    expect(buckets).toHaveLength(2);
+    for (const [bucketId, bucket] of buckets) {
+      expect(bucket.Properties!.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.Properties!.BucketEncryption).toEqual({ ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] });
+      const policies = resourcesOfType(json, 'AWS::S3::BucketPolicy').filter(([, p]) => (p.Properties!.Bucket as { Ref: string }).Ref === bucketId);
+      expect(policies).toHaveLength(1);
+      expect(policies[0]![1].Properties!.PolicyDocument.Statement).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      );
+    }
+  });
+
+  it('moves incoming batches to infrequent access and expires them, per environment', () => {
+    const expected: Record<EnvironmentName, number> = { dev: 90, staging: 180, prod: 365 };
+    for (const name of ENVIRONMENT_NAMES) {
+      const [, batches] = onlyResource(envs[name].statefulJson, 'AWS::S3::Bucket', 'BucketsBatches');
+      const rule = (batches.Properties!.LifecycleConfiguration.Rules as { Id: string }[]).find((r) => r.Id === 'incoming-batches');
+      expect(rule).toMatchObject({
+        Prefix: 'incoming/',
+        Status: 'Enabled',
+        ExpirationInDays: expected[name],
+        Transitions: [{ StorageClass: 'STANDARD_IA', TransitionInDays: 30 }],
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 },
+      });
+    }
+  });
+
+  it('empties and deletes buckets with the stack only in dev', () => {
+    for (const [, bucket] of resourcesOfType(envs.dev.statefulJson, 'AWS::S3::Bucket')) expect(bucket.DeletionPolicy).toBe('Delete');
+    expect(resourcesOfType(envs.dev.statefulJson, 'Custom::S3AutoDeleteObjects')).toHaveLength(2);
+    for (const [, bucket] of resourcesOfType(envs.prod.statefulJson, 'AWS::S3::Bucket')) {
+      expect(bucket.DeletionPolicy).toBe('Retain');
+      expect(bucket.Properties!.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    }
+    expect(resourcesOfType(envs.prod.statefulJson, 'Custom::S3AutoDeleteObjects')).toHaveLength(0);
+  });
+});
+
+describe('logo vector indexes', () => {
+  it('one vector bucket and one 512-dimension cosine index per market, nice and is_live filterable', () => {
+    envs.dev.stateful.resourceCountIs('AWS::S3Vectors::VectorBucket', 1);
+    const [bucketId] = onlyResource(envs.dev.statefulJson, 'AWS::S3Vectors::VectorBucket', 'LogoVectorsBucket');
+    for (const market of ['US', 'CN']) {
+      const [, index] = onlyResource(envs.dev.statefulJson, 'AWS::S3Vectors::Index', `LogoVectorsIndex${market}`);
+      expect(index.Properties).toEqual({
+        VectorBucketArn: { 'Fn::GetAtt': [bucketId, 'VectorBucketArn'] },
+        DataType: 'float32',
+        Dimension: 512,
+        DistanceMetric: 'cosine',
+        MetadataConfiguration: { NonFilterableMetadataKeys: [...NON_FILTERABLE_METADATA] },
+        Tags: [
+          { Key: 'environment', Value: 'dev' },
+          { Key: 'project', Value: 'trademark-risk-api' },
+        ],
+      });
+      expect(index.Properties!.MetadataConfiguration.NonFilterableMetadataKeys).not.toContain('nice');
+      expect(index.Properties!.MetadataConfiguration.NonFilterableMetadataKeys).not.toContain('is_live');
+    }
+    envs.dev.stateful.resourceCountIs('AWS::S3Vectors::Index', 2);
+  });
+});
+
+describe('what differs between environments in the stateless stack', () => {
+  it('log retention: 7 days in dev, 30 in staging, 90 in prod, retained outside dev', () => {
+    const expected: Record<EnvironmentName, [number, string]> = { dev: [7, 'Delete'], staging: [30, 'Retain'], prod: [90, 'Retain'] };
+    for (const name of ENVIRONMENT_NAMES) {
+      const groups = resourcesOfType(envs[name].statelessJson, 'AWS::Logs::LogGroup');
+      expect(groups).toHaveLength(5);
+      for (const [, group] of groups) expect([group.Properties!.RetentionInDays, group.DeletionPolicy]).toEqual(expected[name]);
+    }
+  });
+
+  it('stage throttling grows with the environment', () => {
+    const expected: Record<EnvironmentName, [number, number]> = { dev: [20, 40], staging: [50, 100], prod: [500, 1000] };
+    for (const name of ENVIRONMENT_NAMES) {
+      const [, stage] = onlyResource(envs[name].statelessJson, 'AWS::ApiGatewayV2::Stage', 'HttpApi');
+      expect([stage.Properties!.DefaultRouteSettings.ThrottlingRateLimit, stage.Properties!.DefaultRouteSettings.ThrottlingBurstLimit]).toEqual(expected[name]);
+    }
+  });
+
+  it('staging and prod create the CLIP endpoint from the Hugging Face container; its name is what the functions get', () => {
+    for (const [name, instanceType, count] of [['staging', 'ml.m5.large', 1], ['prod', 'ml.c6i.xlarge', 2]] as const) {
+      const env = envs[name];
+      const [modelId, model] = onlyResource(env.statelessJson, 'AWS::SageMaker::Model', 'ClipModel');
+      expect(model.Properties!.PrimaryContainer.Environment).toEqual({ HF_MODEL_ID: 'openai/clip-vit-base-patch32', HF_TASK: 'feature-extraction' });
+      expect(JSON.stringify(model.Properties!.PrimaryContainer.Image)).toContain('huggingface-pytorch-inference:');
+      env.stateless.hasResourceProperties('AWS::SageMaker::EndpointConfig', {
+        ProductionVariants: [Match.objectLike({ ModelName: { 'Fn::GetAtt': [modelId, 'ModelName'] }, InstanceType: instanceType, InitialInstanceCount: count })],
+      });
+      env.stateless.hasResourceProperties('AWS::SageMaker::Endpoint', { EndpointName: `tmk-${name}-clip` });
+      const imageSearch = env.statelessJson.Resources[functionLogicalId(env.statelessJson, 'ImageSearch')]!;
+      expect(imageSearch.Properties!.Environment.Variables.CLIP_ENDPOINT_NAME).toBe(`tmk-${name}-clip`);
+    }
+    envs.dev.stateless.resourceCountIs('AWS::SageMaker::Endpoint', 0);
+  });
+
+  it('an imported endpoint can be chosen on the command line instead', () => {
+    expect(environmentConfig('prod', { clipEndpointName: 'shared-clip' }).clip).toEqual({ mode: 'import', endpointName: 'shared-clip' });
+  });
+});
