@@ -2,7 +2,7 @@
  * The one place that reads the environment. Validated once with zod; a missing or malformed setting stops the
  * process at start with every problem listed, rather than failing on the first request.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { TABLES, tableEnvVar, type TableId } from '../infra/tables/definitions';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);

@@ -1,5 +1,5 @@
 /** POST /v1/batch-screen: the request (SPEC 4.1) and its limits (1 to 1,000 items, titles up to 500 characters). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidRequestError, TooManyItemsError } from '../../shared/errors';
 import { niceClassSchema } from '../../shared/schemas/nice-class';
 

@@ -1,5 +1,5 @@
 /** POST /v1/image-search: the request (SPEC 4.2): exactly one image source, country US or CN, limit 1 to 50. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CountryNotSupportedError, ImageSourceConflictError, ImageSourceMissingError } from '../../shared/errors';
 import { niceClassSchema } from '../../shared/schemas/nice-class';
 

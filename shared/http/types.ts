@@ -1,7 +1,7 @@
 /** The shapes shared by the HTTP chain: an operation's definition, the per-request state, the dependencies. */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { MiddyfiedHandler } from '@middy/core';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { HttpConfig } from '../config';
 import type { Tier } from '../metering/tiers';
 import type { AccountStore, Debit, IdempotencyStore, RateLimiter, UsageLedger } from '../ports';

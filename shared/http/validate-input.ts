@@ -2,7 +2,7 @@
  * Validates the merged input with the operation's zod schema; a 400 `invalid_request` lists every field issue.
  * The operation's precheck runs first, for refusals that have a code of their own (too_many_items, ...).
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { InvalidRequestError, type FieldIssue } from '../errors';
 import type { ApiMiddleware, ApiRequest, Operation } from './types';
 

@@ -1,5 +1,5 @@
 /** The CN store's coverage record, as it travels beside a CN batch and as image-search passes it through. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CoverageRecord } from '../ports';
 
 export const coverageRecordSchema = z

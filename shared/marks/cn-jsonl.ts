@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { decodeBatchText, type BatchInput } from './batch-text-decoder';
 import {
   calendarDateSchema,

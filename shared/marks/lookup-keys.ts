@@ -9,6 +9,8 @@
  */
 
 const MARK_SYMBOLS = /[™®©℠℗]/g;
+/** Soft hyphen, zero-width spaces and joiners, direction marks, word joiner, BOM: invisible, and used to dodge filters. */
+export const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
 const COMBINING_MARKS = /\p{M}+/gu;
 const APOSTROPHES = /['’`´]/g;
 const NOT_WORD = /[^\p{L}\p{N}]+/gu;
@@ -19,6 +21,7 @@ const LATIN_OR_DIGIT = /^[a-z0-9]+$/;
 export function normalizeText(text: string): string {
   // The symbols go first: NFKC would turn ™ into the letters "TM".
   return text
+    .replace(INVISIBLE, '')
     .replace(MARK_SYMBOLS, ' ')
     .normalize('NFKC')
     .toLowerCase()

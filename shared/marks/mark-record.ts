@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The one shape every data source (USPTO daily XML, TSDR status XML, canonical JSONL for CN and other sources)

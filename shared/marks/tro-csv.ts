@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BatchFormatError, BatchSyntaxError } from './batch-errors';
 import { decodeBatchText, type BatchInput } from './batch-text-decoder';
 import { calendarDateSchema, describeIssues } from './mark-record';

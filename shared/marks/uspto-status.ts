@@ -1,15 +1,12 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parse } from 'csv-parse/sync';
+import codeTables from '../../data/uspto/code-tables/code-tables.json';
 import type { DrawingKind, StatusCategory } from './mark-record';
 
 /**
- * USPTO code tables, read once when the module loads. They ship in data/uspto/code-tables with their provenance
- * (SOURCE.txt, _sources.json); a table that does not have the expected shape stops the process at start rather
- * than silently marking every mark dead.
+ * USPTO code tables, checked once when the module loads. They ship in data/uspto/code-tables with their
+ * provenance (SOURCE.txt, _sources.json), and as code-tables.json, built from the CSVs by
+ * infra/data/build-code-tables.ts so that they bundle into a Lambda. A table that does not have the expected shape
+ * stops the process at start rather than silently marking every mark dead.
  */
-
-const CODE_TABLES_DIR = path.join(__dirname, '../../data/uspto/code-tables');
 
 export interface UsptoStatus {
   code: string;
@@ -20,9 +17,8 @@ export interface UsptoStatus {
   isLive: boolean;
 }
 
-function readCodeTable(fileName: string, requiredColumns: readonly string[]): Record<string, string>[] {
-  const text = readFileSync(path.join(CODE_TABLES_DIR, fileName), 'utf8');
-  const rows = parse(text, { columns: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
+function readCodeTable(fileName: keyof typeof codeTables, requiredColumns: readonly string[]): Record<string, string>[] {
+  const rows = codeTables[fileName] as Record<string, string>[];
   const first = rows[0];
   if (!first || requiredColumns.some((column) => !(column in first))) {
     throw new Error(`${fileName}: expected columns ${requiredColumns.join(', ')}`);

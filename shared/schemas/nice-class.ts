@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A Nice class, 1 to 45, given as a number (9) or a string ("9", "09"); read as the two-digit string the

@@ -3,8 +3,9 @@
  *   match     exact 1, transliteration 0.9, misspelling within the edit budget 0.75, sound-alike 0.55
  *   status    registered 1, pending 0.6, unknown 0.4, dead 0.1
  *   class     the item's class 1, a related class 0.6, unknown 0.7, another class 0.3
- *   wording   a coined word 1; a word that is also a dictionary word 0.3 (0.65 when written as a brand:
- *             capitalised near the start of a title that is not Title Case throughout); a generic product word 0.15
+ *   wording   a coined word 1; a word that is also a dictionary word 0.3, or 0.65 where brands stand (among the
+ *             first two words; 0.5 there in lower case), and for such a word a related class counts as another
+ *             class; a generic product word 0.15
  * score = match x status x class x wording.
  *   高: a TRO brand with score >= 0.25, or any conflict >= 0.6 that is not nominative use
  *   中: any conflict >= 0.25 (nominative "compatible with X" of a non-TRO brand lands here at most)

@@ -157,7 +157,10 @@ export class TitleScreener {
     const bySerial = new Map<string, Conflict>();
     const consider = (conflict: Omit<Conflict, 'score' | 'relation' | 'wording' | 'nominative'>) => {
       const wording = wordingOf(words, conflict.candidate, titleCase);
-      const relevance = classRelevance(conflict.niceClasses, itemClasses);
+      let relevance = classRelevance(conflict.niceClasses, itemClasses);
+      // A word with an everyday meaning next door to the brand's goods ("coach" whistle, sports; the Coach brand,
+      // bags and clothing) is most likely that everyday meaning: only the brand's own class counts for it.
+      if (wording.kind === 'dual-use' && relevance.relation === 'related') relevance = { weight: 0.3, relation: 'other' };
       const status = conflict.troOnly ? 0.8 : STATUS_WEIGHT[conflict.isLive ? 'registered' : 'dead'];
       const score = MATCH_WEIGHT[conflict.kind] * status * relevance.weight * wording.weight;
       const nominative = nominativeCueAt(norms, conflict.candidate.start);
@@ -266,8 +269,11 @@ function wordingOf(words: readonly TitleWord[], candidate: Candidate, titleCase:
   const word = run[0]!;
   if (isKnownTrademarkWord(word.norm)) return { kind: 'coined', weight: 1 };
   if (isDualUse(word.norm)) {
-    const writtenAsBrand = word.capitalised && !titleCase && candidate.start <= 1;
-    return { kind: 'dual-use', weight: writtenAsBrand ? 0.65 : titleCase && candidate.start === 0 ? 0.45 : 0.3 };
+    // Where brands stand: the first words. Capitals say little in a Title Case title, and a lower-case brand up
+    // front is still probably the brand.
+    const brandPosition = candidate.start <= 1;
+    const weight = brandPosition ? (word.capitalised || titleCase ? 0.65 : 0.5) : 0.3;
+    return { kind: 'dual-use', weight };
   }
   if (isGenericWord(word.norm)) return { kind: 'generic', weight: 0.15 };
   return { kind: 'coined', weight: 1 };

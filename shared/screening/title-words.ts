@@ -3,7 +3,7 @@
  * meet digits ("iPhone15" -> iphone, 15), and CJK runs segmented into words with Intl.Segmenter. Each word keeps
  * what the seller wrote, for the answer and for the capitalisation that tells "Apple iPhone" from "apple slicer".
  */
-import { hasCjk, normalizeText } from '../marks/lookup-keys';
+import { INVISIBLE, hasCjk, normalizeText } from '../marks/lookup-keys';
 
 export interface TitleWord {
   /** As written (after NFKC). */
@@ -21,7 +21,7 @@ const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
 export function wordsOfTitle(title: string): TitleWord[] {
   // Mark symbols go before NFKC, which would turn ™ into the letters TM.
-  const text = title.replace(/[™®©℠℗]/g, ' ').normalize('NFKC');
+  const text = title.replace(INVISIBLE, '').replace(/[™®©℠℗]/g, ' ').normalize('NFKC');
   const shouting = text === text.toUpperCase();
   const words: TitleWord[] = [];
   for (const match of text.matchAll(RAW_WORDS)) {

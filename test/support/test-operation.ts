@@ -2,7 +2,7 @@
  * An operation that exists only in tests, to drive the metered chain end to end before (and besides) the real
  * engines: it costs what the request says, and fails after the debit when asked to.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ServiceUnavailableError } from '../../shared/errors';
 import type { Operation } from '../../shared/http/types';
 

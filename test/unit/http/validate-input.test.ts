@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidRequestError, TooManyItemsError } from '../../../shared/errors';
 import { fieldPath, issuesOf, validateInput } from '../../../shared/http/validate-input';
 import { batchScreenRequestSchema, precheckBatchScreen } from '../../../functions/batch-screen/schema';
