@@ -1,23 +1,25 @@
 /**
  * How strong a conflict is, from four things a trademark examiner would weigh, each in [0, 1]:
- *   match     exact 1, transliteration 0.9, misspelling within the edit budget 0.75, sound-alike 0.55
+ *   match     exact 1, transliteration 0.9, a misspelling within the edit budget 0.75 (only where the item
+ *             sells the brand's kind of goods, or the brand files TRO suits)
  *   status    registered 1, pending 0.6, unknown 0.4, dead 0.1
  *   class     the item's class 1, a related class 0.6, unknown 0.7, another class 0.3
  *   wording   a coined word 1; a word that is also a dictionary word 0.3, or 0.65 where brands stand (among the
- *             first two words; 0.5 there in lower case), and for such a word a related class counts as another
- *             class; a generic product word 0.15
+ *             first two words; 0.5 there in lower case; the same for a run of ordinary words that is a mark), and for
+ *             such words a related class counts as another class, and an unknown class weighs 0.5 (0.3 when the
+ *             words are product descriptors too: "Solid", "Glass"); a generic product word 0.15
  * score = match x status x class x wording.
  *   高: a TRO brand with score >= 0.25, or any conflict >= 0.6 that is not nominative use
  *   中: any conflict >= 0.25 (nominative "compatible with X" of a non-TRO brand lands here at most)
  *   低: nothing left
  */
-export type MatchKind = 'exact' | 'transliteration' | 'fuzzy' | 'phonetic';
+export type MatchKind = 'exact' | 'transliteration' | 'fuzzy';
 export type Risk = '高' | '中' | '低';
 
 export const CONFLICT_FLOOR = 0.25;
 export const HIGH_SCORE = 0.6;
 
-export const MATCH_WEIGHT: Record<MatchKind, number> = { exact: 1, transliteration: 0.9, fuzzy: 0.75, phonetic: 0.55 };
+export const MATCH_WEIGHT: Record<MatchKind, number> = { exact: 1, transliteration: 0.9, fuzzy: 0.75 };
 export const STATUS_WEIGHT: Record<'registered' | 'pending' | 'unknown' | 'dead', number> = { registered: 1, pending: 0.6, unknown: 0.4, dead: 0.1 };
 
 /** Classes whose goods travel together (a phone and its software, a bag and clothing ...). */

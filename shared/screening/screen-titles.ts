@@ -73,7 +73,7 @@ const MAX_CONFLICTS_SHOWN = 5;
 
 /** Edits a misspelling may have: none for short words (too many real words are one letter apart). */
 export function editBudget(length: number): number {
-  return length < 5 ? 0 : length < 8 ? 1 : 2;
+  return length < 5 ? 0 : length < 9 ? 1 : 2;
 }
 
 export class TitleScreener {
@@ -160,9 +160,18 @@ export class TitleScreener {
       let relevance = classRelevance(conflict.niceClasses, itemClasses);
       // A word with an everyday meaning next door to the brand's goods ("coach" whistle, sports; the Coach brand,
       // bags and clothing) is most likely that everyday meaning: only the brand's own class counts for it.
+      // When the brand's class is not on record, nothing confirms the brand is meant: a word that is also a product
+      // descriptor ("Solid", "Black", "Glass") then weighs as another class, any other ordinary word half.
       if (wording.kind === 'dual-use' && relevance.relation === 'related') relevance = { weight: 0.3, relation: 'other' };
+      if (wording.kind === 'dual-use' && relevance.relation === 'unknown') {
+        const descriptor = words.slice(conflict.candidate.start, conflict.candidate.end).every((w) => isGenericWord(w.norm));
+        relevance = { weight: descriptor ? 0.3 : 0.5, relation: 'unknown' };
+      }
       const status = conflict.troOnly ? 0.8 : STATUS_WEIGHT[conflict.isLive ? 'registered' : 'dead'];
-      const score = MATCH_WEIGHT[conflict.kind] * status * relevance.weight * wording.weight;
+      // A near miss is a misspelling of the brand only where the item sells the brand's goods (or the brand sues):
+      // elsewhere "Hippo" is a hippo, not a misspelt "Hipp".
+      const nearMissElsewhere = conflict.kind === 'fuzzy' && !conflict.tro && relevance.relation !== 'same' && relevance.relation !== 'related';
+      const score = nearMissElsewhere ? 0 : MATCH_WEIGHT[conflict.kind] * status * relevance.weight * wording.weight;
       const nominative = nominativeCueAt(norms, conflict.candidate.start);
       const full: Conflict = { ...conflict, score, relation: relevance.relation, wording: wording.kind, nominative };
       const previous = bySerial.get(conflict.serial);
@@ -254,17 +263,16 @@ function matchOf(candidate: Candidate, markJoined: string, viaExactKey: boolean)
     return { kind: candidate.cjk !== hasCjk(markJoined) || hasCjk(markJoined) ? 'transliteration' : 'exact', distance: 0 };
   }
   const budget = editBudget(candidate.joined.length);
-  const distance = editDistance(candidate.joined, markJoined, budget + 1);
-  if (distance <= budget) return { kind: 'fuzzy', distance };
-  if (distance === budget + 1 && candidate.joined.length >= 6) return { kind: 'phonetic', distance };
-  return undefined;
+  const distance = editDistance(candidate.joined, markJoined, budget);
+  return distance <= budget ? { kind: 'fuzzy', distance } : undefined;
 }
 
 function wordingOf(words: readonly TitleWord[], candidate: Candidate, titleCase: boolean): { kind: Conflict['wording']; weight: number } {
   const run = words.slice(candidate.start, candidate.end);
   if (run.length > 1) {
-    const allGeneric = run.every((w) => isGenericWord(w.norm) || isDualUse(w.norm));
-    return allGeneric ? { kind: 'generic', weight: 0.3 } : { kind: 'coined', weight: 1 };
+    // Ordinary words that together are a mark ("Hot Wheels", "Black Diamond") read like one where brands stand.
+    const allOrdinary = run.every((w) => isGenericWord(w.norm) || isDualUse(w.norm));
+    return allOrdinary ? { kind: 'dual-use', weight: candidate.start <= 1 ? 0.65 : 0.3 } : { kind: 'coined', weight: 1 };
   }
   const word = run[0]!;
   if (isKnownTrademarkWord(word.norm)) return { kind: 'coined', weight: 1 };
