@@ -10,6 +10,7 @@ import { DynamoDbRateLimiter } from './adapters/aws/dynamodb-rate-limiter';
 import { DynamoDbUsageLedger } from './adapters/aws/dynamodb-usage-ledger';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbDataBatchStore } from './adapters/aws/dynamodb-data-batch-store';
+import { DynamoDbKeyFilterStore } from './adapters/aws/dynamodb-key-filter-store';
 import { DynamoDbMarkStore } from './adapters/aws/dynamodb-mark-store';
 import { DynamoDbTroStore } from './adapters/aws/dynamodb-tro-store';
 import type { ApiDependencies } from './http/types';
@@ -43,6 +44,7 @@ export function buildDataStores(config: AppConfig, doc = createDynamoDbClients({
     marks: new DynamoDbMarkStore(doc, { marks: t.marks, markKeys: t['mark-keys'] }),
     tro: new DynamoDbTroStore(doc, t['tro-brands']),
     batches: new DynamoDbDataBatchStore(doc, t['data-batches']),
+    keyFilters: new DynamoDbKeyFilterStore(doc, t['data-batches']),
     now: () => new Date(),
   };
 }

@@ -5,6 +5,7 @@
 import type { Tier } from './metering/tiers';
 import type { DrawingKind, Market, MarkRecord, StatusCategory } from './marks/mark-record';
 import type { TroEntry } from './marks/tro-csv';
+import type { KeyFilter } from './marks/key-filter';
 
 export interface Account {
   accountId: string;
@@ -133,6 +134,8 @@ export interface MarkWriteResult {
   unchanged: number;
   /** Records older than what the store has for that serial (an old batch run after a newer one). */
   stale: number;
+  /** The lookup keys the written records are filed under (for the market's key filter). */
+  keys: string[];
 }
 
 export interface MarkStore {
@@ -141,6 +144,14 @@ export interface MarkStore {
   getMark(market: Market, serial: string): Promise<(MarkRecord & { lookupKeys: string[] }) | undefined>;
   /** Writes a chunk of records (by serial: the newest batch wins; the same content twice changes nothing). */
   upsertMarks(records: readonly MarkRecord[]): Promise<MarkWriteResult>;
+  /** Every lookup key of a market that has marks, for rebuilding its key filter. */
+  allKeys(market: Market): AsyncIterable<string>;
+}
+
+/** The market's key filter (shared/marks/key-filter.ts), kept beside the data it describes. */
+export interface KeyFilterStore {
+  load(market: Market): Promise<KeyFilter | undefined>;
+  save(market: Market, filter: KeyFilter): Promise<void>;
 }
 
 export interface TroBrand extends TroEntry {

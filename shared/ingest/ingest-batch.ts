@@ -8,16 +8,18 @@
  *  1. Take the lock of the market and kind (one ingest at a time), record the batch as running.
  *  2. Parse the stream record by record; a bad record goes to the rejects with its line and never stops the batch.
  *  3. Write good records in chunks (the mark store keeps the newest batch per serial; unchanged content is skipped).
- *  4. Record the batch complete only after every write succeeded; a file that breaks off (corrupt XML, a cut gzip)
+ *  4. Add the keys of the written marks to the market's key filter (rebuilt from the store when it is full).
+ *  5. Record the batch complete only after every write succeeded; a file that breaks off (corrupt XML, a cut gzip)
  *     or a store that fails leaves it running, and running the batch again finishes it.
- *  5. Release the lock.
+ *  6. Release the lock.
  */
 import { parseMarkJsonl } from '../marks/cn-jsonl';
 import type { Market, MarkRecord, ParsedMark } from '../marks/mark-record';
 import { readTroList } from '../marks/tro-csv';
 import { parseTsdrStatusXml } from '../marks/tsdr-status-xml';
 import { parseUsptoDailyXml } from '../marks/uspto-daily-xml';
-import type { CoverageRecord, DataBatchStore, DataKind, MarkStore, TroStore } from '../ports';
+import { KeyFilter } from '../marks/key-filter';
+import type { CoverageRecord, DataBatchStore, DataKind, KeyFilterStore, MarkStore, TroStore } from '../ports';
 
 export const BATCH_KINDS = ['uspto-daily', 'tsdr', 'marks-jsonl', 'tro'] as const;
 export type BatchKind = (typeof BATCH_KINDS)[number];
@@ -64,6 +66,7 @@ export interface IngestStores {
   marks: MarkStore;
   tro: TroStore;
   batches: DataBatchStore;
+  keyFilters: KeyFilterStore;
   now: () => Date;
 }
 
@@ -131,7 +134,9 @@ export async function ingestBatch(stores: IngestStores, request: IngestRequest):
         counts.read = list.entries.length + list.rejects.length;
         counts.written = await stores.tro.upsert(list.entries, request.batchDate);
       } else {
-        await writeMarks(stores, request, counts, reject);
+        const keys = new Set<string>();
+        await writeMarks(stores, request, counts, reject, keys);
+        await updateKeyFilter(stores, request.market, keys);
       }
     } catch (error) {
       failure = (error as Error).message;
@@ -149,7 +154,7 @@ export async function ingestBatch(stores: IngestStores, request: IngestRequest):
  * Parses and writes at once: one chunk is written while the next is parsed. Chunks are written one after another,
  * in file order, so that the later record of a serial still wins.
  */
-async function writeMarks(stores: IngestStores, request: IngestRequest, counts: IngestCounts, reject: (r: IngestReject) => void): Promise<void> {
+async function writeMarks(stores: IngestStores, request: IngestRequest, counts: IngestCounts, reject: (r: IngestReject) => void, keys: Set<string>): Promise<void> {
   const chunkSize = request.chunkSize ?? 500;
   let chunk: MarkRecord[] = [];
   let writing: Promise<void> = Promise.resolve();
@@ -159,6 +164,7 @@ async function writeMarks(stores: IngestStores, request: IngestRequest, counts: 
     counts.written += result.written;
     counts.unchanged += result.unchanged;
     counts.stale += result.stale;
+    for (const key of result.keys) keys.add(key);
     await request.onProgress?.(counts);
     if (Date.now() - lockRenewedAt > 60_000) {
       await stores.batches.acquireLock(request.market, dataKindOf(request.kind), request.holder, stores.now(), LOCK_SECONDS);
@@ -193,4 +199,23 @@ async function writeMarks(stores: IngestStores, request: IngestRequest, counts: 
     // Whatever happened while parsing, the write under way finishes (or fails) before the batch is judged.
     await writing;
   }
+}
+
+/**
+ * New keys go into the market's filter. Keys of marks that left a key stay in it: a "maybe" costs one lookup and
+ * is never wrong. When the filter would pass its designed load, it is rebuilt from every key in the store.
+ */
+async function updateKeyFilter(stores: IngestStores, market: Market, added: Set<string>): Promise<void> {
+  let filter = await stores.keyFilters.load(market);
+  if (filter && filter.hasRoomFor(added.size)) {
+    if (added.size === 0) return;
+    for (const key of added) filter.add(key);
+  } else {
+    // Two passes (count, then add) keep memory flat however many keys the market has.
+    let count = 0;
+    for await (const _key of stores.marks.allKeys(market)) count++;
+    filter = KeyFilter.forCapacity(Math.max(2 * count, 10_000));
+    for await (const key of stores.marks.allKeys(market)) filter.add(key);
+  }
+  await stores.keyFilters.save(market, filter);
 }

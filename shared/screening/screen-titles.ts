@@ -5,14 +5,16 @@
  * Output: one result per item, in order: risk 高/中/低, tro_hit, top_conflict ("" when nothing is left).
  *
  *  1. Split each title into words and candidate runs of words, each with its lookup keys (exact, phonetic).
- *  2. Resolve every key of the whole batch at once: from the in-memory cache, else in BatchGetItem rounds
- *     (US marks for every run; CN marks too for Chinese runs).
+ *  2. Resolve every key of the whole batch at once: from the in-memory cache; keys the market's key filter
+ *     knows do not exist cost nothing; the rest in BatchGetItem rounds (US marks for every run; CN marks too for
+ *     Chinese runs).
  *  3. Verify each candidate mark: exact text, or a misspelling within an edit budget that grows with length.
  *  4. Weigh each conflict (shared/screening/risk.ts): match, status, class (the item's, or inferred from its
  *     product words), how distinctive the word is, nominative use, and whether the brand files TRO suits.
  *  5. The title's risk, its TRO flag and its strongest conflict.
  */
 import { editDistance, hasCjk, joined, normalizeText } from '../marks/lookup-keys';
+import type { KeyFilter } from '../marks/key-filter';
 import type { Market } from '../marks/mark-record';
 import type { MarkStore, MarkSummary } from '../ports';
 import { candidatesOf, type Candidate } from './candidates';
@@ -51,6 +53,8 @@ export interface ScreeningResult {
 export interface ScreeningSources {
   marks: Pick<MarkStore, 'lookup'>;
   tro: () => Promise<TroIndex>;
+  /** Which keys exist in a market; without one, every key is looked up. */
+  keyFilter?: (market: Market) => Promise<KeyFilter | undefined>;
 }
 
 interface Conflict {
@@ -108,12 +112,13 @@ export class TitleScreener {
     const found = new Map<string, MarkSummary[]>();
     await Promise.all(
       (['US', 'CN'] as const).map(async (market) => {
+        const filter = await this.sources.keyFilter?.(market);
         const missing: string[] = [];
         for (const key of wanted[market]) {
           const cached = this.cache.get(`${market}#${key}`);
           if (cached && now - cached.at < ttl) {
             if (cached.marks.length) found.set(`${market}#${key}`, cached.marks);
-          } else missing.push(key);
+          } else if (!filter || filter.mightContain(key)) missing.push(key);
         }
         if (missing.length === 0) return;
         this.lookups++;

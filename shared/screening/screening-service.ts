@@ -1,8 +1,9 @@
 /**
- * The screening engine with its sources kept warm for the life of a function instance: the TRO list (refreshed
- * every 5 minutes) and the data date (every minute), around one TitleScreener and its key cache.
+ * The screening engine with its sources kept warm for the life of a function instance: the TRO list and the key
+ * filters (refreshed every 5 minutes: new data is seen within 5 minutes) and the data date (every minute), around
+ * one TitleScreener and its key cache.
  */
-import type { DataBatchStore, MarkStore, TroStore } from '../ports';
+import type { DataBatchStore, KeyFilterStore, MarkStore, TroStore } from '../ports';
 import { TitleScreener, type ScreeningItem, type ScreeningResult } from './screen-titles';
 import { TroIndex } from './tro-index';
 
@@ -27,10 +28,11 @@ function refreshing<T>(load: () => Promise<T>, everyMs: number): () => Promise<T
   };
 }
 
-export function createScreeningService(stores: { marks: MarkStore; tro: TroStore; batches: DataBatchStore }): ScreeningService & { screener: TitleScreener } {
+export function createScreeningService(stores: { marks: MarkStore; tro: TroStore; batches: DataBatchStore; keyFilters: KeyFilterStore }): ScreeningService & { screener: TitleScreener } {
   const tro = refreshing(async () => new TroIndex(await stores.tro.all()), 5 * 60_000);
   const dataAsOf = refreshing(async () => (await stores.batches.latestComplete('US', 'marks'))?.dataAsOf ?? '', 60_000);
-  const screener = new TitleScreener({ marks: stores.marks, tro });
+  const filters = { US: refreshing(() => stores.keyFilters.load('US'), 5 * 60_000), CN: refreshing(() => stores.keyFilters.load('CN'), 5 * 60_000) };
+  const screener = new TitleScreener({ marks: stores.marks, tro, keyFilter: (market) => filters[market]() });
   return {
     screener,
     async screen(items, options) {

@@ -8,7 +8,7 @@
  * interrupted chunk is repaired by running the batch again: key items first, mark records last.
  */
 import { createHash } from 'node:crypto';
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { lookupKeysOfMark } from '../../marks/lookup-keys';
 import type { Market, MarkRecord } from '../../marks/mark-record';
 import type { MarkStore, MarkSummary, MarkWriteResult } from '../../ports';
@@ -70,6 +70,23 @@ export class DynamoDbMarkStore implements MarkStore {
     return found;
   }
 
+  async *allKeys(market: Market): AsyncIterable<string> {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new ScanCommand({
+          TableName: this.tables.markKeys,
+          ProjectionExpression: 'lookupKey',
+          FilterExpression: 'begins_with(lookupKey, :market)',
+          ExpressionAttributeValues: { ':market': `${market}#` },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) yield String(item.lookupKey).slice(market.length + 1);
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
+
   async getMark(market: Market, serial: string): Promise<(MarkRecord & { lookupKeys: string[] }) | undefined> {
     const out = await this.doc.send(new GetCommand({ TableName: this.tables.marks, Key: { markId: `${market}#${serial}` }, ConsistentRead: true }));
     if (!out.Item) return undefined;
@@ -86,7 +103,7 @@ export class DynamoDbMarkStore implements MarkStore {
     const stored = (await batchGetAll(this.doc, this.tables.marks, [...latest.keys()].map((markId) => ({ markId })), { consistent: true })) as unknown as StoredMark[];
     for (const item of stored) existing.set(item.markId, item);
 
-    const result: MarkWriteResult = { written: 0, unchanged: 0, stale: 0 };
+    const result: MarkWriteResult = { written: 0, unchanged: 0, stale: 0, keys: [] };
     const changed: StoredMark[] = [];
     for (const [markId, record] of latest) {
       const before = existing.get(markId);
@@ -135,6 +152,7 @@ export class DynamoDbMarkStore implements MarkStore {
       changed.map((mark) => ({ PutRequest: { Item: mark as unknown as Record<string, unknown> } })),
     );
     result.written = changed.length;
+    result.keys = [...new Set(changed.flatMap((mark) => mark.lookupKeys))];
     return result;
   }
 }

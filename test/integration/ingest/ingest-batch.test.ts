@@ -46,6 +46,19 @@ describe('the real USPTO daily sample', () => {
     expect(found.get('e:cutex')!).toEqual([expect.objectContaining({ serial: '71112081', markText: 'CUTEX', isLive: true })]);
     expect(found.has('e:nothing-here')).toBe(false);
     expect(await stores.batches.latestComplete('US', 'marks')).toMatchObject({ dataAsOf: '2026-11-20', status: 'complete', counts: expect.objectContaining({ read: 11 }) });
+    const filter = await stores.keyFilters.load('US');
+    expect(filter?.mightContain('e:cutex')).toBe(true);
+    expect(filter?.mightContain('e:tusimple')).toBe(true);
+  });
+
+  it('a later batch adds its keys to the market key filter', async () => {
+    const s = serial();
+    await ingestBatch(stores, request({ input: jsonl({ serial: s, mark: 'Zorblequist', is_live: true }), batchDate: '2026-11-21' }));
+
+    const filter = await stores.keyFilters.load('US');
+
+    expect(filter?.mightContain('e:zorblequist')).toBe(true);
+    expect(filter?.mightContain('e:cutex')).toBe(true);
   });
 
   it('a re-run changes nothing', async () => {

@@ -1,0 +1,58 @@
+/**
+ * Which lookup keys exist in a market, as a Bloom filter: screening asks it before asking DynamoDB, so that the
+ * thousands of word runs in a batch of titles that name no mark cost no lookup at all. A filter can say "maybe"
+ * for a key that is absent (about 1 in 100 at its designed load), never "no" for a key that exists, so screening
+ * stays exact: a "maybe" is simply looked up.
+ */
+const BITS_PER_KEY = 10;
+const HASHES = 7;
+const MIN_BITS = 1 << 16;
+
+function fnv1a(text: string, seed: number): number {
+  let hash = 0x811c9dc5 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+export class KeyFilter {
+  private constructor(
+    readonly bits: Uint8Array,
+    /** Keys added so far (the filter is designed for `capacity`). */
+    public count: number,
+    readonly capacity: number,
+  ) {}
+
+  static forCapacity(capacity: number): KeyFilter {
+    let bits = MIN_BITS;
+    while (bits < capacity * BITS_PER_KEY) bits *= 2;
+    return new KeyFilter(new Uint8Array(bits / 8), 0, bits / BITS_PER_KEY);
+  }
+
+  static fromBytes(bytes: Uint8Array, count: number): KeyFilter {
+    return new KeyFilter(bytes, count, (bytes.length * 8) / BITS_PER_KEY);
+  }
+
+  private positions(key: string): number[] {
+    const size = this.bits.length * 8;
+    const h1 = fnv1a(key, 0);
+    const h2 = fnv1a(key, 0x5bd1e995) | 1;
+    return Array.from({ length: HASHES }, (_, i) => ((h1 + Math.imul(i, h2)) >>> 0) % size);
+  }
+
+  add(key: string): void {
+    for (const p of this.positions(key)) this.bits[p >>> 3]! |= 1 << (p & 7);
+    this.count++;
+  }
+
+  mightContain(key: string): boolean {
+    return this.positions(key).every((p) => (this.bits[p >>> 3]! & (1 << (p & 7))) !== 0);
+  }
+
+  /** Whether adding this many more keys keeps it within the load it was designed for. */
+  hasRoomFor(more: number): boolean {
+    return this.count + more <= this.capacity;
+  }
+}

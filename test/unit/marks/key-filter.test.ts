@@ -1,0 +1,21 @@
+import { KeyFilter } from '../../../shared/marks/key-filter';
+
+it('never says no for a key it holds, and rarely yes for one it does not', () => {
+  const filter = KeyFilter.forCapacity(20_000);
+  for (let i = 0; i < 20_000; i++) filter.add(`e:brand${i}`);
+
+  for (let i = 0; i < 20_000; i++) expect(filter.mightContain(`e:brand${i}`)).toBe(true);
+  let falseYes = 0;
+  for (let i = 0; i < 20_000; i++) if (filter.mightContain(`e:other${i}`)) falseYes++;
+  expect(falseYes / 20_000).toBeLessThan(0.02);
+});
+
+it('travels as bytes and knows when it is full', () => {
+  const filter = KeyFilter.forCapacity(100);
+  filter.add('e:nike');
+  const copy = KeyFilter.fromBytes(Uint8Array.from(filter.bits), filter.count);
+  expect(copy.mightContain('e:nike')).toBe(true);
+  expect(copy.mightContain('e:adidas')).toBe(false);
+  expect(copy.hasRoomFor(copy.capacity - 1)).toBe(true);
+  expect(copy.hasRoomFor(copy.capacity)).toBe(false);
+});
