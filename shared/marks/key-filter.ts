@@ -35,20 +35,29 @@ export class KeyFilter {
     return new KeyFilter(bytes, count, (bytes.length * 8) / BITS_PER_KEY);
   }
 
-  private positions(key: string): number[] {
-    const size = this.bits.length * 8;
-    const h1 = fnv1a(key, 0);
-    const h2 = fnv1a(key, 0x5bd1e995) | 1;
-    return Array.from({ length: HASHES }, (_, i) => ((h1 + Math.imul(i, h2)) >>> 0) % size);
+  /** Bit i of the key's HASHES positions (double hashing: h1 + i * h2). */
+  private position(h1: number, h2: number, i: number): number {
+    return ((h1 + Math.imul(i, h2)) >>> 0) % (this.bits.length * 8);
   }
 
   add(key: string): void {
-    for (const p of this.positions(key)) this.bits[p >>> 3]! |= 1 << (p & 7);
+    const h1 = fnv1a(key, 0);
+    const h2 = fnv1a(key, 0x5bd1e995) | 1;
+    for (let i = 0; i < HASHES; i++) {
+      const p = this.position(h1, h2, i);
+      this.bits[p >>> 3]! |= 1 << (p & 7);
+    }
     this.count++;
   }
 
   mightContain(key: string): boolean {
-    return this.positions(key).every((p) => (this.bits[p >>> 3]! & (1 << (p & 7))) !== 0);
+    const h1 = fnv1a(key, 0);
+    const h2 = fnv1a(key, 0x5bd1e995) | 1;
+    for (let i = 0; i < HASHES; i++) {
+      const p = this.position(h1, h2, i);
+      if ((this.bits[p >>> 3]! & (1 << (p & 7))) === 0) return false;
+    }
+    return true;
   }
 
   /** Whether adding this many more keys keeps it within the load it was designed for. */

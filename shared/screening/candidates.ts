@@ -4,7 +4,7 @@
  * mark for it. Runs that begin or end with a connecting word ("for", "with", "and" ...) are skipped: no mark is
  * filed that way, and they would only cost lookups.
  */
-import { joined as joinWords, phoneticSkeleton } from '../marks/lookup-keys';
+import { phoneticSkeleton } from '../marks/lookup-keys';
 import { isStopword } from './lexicon';
 import type { TitleWord } from './title-words';
 
@@ -48,8 +48,10 @@ export function candidatesOf(words: readonly TitleWord[]): Candidate[] {
       const single = end - start === 1;
       // A lone number or letter is no brand use worth a lookup ("15", "x").
       if (single && !first.cjk && (text.length < 2 || /^\d+$/.test(text))) continue;
-      const joined = joinWords(text);
-      const skeleton = first.cjk ? undefined : cachedSkeleton(joined);
+      // Words carry no spaces, so the run's text is already its joined form.
+      const joined = text;
+      // Misspellings are looked for in runs of one or two words: longer marks are rarely misspelt into a match.
+      const skeleton = first.cjk || end - start > 2 ? undefined : cachedSkeleton(joined);
       out.push({ start, end, joined, cjk: first.cjk, exactKey: `e:${joined}`, ...(skeleton ? { phoneticKey: `p:${skeleton}` } : {}) });
     }
   }

@@ -81,7 +81,7 @@ export function editBudget(length: number): number {
 }
 
 export class TitleScreener {
-  private readonly cache = new Map<string, { marks: MarkSummary[]; at: number }>();
+  private readonly cache: Record<Market, Map<string, { marks: MarkSummary[]; at: number }>> = { US: new Map(), CN: new Map() };
   /** DynamoDB lookups made, for the benchmark's round-trip count. */
   lookups = 0;
 
@@ -114,18 +114,20 @@ export class TitleScreener {
       (['US', 'CN'] as const).map(async (market) => {
         const filter = await this.sources.keyFilter?.(market);
         const missing: string[] = [];
+        const cache = this.cache[market];
         for (const key of wanted[market]) {
-          const cached = this.cache.get(`${market}#${key}`);
+          const cached = cache.get(key);
           if (cached && now - cached.at < ttl) {
             if (cached.marks.length) found.set(`${market}#${key}`, cached.marks);
           } else if (!filter || filter.mightContain(key)) missing.push(key);
+          else this.remember(cache, key, [], now);
         }
         if (missing.length === 0) return;
         this.lookups++;
         const fetched = await this.sources.marks.lookup(market, missing);
         for (const key of missing) {
           const marks = fetched.get(key) ?? [];
-          this.remember(`${market}#${key}`, marks, now);
+          this.remember(cache, key, marks, now);
           if (marks.length) found.set(`${market}#${key}`, marks);
         }
       }),
@@ -133,16 +135,16 @@ export class TitleScreener {
     return found;
   }
 
-  private remember(key: string, marks: MarkSummary[], at: number): void {
-    if (this.cache.size >= (this.options.cacheEntries ?? 500_000)) {
+  private remember(cache: Map<string, { marks: MarkSummary[]; at: number }>, key: string, marks: MarkSummary[], at: number): void {
+    if (cache.size >= (this.options.cacheEntries ?? 500_000)) {
       // Drop the oldest tenth: Map keeps insertion order.
-      let drop = Math.ceil(this.cache.size / 10);
-      for (const k of this.cache.keys()) {
-        this.cache.delete(k);
+      let drop = Math.ceil(cache.size / 10);
+      for (const k of cache.keys()) {
+        cache.delete(k);
         if (--drop === 0) break;
       }
     }
-    this.cache.set(key, { marks, at });
+    cache.set(key, { marks, at });
   }
 
   private judge(
@@ -160,6 +162,7 @@ export class TitleScreener {
     const titleCase = words.filter((w) => !w.cjk).length >= 3 && words.filter((w) => w.capitalised).length >= 0.7 * words.filter((w) => !w.cjk).length;
 
     const bySerial = new Map<string, Conflict>();
+    const troCandidates = new Set<Candidate>();
     const consider = (conflict: Omit<Conflict, 'score' | 'relation' | 'wording' | 'nominative'>) => {
       const wording = wordingOf(words, conflict.candidate, titleCase);
       let relevance = classRelevance(conflict.niceClasses, itemClasses);
@@ -179,6 +182,7 @@ export class TitleScreener {
       const score = nearMissElsewhere ? 0 : MATCH_WEIGHT[conflict.kind] * status * relevance.weight * wording.weight;
       const nominative = nominativeCueAt(norms, conflict.candidate.start);
       const full: Conflict = { ...conflict, score, relation: relevance.relation, wording: wording.kind, nominative };
+      if (full.tro) troCandidates.add(conflict.candidate);
       const previous = bySerial.get(conflict.serial);
       if (!previous || previous.score < score) bySerial.set(conflict.serial, full);
     };
@@ -192,7 +196,7 @@ export class TitleScreener {
       for (const [key, exactKey] of keys) {
         for (const mark of found.get(key) ?? []) {
           if (seen.has(mark.serial)) continue;
-          const markJoined = joined(normalizeText(mark.markText));
+          const markJoined = joinedMarkText(mark.markText);
           const match = matchOf(candidate, markJoined, exactKey);
           if (!match) continue;
           seen.add(mark.serial);
@@ -210,7 +214,7 @@ export class TitleScreener {
         }
       }
       // A TRO brand named in the title counts even when no registration of it is in the data.
-      if (troMatch && ![...bySerial.values()].some((c) => c.tro && c.candidate === candidate)) {
+      if (troMatch && !troCandidates.has(candidate)) {
         consider({
           mark: troMatch.brand.brand,
           serial: `tro:${troMatch.brand.brandKey}`,
@@ -255,6 +259,19 @@ function troBrandOfMark(tro: TroIndex, markText: string) {
   const words = normalizeText(markText).split(' ');
   const latin = words.filter((w) => !hasCjk(w)).join('');
   return tro.names(words.join('')) ?? (latin && latin.length < words.join('').length ? tro.names(latin) : undefined);
+}
+
+const joinedMarks = new Map<string, string>();
+
+/** A mark's text as a joined key, remembered: the same popular marks come up in title after title. */
+function joinedMarkText(markText: string): string {
+  let value = joinedMarks.get(markText);
+  if (value === undefined) {
+    if (joinedMarks.size > 100_000) joinedMarks.clear();
+    value = joined(normalizeText(markText));
+    joinedMarks.set(markText, value);
+  }
+  return value;
 }
 
 function isTroHit(c: Conflict): boolean {

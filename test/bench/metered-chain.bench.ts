@@ -102,7 +102,7 @@ in-memory row.
 if (require.main === module) {
   benchMeteredChain()
     .then((section) => {
-      writeSection('Metered chain (issue: foundation)', section);
+      writeSection('Metered chain', section);
       console.log(section);
     })
     .catch((error) => {

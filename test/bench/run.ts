@@ -1,15 +1,27 @@
 /** `npm run bench`: every benchmark, each writing its section of BENCHMARKS.md. They report; they never gate. */
 import { benchMeteredChain } from './metered-chain.bench';
 import { writeSection } from './bench-support';
+import { benchScreening } from './screening.bench';
+import { benchBundleSize } from './bundle-size.bench';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
+const BENCHMARKS: [string, () => Promise<string>][] = [
+  ['Metered chain', benchMeteredChain],
+  ['Batch screening speed', benchScreening],
+  ['Bundle size and cold init', benchBundleSize],
+];
+
 async function main(): Promise<void> {
-  const section = await benchMeteredChain();
-  writeSection('Metered chain (issue: foundation)', section);
-  console.log(section);
+  const only = process.argv[2];
+  for (const [title, run] of BENCHMARKS) {
+    if (only && !title.toLowerCase().includes(only.toLowerCase())) continue;
+    const section = await run();
+    writeSection(title, section);
+    console.log(`## ${title}\n\n${section}`);
+  }
 }
 
 main().catch((error) => {
