@@ -3,6 +3,7 @@ import { benchMeteredChain } from './metered-chain.bench';
 import { writeSection } from './bench-support';
 import { benchScreening } from './screening.bench';
 import { benchBundleSize } from './bundle-size.bench';
+import { benchIngest } from './ingest.bench';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
@@ -12,6 +13,7 @@ const BENCHMARKS: [string, () => Promise<string>][] = [
   ['Metered chain', benchMeteredChain],
   ['Batch screening speed', benchScreening],
   ['Bundle size and cold init', benchBundleSize],
+  ['Ingest', () => benchIngest()],
 ];
 
 async function main(): Promise<void> {

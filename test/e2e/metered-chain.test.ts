@@ -211,9 +211,12 @@ describe('Idempotency-Key', () => {
     const { accountId, apiKey } = await stack.openAccount({ points: 100 });
     const headers = { ...bearer(apiKey), 'Idempotency-Key': 'slow-1' };
 
-    const first = post(url, { points: 10, delayMs: 800 }, headers);
-    await new Promise((r) => setTimeout(r, 300));
-    const duplicate = await post(url, { points: 10, delayMs: 800 }, headers);
+    const first = post(url, { points: 10, delayMs: 1500 }, headers);
+    // The first holds the key once it is charged (the charge comes after the key is claimed).
+    while ((await stack.deps.ledger.entries(accountId)).filter((e) => e.kind === 'charge').length === 0) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const duplicate = await post(url, { points: 10, delayMs: 1500 }, headers);
 
     expect(duplicate.status).toBe(409);
     expect((await readJson(duplicate)).error.code).toBe('idempotency_key_in_progress');
