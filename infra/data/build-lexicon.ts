@@ -28,6 +28,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { normalizeText } from '../../shared/marks/lookup-keys';
+import type { LexiconData } from '../../shared/screening/lexicon';
 
 const ROOT = path.resolve(__dirname, '../..');
 export const DEFAULT_SHARED_DIR = path.resolve(ROOT, '../shared');
@@ -562,16 +563,10 @@ function weightsOf(byClass: Map<string, number>): string {
 // The build
 // ---------------------------------------------------------------------------------------------------------------
 
-export interface LexiconFile {
+/** productClasses: classes ("09:60 28:40") -> the words that have exactly those weights, space-separated. */
+export interface LexiconFile extends LexiconData {
   about: string;
   counts: Record<string, number>;
-  stopwords: string[];
-  units: string[];
-  generic: string[];
-  dualUse: string[];
-  knownTrademarks: string[];
-  /** classes ("09:60 28:40") -> the words that have exactly those weights, space-separated. */
-  productClasses: Record<string, string>;
 }
 
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

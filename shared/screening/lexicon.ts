@@ -18,7 +18,8 @@ export interface NiceWeight {
   weight: number;
 }
 
-interface LexiconData {
+/** The shape of data/lexicon/lexicon.json (built by infra/data/build-lexicon.ts). */
+export interface LexiconData {
   stopwords: string[];
   units: string[];
   generic: string[];

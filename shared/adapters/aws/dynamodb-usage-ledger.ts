@@ -3,11 +3,13 @@
  * the usage table written in the same transaction, so at all times:
  *   balance = sum(credits) - sum(charges not refunded)
  */
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { AccountNotFoundError, InsufficientPointsError } from '../../errors';
 import { newId } from '../../metering/api-keys';
 import type { Debit, LedgerEntry, UsageLedger } from '../../ports';
 import { cancellationReasons, conditionFailedAt, oldItemAt, withConflictRetry } from './transaction-errors';
+
+type TransactUpdate = NonNullable<TransactWriteCommandInput['TransactItems']>[number]['Update'];
 
 export class DynamoDbUsageLedger implements UsageLedger {
   constructor(
@@ -31,30 +33,15 @@ export class DynamoDbUsageLedger implements UsageLedger {
       at,
     };
     try {
-      await withConflictRetry(() =>
-        this.doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: this.tables.accounts,
-                  Key: { accountId: input.accountId },
-                  UpdateExpression: 'SET points = points - :cost',
-                  ConditionExpression: 'attribute_exists(accountId) AND points >= :cost',
-                  ExpressionAttributeValues: { ':cost': input.cost },
-                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-                },
-              },
-              {
-                Put: {
-                  TableName: this.tables.usage,
-                  Item: entry,
-                  ConditionExpression: 'attribute_not_exists(entryId)',
-                },
-              },
-            ],
-          }),
-        ),
+      await this.moveWithRecord(
+        {
+          Key: { accountId: input.accountId },
+          UpdateExpression: 'SET points = points - :cost',
+          ConditionExpression: 'attribute_exists(accountId) AND points >= :cost',
+          ExpressionAttributeValues: { ':cost': input.cost },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+        entry,
       );
     } catch (error) {
       const reasons = cancellationReasons(error);
@@ -129,23 +116,14 @@ export class DynamoDbUsageLedger implements UsageLedger {
       note: input.note.slice(0, 200),
     };
     try {
-      await withConflictRetry(() =>
-        this.doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: this.tables.accounts,
-                  Key: { accountId: input.accountId },
-                  UpdateExpression: 'ADD points :points',
-                  ConditionExpression: 'attribute_exists(accountId)',
-                  ExpressionAttributeValues: { ':points': input.points },
-                },
-              },
-              { Put: { TableName: this.tables.usage, Item: entry, ConditionExpression: 'attribute_not_exists(entryId)' } },
-            ],
-          }),
-        ),
+      await this.moveWithRecord(
+        {
+          Key: { accountId: input.accountId },
+          UpdateExpression: 'ADD points :points',
+          ConditionExpression: 'attribute_exists(accountId)',
+          ExpressionAttributeValues: { ':points': input.points },
+        },
+        entry,
       );
     } catch (error) {
       const reasons = cancellationReasons(error);
@@ -156,6 +134,20 @@ export class DynamoDbUsageLedger implements UsageLedger {
       new GetCommand({ TableName: this.tables.accounts, Key: { accountId: input.accountId }, ConsistentRead: true }),
     );
     return Number(account.Item?.points ?? 0);
+  }
+
+  /** One transaction: the account's balance changes, and the record that says why is written with it. */
+  private async moveWithRecord(accountUpdate: Omit<NonNullable<TransactUpdate>, 'TableName'>, entry: LedgerEntry): Promise<void> {
+    await withConflictRetry(() =>
+      this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Update: { TableName: this.tables.accounts, ...accountUpdate } },
+            { Put: { TableName: this.tables.usage, Item: entry, ConditionExpression: 'attribute_not_exists(entryId)' } },
+          ],
+        }),
+      ),
+    );
   }
 
   async entries(accountId: string, options: { limit?: number; newestFirst?: boolean } = {}): Promise<LedgerEntry[]> {
