@@ -293,3 +293,57 @@ export class ImageSourceMissingError extends ServiceError {
     });
   }
 }
+
+export class ImageUnreadableError extends ServiceError {
+  readonly status = 400;
+  readonly code = 'image_unreadable';
+  constructor(reason: string) {
+    super(
+      {
+        en: `The image could not be read: ${reason}. Send a PNG, JPEG, WebP, GIF or SVG of at most 4 MB and 4096 x 4096 pixels.`,
+        zh: `无法读取图片：${reason}。请发送不超过 4 MB、4096 x 4096 像素的 PNG、JPEG、WebP、GIF 或 SVG 图片。`,
+      },
+      { reason },
+    );
+  }
+}
+
+export class UrlNotAllowedError extends ServiceError {
+  readonly status = 400;
+  readonly code = 'url_not_allowed';
+  constructor(reason: string) {
+    super(
+      {
+        en: `This url cannot be fetched: ${reason}. Use a public http or https address on port 80 or 443.`,
+        zh: `无法获取该 url：${reason}。请使用端口为 80 或 443 的公开 http/https 地址。`,
+      },
+      { reason },
+    );
+  }
+}
+
+export class UrlFetchFailedError extends ServiceError {
+  readonly status = 422;
+  readonly code = 'url_fetch_failed';
+  constructor(reason: string) {
+    super(
+      {
+        en: `The image at url could not be fetched: ${reason}. No points were charged.`,
+        zh: `无法从 url 获取图片：${reason}。未扣除点数。`,
+      },
+      { reason },
+    );
+  }
+}
+
+/** An embedder or vector index that did not answer in time, was throttled or failed: the search falls back. */
+export class SearchBackendUnavailableError extends Error {
+  constructor(
+    readonly backend: string,
+    readonly reason: 'timeout' | 'throttled' | 'failed',
+    options?: { cause?: unknown },
+  ) {
+    super(`${backend}: ${reason}`, options);
+    this.name = 'SearchBackendUnavailableError';
+  }
+}

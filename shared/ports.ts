@@ -202,3 +202,48 @@ export interface DataBatchStore {
 export interface BlobStore {
   open(key: string): Promise<NodeJS.ReadableStream>;
 }
+
+// ---- Logo search -------------------------------------------------------------------------------------------------
+
+/** A logo ready for an embedder: flattened on white, trimmed, padded square, resized; 8-bit RGB, row-major. */
+export interface NormalizedImage {
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** Turns a normalized image into a vector (L2-normalised, so cosine similarity is a dot product). */
+export interface Embedder {
+  /** e.g. `descriptor`, `clip-sagemaker`, `onnx`: stored with the vectors so that only like is compared to like. */
+  readonly name: string;
+  readonly dimensions: number;
+  embed(image: NormalizedImage, options?: { signal?: AbortSignal }): Promise<Float32Array>;
+}
+
+export interface LogoMetadata {
+  serial: string;
+  mark: string;
+  /** Two-digit Nice classes. */
+  nice: string[];
+  isLive: boolean;
+}
+
+export interface VectorMatch extends LogoMetadata {
+  /** Similarity in [0, 1], 1 the same image (see the score mapping of each index). */
+  score: number;
+}
+
+export interface VectorQuery {
+  topK: number;
+  /** Only marks with this Nice class. */
+  nice?: string;
+  /** Only marks in force. */
+  liveOnly?: boolean;
+  signal?: AbortSignal;
+}
+
+/** The logo vectors of one market for one embedder. */
+export interface VectorIndex {
+  query(vector: Float32Array, query: VectorQuery): Promise<VectorMatch[]>;
+  put(items: readonly { vector: Float32Array; metadata: LogoMetadata }[]): Promise<void>;
+}
