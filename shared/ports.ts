@@ -247,3 +247,10 @@ export interface VectorIndex {
   query(vector: Float32Array, query: VectorQuery): Promise<VectorMatch[]>;
   put(items: readonly { vector: Float32Array; metadata: LogoMetadata }[]): Promise<void>;
 }
+
+/** Where the in-process logo indexes (one per market and embedder) are kept between runs: a folder, or S3. */
+export interface LogoIndexStore {
+  /** The index as last saved, or a new empty one. */
+  load(market: Market, embedder: Pick<Embedder, 'name' | 'dimensions'>): Promise<VectorIndex>;
+  save(market: Market, embedder: Pick<Embedder, 'name' | 'dimensions'>, index: VectorIndex): Promise<void>;
+}
