@@ -15,6 +15,15 @@ import { DynamoDbMarkStore } from './adapters/aws/dynamodb-mark-store';
 import { DynamoDbTroStore } from './adapters/aws/dynamodb-tro-store';
 import type { ApiDependencies } from './http/types';
 import type { IngestStores } from './ingest/ingest-batch';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { S3VectorsClient } from '@aws-sdk/client-s3vectors';
+import { S3UsearchIndexStore, DEFAULT_INDEX_FOLDER } from './adapters/aws/s3-usearch-index-store';
+import { S3VectorsIndex } from './adapters/aws/s3vectors-index';
+import { SageMakerClipEmbedder } from './adapters/aws/sagemaker-embedder';
+import { FolderUsearchIndexStore } from './adapters/local/usearch-index-store';
+import { createLogoSearchService, type LogoSearchService } from './imaging/logo-search-service';
+import type { Market } from './marks/mark-record';
 import { createScreeningService, type ScreeningService } from './screening/screening-service';
 import { createLogger, createMetrics } from './observability';
 
@@ -49,7 +58,29 @@ export function buildDataStores(config: AppConfig, doc = createDynamoDbClients({
   };
 }
 
+/** The logo search: the descriptor index from a folder or S3; CLIP on SageMaker with S3 Vectors where configured. */
+export function buildLogoSearch(config: AppConfig, batches = buildDataStores(config).batches): LogoSearchService {
+  const indexes = config.logos.bucket
+    ? new S3UsearchIndexStore(new S3Client({ region: config.region }), config.logos.bucket, config.logos.degradedPrefix, DEFAULT_INDEX_FOLDER)
+    : new FolderUsearchIndexStore(config.logos.indexDir);
+  const clip = config.logos.clip;
+  // One attempt only on the search path: a retry would not fit the time budget, and the fallback answers instead.
+  const primary = clip
+    ? {
+        embedder: new SageMakerClipEmbedder(new SageMakerRuntimeClient({ region: config.region, maxAttempts: 1 }), clip.endpointName),
+        index: (market: Market) => new S3VectorsIndex(new S3VectorsClient({ region: config.region, maxAttempts: 1 }), { indexArn: clip.indexArns[market] }),
+      }
+    : undefined;
+  return createLogoSearchService({ batches, indexes, ...(primary ? { primary } : {}), primaryBudgetMs: config.logos.primaryBudgetMs });
+}
+
 let processDependencies: ApiDependencies | undefined;
+let processLogoSearch: LogoSearchService | undefined;
+
+export function logoSearchService(): LogoSearchService {
+  processLogoSearch ??= buildLogoSearch(loadConfig());
+  return processLogoSearch;
+}
 let processScreening: ScreeningService | undefined;
 
 /** The screening engine for this process, over the data stores of its config. */

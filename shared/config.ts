@@ -23,6 +23,15 @@ const envSchema = z.object({
   /** How long an in-progress Idempotency-Key blocks a duplicate before a crashed request's lock may be taken over. */
   IDEMPOTENCY_LOCK_SECONDS: positiveInt(120),
   ...Object.fromEntries(TABLES.map((t) => [tableEnvVar(t.id), tableNameSchema])),
+  /** Logo indexes: a local folder (npm start, tests), or S3 (bucket and prefix) in AWS. */
+  LOGO_INDEX_DIR: z.string().min(1).default('.local/indexes'),
+  LOGOS_BUCKET: z.string().min(3).optional(),
+  DEGRADED_INDEX_PREFIX: z.string().default('degraded-index/'),
+  /** The CLIP primary path: all three, or none. */
+  CLIP_ENDPOINT_NAME: z.string().min(1).optional(),
+  LOGO_INDEX_US_ARN: z.string().startsWith('arn:').optional(),
+  LOGO_INDEX_CN_ARN: z.string().startsWith('arn:').optional(),
+  PRIMARY_SEARCH_BUDGET_MS: positiveInt(1500),
 });
 
 export interface AppConfig {
@@ -33,6 +42,13 @@ export interface AppConfig {
   metricsNamespace: string;
   tables: Record<TableId, string>;
   http: HttpConfig;
+  logos: {
+    indexDir: string;
+    bucket?: string;
+    degradedPrefix: string;
+    clip?: { endpointName: string; indexArns: { US: string; CN: string } };
+    primaryBudgetMs: number;
+  };
 }
 
 export interface HttpConfig {
@@ -58,6 +74,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     serviceName: e.SERVICE_NAME,
     metricsNamespace: e.METRICS_NAMESPACE,
     tables,
+    logos: {
+      indexDir: e.LOGO_INDEX_DIR,
+      ...(e.LOGOS_BUCKET ? { bucket: e.LOGOS_BUCKET } : {}),
+      degradedPrefix: e.DEGRADED_INDEX_PREFIX,
+      ...(e.CLIP_ENDPOINT_NAME && e.LOGO_INDEX_US_ARN && e.LOGO_INDEX_CN_ARN
+        ? { clip: { endpointName: e.CLIP_ENDPOINT_NAME, indexArns: { US: e.LOGO_INDEX_US_ARN, CN: e.LOGO_INDEX_CN_ARN } } }
+        : {}),
+      primaryBudgetMs: e.PRIMARY_SEARCH_BUDGET_MS,
+    },
     http: {
       maxBodyBytes: e.MAX_BODY_BYTES,
       rateLimit: { requests: e.RATE_LIMIT_REQUESTS, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS },

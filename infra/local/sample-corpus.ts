@@ -7,6 +7,10 @@ import path from 'node:path';
 import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob-store';
 import type { IngestStores, IngestSummary } from '../../shared/ingest/ingest-batch';
 import { ingestBlob, type BlobIngest } from '../../shared/ingest/ingest-blob';
+import { ingestLogos } from '../../shared/ingest/ingest-logos';
+import { normalizeImage } from '../../shared/imaging/normalize-image';
+import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
+import type { LogoIndexStore } from '../../shared/ports';
 
 const DATA = path.join(__dirname, '../../data');
 /** The day the sample corpus was assembled; its data_as_of. */
@@ -21,6 +25,16 @@ export const SAMPLE_CORPUS: readonly SampleJob[] = [
   { key: 'sample/cn-marks.jsonl', kind: 'marks-jsonl', market: 'CN', batchDate: SAMPLE_CORPUS_DATE, source: 'sample-cn-marks', coverageKey: 'sample/cn-coverage.json' },
   { key: 'tro/tro_brands_sample.csv', kind: 'tro', market: 'US', batchDate: SAMPLE_CORPUS_DATE, source: 'sample-tro-list' },
 ];
+
+/** The sample logos (data/sample/logos), for the US sample marks: loaded once those marks are in. */
+export async function loadSampleLogos(stores: IngestStores, indexes: LogoIndexStore): Promise<IngestSummary> {
+  const summary = await ingestLogos(
+    { marks: stores.marks, batches: stores.batches, indexes, embedders: [{ embedder: new PerceptualDescriptorEmbedder() }], normalize: (bytes) => normalizeImage(bytes), now: stores.now },
+    { blobs: new FileSystemBlobStore(DATA), manifestKey: 'sample/logos/logos.jsonl', market: 'US', batchDate: SAMPLE_CORPUS_DATE, source: 'sample-logos', holder: `${os.hostname()}:${process.pid}` },
+  );
+  if (!summary.complete) throw new Error(`sample logos did not complete: ${summary.failure}`);
+  return summary;
+}
 
 /** Batches that share a lock (same market and kind) load in order; the others load alongside them. */
 export async function loadSampleCorpus(stores: IngestStores): Promise<IngestSummary[]> {

@@ -12,6 +12,7 @@ import { startLocalRuntime, type LocalRuntime } from './runtime';
 import { RUNTIME_FILE } from './runtime-file';
 
 const TABLE_PREFIX = 'tmk-local';
+const LOGO_INDEX_DIR = path.join(__dirname, '../../.local/indexes');
 
 function portFromEnv(): number {
   const raw = process.env.PORT ?? '3000';
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
       tablePrefix: TABLE_PREFIX,
       handlers: async (endpoint) => {
         // The handlers read their configuration from the environment, exactly as in Lambda.
-        Object.assign(process.env, localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix: TABLE_PREFIX }));
+        Object.assign(process.env, localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix: TABLE_PREFIX, logoIndexDir: LOGO_INDEX_DIR }));
         const [batchScreen, imageSearch, notFound] = await Promise.all([
           import('../../functions/batch-screen/handler'),
           import('../../functions/image-search/handler'),
@@ -56,9 +57,13 @@ async function main(): Promise<void> {
 
   const { dependencies, buildDataStores } = await import('../../shared/composition-root');
   const { loadConfig } = await import('../../shared/config');
-  const { loadSampleCorpus } = await import('./sample-corpus');
+  const { loadSampleCorpus, loadSampleLogos } = await import('./sample-corpus');
+  const { FolderUsearchIndexStore } = await import('../../shared/adapters/local/usearch-index-store');
   const loadStarted = Date.now();
-  const loaded = await loadSampleCorpus(buildDataStores(loadConfig()));
+  const config = loadConfig();
+  const stores = buildDataStores(config);
+  const loaded = await loadSampleCorpus(stores);
+  loaded.push(await loadSampleLogos(stores, new FolderUsearchIndexStore(config.logos.indexDir)));
   console.log(
     `Loaded the sample corpus in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s: ` +
       loaded.map((s) => `${s.batchId.split('#')[1]} ${s.written + s.unchanged}`).join(', '),
@@ -83,7 +88,7 @@ Try it:
   curl -s -X POST ${base}/v1/batch-screen -H 'Authorization: Bearer ${key.apiKey}' -H 'Content-Type: application/json' \\
     -d '{"items":[{"title":"Wireless earbuds for iPhone, noise cancelling","nice":"9"},{"title":"Stainless steel apple slicer"}]}'
   curl -s -X POST ${base}/v1/image-search -H 'Authorization: Bearer ${key.apiKey}' -H 'Content-Type: application/json' \\
-    -d '{"url":"https://example.com/logo.png","country":"US","limit":5}'
+    -d "{\\"country\\":\\"US\\",\\"limit\\":5,\\"image_b64\\":\\"$(base64 -w0 data/sample/logos/simple-icons/adidas.svg)\\"}"
   curl -s -X POST ${base}/v1/batch-screen -H 'Content-Type: application/json' -d '{"items":[]}'    # no key: 401
 
 Accounts and keys: npm run admin -- help      Stop: Ctrl-C

@@ -12,18 +12,22 @@
  *  3. Background model: the colour of the rectangle's outermost ring, per side (median per channel), as a linear
  *     gradient across the rectangle. A side whose median is far from the whole ring's median is a side the logo itself
  *     touches (a baseline, a bar) and takes the ring's median instead.
- *  4. Ink: the colour distance of each pixel from the background, soft-thresholded between two levels relative to
- *     the image's own contrast and the ring's noise. Being a distance from the background it does not care which
- *     colour the logo has, and an inverted logo (white on black) gives the same ink as the original.
- *  5. Canonical frame: ink centroid and radius of gyration; the ink is splatted onto a 32 x 32 grid spanning
- *     +-RADIUS_SPAN radii of gyration around the centroid (removes shifts, added margins and scale; the radius of
- *     gyration does not change under rotation, unlike a bounding box).
- *  6. Blocks, each mean-centred (so unrelated logos are near-orthogonal rather than all similar), L2-normalised and
- *     weighted, then concatenated and L2-normalised (cosine similarity = dot product):
- *       - ink map 16 x 16 and 8 x 8 (shape, at two tolerances);
- *       - a HOG-like grid: 4 x 4 cells x 8 unsigned orientations of the ink map's gradient (polarity-free);
- *       - rotation-invariant rings: ink and edge mass in 12 rings around the centroid, and in 3 ring groups the
- *         histogram (4 bins) of the angle between each edge and the radial direction.
+ *  4. Ink and edges. Ink: the colour distance of each pixel from the background, soft-thresholded between two levels
+ *     relative to the image's own contrast and the ring's noise; being a distance from the background it ignores the
+ *     logo's colours, and an inverted logo gives the same ink when the background is recognised. Edges: the colour
+ *     gradient (structure tensor over R, G, B, after a 3 x 3 box blur), clamped at the rectangle, soft-thresholded
+ *     above the median gradient (the noise of a photo); unsigned orientation, so light-on-dark equals dark-on-light.
+ *  5. Canonical frame: centroid and radius of gyration of the edges (the same for a logo and its inversion; the
+ *     radius of gyration does not change under rotation, unlike a bounding box); maps are splatted onto a 32 x 32 grid
+ *     spanning +-RADIUS_SPAN radii of gyration around the centroid (removes shifts, added margins and scale).
+ *  6. Blocks, each square-rooted, mean-centred (unrelated logos come out near-orthogonal rather than all alike),
+ *     L2-normalised and weighted, then concatenated and L2-normalised (cosine similarity = dot product):
+ *       - fill: ink map 16 x 16 and 8 x 8 (weight 0.5 each: they depend on telling background from ink);
+ *       - edge: edge map 8 x 8 (weight 1);
+ *       - orientation: HOG-like 4 x 4 cells x 8 unsigned orientations, soft in angle and across cells (weight 1);
+ *       - rings (rotation-invariant): ink and edge mass in 12 rings around the centroid, and in 3 ring groups a
+ *         4-bin histogram of the angle between each edge and the radial direction (weight 0.5).
+ *     256 + 64 + 64 + 128 + 36 = 548 dimensions.
  */
 import type { Embedder, NormalizedImage } from '../ports';
 
@@ -53,7 +57,7 @@ export type DescriptorWeights = Record<DescriptorBlock, number>;
 
 export const DEFAULT_DESCRIPTOR_WEIGHTS: DescriptorWeights = { fill: 0.5, fillCoarse: 0.5, edge: 1, orientation: 1, rings: 0.5 };
 
-/** 256 + 64 + 128 + 36 = 484. */
+/** 256 + 64 + 64 + 128 + 36 = 548. */
 export const DESCRIPTOR_DIMENSIONS = Object.values(BLOCK_SIZES).reduce((sum, size) => sum + size, 0);
 
 export class PerceptualDescriptorEmbedder implements Embedder {

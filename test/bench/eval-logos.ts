@@ -14,12 +14,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Embedder, NormalizedImage } from '../../shared/ports';
+import { normalizeImage } from '../../shared/imaging/normalize-image';
 import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
 import { machineLine } from './bench-support';
 
 const LOGO_FOLDER = path.join(__dirname, '../../data/sample/logos');
 const RENDER_SIZE = 400;
-const NORMALIZED_SIZE = 224;
 const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
 
 export interface SampleLogo {
@@ -46,23 +46,9 @@ export async function renderSampleLogo(logo: SampleLogo, size = RENDER_SIZE): Pr
   return sharp(svg, { density }).resize(size, size, { fit: 'inside' }).png().toBuffer();
 }
 
-/**
- * Stand-in for the service's intake normaliser: flatten on white, trim, pad to a white square, 224 x 224, raw RGB.
- */
+/** The service's own intake normaliser (flatten on white, trim, pad square, 224 x 224 RGB). */
 export async function normalizeForEval(encoded: Buffer): Promise<NormalizedImage> {
-  const flat = await sharp(encoded).flatten({ background: WHITE }).png().toBuffer();
-  let trimmed = flat;
-  try {
-    trimmed = await sharp(flat).trim().png().toBuffer();
-  } catch {
-    // A uniform image has nothing to trim.
-  }
-  const { data, info } = await sharp(trimmed)
-    .resize(NORMALIZED_SIZE, NORMALIZED_SIZE, { fit: 'contain', background: WHITE })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { rgb: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  return normalizeImage(encoded);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 import { buildApiHandler } from '../../shared/http/api-handler';
 import type { Operation } from '../../shared/http/types';
 import { batchScreenOperation } from '../../functions/batch-screen/handler';
-import { buildDataStores } from '../../shared/composition-root';
+import { buildDataStores, buildLogoSearch } from '../../shared/composition-root';
 import { createScreeningService } from '../../shared/screening/screening-service';
 import { imageSearchOperation } from '../../functions/image-search/handler';
 import { handler as notFound } from '../../functions/not-found/handler';
@@ -17,7 +17,7 @@ export async function startTestServer(
 ): Promise<RunningServer> {
   const functions: Record<string, LambdaHttpHandler> = {
     'batch-screen': buildApiHandler(batchScreenOperation(createScreeningService(buildDataStores(stack.config))), stack.deps),
-    'image-search': buildApiHandler(imageSearchOperation, stack.deps),
+    'image-search': buildApiHandler(imageSearchOperation(buildLogoSearch(stack.config)), stack.deps),
   };
   const routes = [
     ...ROUTES.map((r) => ({ ...r, handler: functions[r.functionName]! })),

@@ -3,6 +3,9 @@
  * them, and helpers to open accounts and to serve handlers over real HTTP.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { loadConfig, type AppConfig } from '../../shared/config';
 import { buildDependencies } from '../../shared/composition-root';
 import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
@@ -31,7 +34,8 @@ export async function createTestStack(overrides: Record<string, string> = {}): P
   const { raw } = createDynamoDbClients({ region: 'us-east-1', endpoint });
   await createTables(raw, tablePrefix);
   raw.destroy();
-  const env = { ...localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix, envName: 'test' }), ...overrides };
+  const logoIndexDir = mkdtempSync(path.join(os.tmpdir(), 'logo-indexes-'));
+  const env = { ...localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix, envName: 'test' }), LOGO_INDEX_DIR: logoIndexDir, ...overrides };
   const config = loadConfig(env);
   const deps = buildDependencies(config);
   return {

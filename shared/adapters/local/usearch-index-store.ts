@@ -1,0 +1,33 @@
+/**
+ * In-process logo indexes kept as usearch files in a folder: `<market>-<embedder>.usearch` and its metadata
+ * sidecar. Locally the folder is .local/indexes; in Lambda it is /tmp, filled from S3 by S3UsearchIndexStore.
+ */
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import type { Market } from '../../marks/mark-record';
+import type { Embedder, LogoIndexStore, VectorIndex } from '../../ports';
+import { UsearchVectorIndex } from './usearch-vector-index';
+
+export class FolderUsearchIndexStore implements LogoIndexStore {
+  constructor(private readonly folder: string) {}
+
+  fileOf(market: Market, embedder: Pick<Embedder, 'name'>): string {
+    return path.join(this.folder, `${market}-${embedder.name}.usearch`);
+  }
+
+  async load(market: Market, embedder: Pick<Embedder, 'name' | 'dimensions'>): Promise<VectorIndex> {
+    const file = this.fileOf(market, embedder);
+    return existsSync(file) ? UsearchVectorIndex.load(file) : new UsearchVectorIndex(embedder.dimensions);
+  }
+
+  async save(market: Market, embedder: Pick<Embedder, 'name' | 'dimensions'>, index: VectorIndex): Promise<void> {
+    if (!(index instanceof UsearchVectorIndex)) throw new Error('only usearch indexes are kept in a folder');
+    mkdirSync(this.folder, { recursive: true });
+    // Written aside and renamed into place, so a search that loads meanwhile reads the old index or the new one.
+    const file = this.fileOf(market, embedder);
+    const partial = `${file}.partial`;
+    index.save(partial);
+    renameSync(`${partial}.json`, `${file}.json`);
+    renameSync(partial, file);
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * VectorIndex over a usearch HNSW index (cosine metric, f32), the local default and the in-Lambda degraded index.
+ *
+ * Score: usearch's cosine metric returns the distance d = 1 - cos(a, b), in [0, 2]. The score of a match is
+ *   score = clamp(1 - d, 0, 1) = max(0, cos(a, b))
+ * so 1 is the same image and anything pointing away (cos <= 0) is 0. This is the one mapping of this index.
+ *
+ * Filters: usearch 2.26's JavaScript binding has no predicate (filtered) search, so `query` over-fetches: it asks for
+ * topK x 4 candidates (at least 64), drops those failing `nice` / `liveOnly`, and, when fewer than topK survive and
+ * the index holds more, doubles the fetch until it has topK or has fetched the whole index. A very selective filter
+ * therefore costs more candidates, never a missed match that HNSW itself found.
+ *
+ * Keys: usearch keys are integers; each put gives the serial a fresh key (the old key is removed), so replacing a
+ * serial's vector never leaves a stale neighbour behind. Metadata lives in memory beside the index.
+ *
+ * Files: `save(path)` writes the usearch index to `path` and the metadata to `path + '.json'`; `load(path)` reads both.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Index, MetricKind, ScalarKind } from 'usearch';
+import type { LogoMetadata, VectorIndex, VectorMatch, VectorQuery } from '../../ports';
+
+const CONNECTIVITY = 16;
+const EXPANSION_ADD = 128;
+const EXPANSION_SEARCH = 128;
+const OVERFETCH = 4;
+const MIN_FETCH = 64;
+
+interface Sidecar {
+  format: 'usearch-logo-index/1';
+  dimensions: number;
+  nextKey: number;
+  entries: { key: number; metadata: LogoMetadata }[];
+}
+
+export function scoreOfCosineDistance(distance: number): number {
+  return Math.max(0, Math.min(1, 1 - distance));
+}
+
+export class UsearchVectorIndex implements VectorIndex {
+  private readonly index: Index;
+  private readonly metadataByKey = new Map<number, LogoMetadata>();
+  private readonly keyBySerial = new Map<string, number>();
+  private nextKey = 1;
+
+  constructor(readonly dimensions: number) {
+    if (!Number.isInteger(dimensions) || dimensions <= 0) throw new RangeError(`dimensions must be a positive integer, got ${dimensions}`);
+    this.index = new Index({
+      dimensions,
+      metric: MetricKind.Cos,
+      quantization: ScalarKind.F32,
+      connectivity: CONNECTIVITY,
+      expansion_add: EXPANSION_ADD,
+      expansion_search: EXPANSION_SEARCH,
+      multi: false,
+    });
+  }
+
+  static fromVectors(dimensions: number, items: readonly { vector: Float32Array; metadata: LogoMetadata }[]): UsearchVectorIndex {
+    const index = new UsearchVectorIndex(dimensions);
+    index.putNow(items);
+    return index;
+  }
+
+  static load(path: string): UsearchVectorIndex {
+    const sidecar = JSON.parse(readFileSync(`${path}.json`, 'utf8')) as Sidecar;
+    if (sidecar.format !== 'usearch-logo-index/1') throw new Error(`${path}.json is not a usearch logo index sidecar`);
+    const index = new UsearchVectorIndex(sidecar.dimensions);
+    index.index.load(path);
+    for (const { key, metadata } of sidecar.entries) {
+      index.metadataByKey.set(key, metadata);
+      index.keyBySerial.set(metadata.serial, key);
+    }
+    index.nextKey = sidecar.nextKey;
+    if (index.index.size() !== index.metadataByKey.size) {
+      throw new Error(`${path} holds ${index.index.size()} vectors but its sidecar ${index.metadataByKey.size} entries`);
+    }
+    return index;
+  }
+
+  get size(): number {
+    return this.metadataByKey.size;
+  }
+
+  save(path: string): void {
+    this.index.save(path);
+    const sidecar: Sidecar = {
+      format: 'usearch-logo-index/1',
+      dimensions: this.dimensions,
+      nextKey: this.nextKey,
+      entries: [...this.metadataByKey].map(([key, metadata]) => ({ key, metadata })),
+    };
+    writeFileSync(`${path}.json`, JSON.stringify(sidecar));
+  }
+
+  async put(items: readonly { vector: Float32Array; metadata: LogoMetadata }[]): Promise<void> {
+    this.putNow(items);
+  }
+
+  async query(vector: Float32Array, query: VectorQuery): Promise<VectorMatch[]> {
+    query.signal?.throwIfAborted();
+    this.checkDimensions(vector);
+    const total = this.metadataByKey.size;
+    if (query.topK <= 0 || total === 0) return [];
+    const accepts = (metadata: LogoMetadata) =>
+      (query.nice === undefined || metadata.nice.includes(query.nice)) && (!query.liveOnly || metadata.isLive);
+    let fetch = Math.min(total, Math.max(MIN_FETCH, query.topK * OVERFETCH));
+    for (;;) {
+      const found = this.index.search(vector, fetch, 1);
+      const matches: VectorMatch[] = [];
+      for (let i = 0; i < found.keys.length && matches.length < query.topK; i++) {
+        const metadata = this.metadataByKey.get(Number(found.keys[i]));
+        if (metadata && accepts(metadata)) matches.push({ ...metadata, nice: [...metadata.nice], score: scoreOfCosineDistance(found.distances[i]!) });
+      }
+      if (matches.length >= query.topK || fetch >= total) return matches;
+      fetch = Math.min(total, fetch * 2);
+    }
+  }
+
+  private putNow(items: readonly { vector: Float32Array; metadata: LogoMetadata }[]): void {
+    // The last item of a serial wins; all new vectors go to usearch in one multi-threaded batch.
+    const latest = new Map<string, { vector: Float32Array; metadata: LogoMetadata }>();
+    for (const item of items) {
+      this.checkDimensions(item.vector);
+      latest.set(item.metadata.serial, item);
+    }
+    if (latest.size === 0) return;
+    const keys = new BigUint64Array(latest.size);
+    const vectors: Float32Array[] = [];
+    for (const { vector, metadata } of latest.values()) {
+      const previous = this.keyBySerial.get(metadata.serial);
+      if (previous !== undefined) {
+        this.index.remove(BigInt(previous));
+        this.metadataByKey.delete(previous);
+      }
+      const key = this.nextKey++;
+      keys[vectors.length] = BigInt(key);
+      vectors.push(vector);
+      this.metadataByKey.set(key, { serial: metadata.serial, mark: metadata.mark, nice: [...metadata.nice], isLive: metadata.isLive });
+      this.keyBySerial.set(metadata.serial, key);
+    }
+    this.index.add(keys, vectors.length === 1 ? vectors[0]! : vectors, 0);
+  }
+
+  private checkDimensions(vector: Float32Array): void {
+    if (vector.length !== this.dimensions) throw new RangeError(`expected a vector of ${this.dimensions} dimensions, got ${vector.length}`);
+  }
+}
