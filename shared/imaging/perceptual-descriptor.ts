@@ -314,18 +314,22 @@ function inkOf(work: Planes, rect: Rect): Float32Array {
   return ink;
 }
 
-function quantile(values: number[], q: number): number {
+/** Colour distances are at most 255 * sqrt(3); colour gradients (two channels' differences) 255 * sqrt(6). */
+const MAX_DISTANCE = 442;
+const MAX_GRADIENT = 625;
+
+/** Quantile through a histogram of unit bins (faster than sorting; a unit is far below any threshold used). */
+function quantile(values: number[], q: number, max = MAX_DISTANCE): number {
   if (values.length === 0) return 0;
-  // Values are colour distances in [0, 442]: a histogram is faster than sorting.
-  const histogram = new Uint32Array(443);
-  for (const v of values) histogram[Math.min(442, Math.floor(v))]! += 1;
+  const histogram = new Uint32Array(max + 1);
+  for (const v of values) histogram[Math.min(max, Math.floor(v))]! += 1;
   const target = q * values.length;
   let seen = 0;
   for (let v = 0; v < histogram.length; v++) {
     seen += histogram[v]!;
     if (seen >= target) return v + 0.5;
   }
-  return 442;
+  return max;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -391,11 +395,10 @@ function edgesOf(work: Planes, rect: Rect): Edges | undefined {
       orientation[o] = theta;
     }
   }
-  inside.sort((a, b) => a - b);
-  const contrast = inside[Math.floor(inside.length * 0.99)] ?? 0;
+  const contrast = quantile(inside, 0.99, MAX_GRADIENT);
   if (contrast < 16) return undefined;
   // Most of a logo's rectangle has no edge: the median is the noise of a photo-like background (0 on a clean logo).
-  const noise = inside[Math.floor(inside.length / 2)] ?? 0;
+  const noise = quantile(inside, 0.5, MAX_GRADIENT);
   const low = Math.min(0.3 * contrast, Math.max(2 * noise + 4, 0.1 * contrast));
   const high = Math.max(low + 8, 0.4 * contrast);
   const strength = new Float32Array(WORK * WORK);
