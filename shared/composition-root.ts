@@ -24,6 +24,9 @@ import { SageMakerClipEmbedder } from './adapters/aws/sagemaker-embedder';
 import { FolderUsearchIndexStore } from './adapters/local/usearch-index-store';
 import { createLogoSearchService, type LogoSearchService } from './imaging/logo-search-service';
 import type { Market } from './marks/mark-record';
+import type { LogoIngestDeps } from './ingest/ingest-logos';
+import { normalizeImage } from './imaging/normalize-image';
+import { PerceptualDescriptorEmbedder } from './imaging/perceptual-descriptor';
 import { createScreeningService, type ScreeningService } from './screening/screening-service';
 import { createLogger, createMetrics } from './observability';
 
@@ -72,6 +75,22 @@ export function buildLogoSearch(config: AppConfig, batches = buildDataStores(con
       }
     : undefined;
   return createLogoSearchService({ batches, indexes, ...(primary ? { primary } : {}), primaryBudgetMs: config.logos.primaryBudgetMs });
+}
+
+/** What logo ingest needs: the marks, the batches, the index store, and every embedder in use. */
+export function buildLogoIngest(config: AppConfig, stores = buildDataStores(config)): LogoIngestDeps {
+  const indexes = config.logos.bucket
+    ? new S3UsearchIndexStore(new S3Client({ region: config.region }), config.logos.bucket, config.logos.degradedPrefix, DEFAULT_INDEX_FOLDER)
+    : new FolderUsearchIndexStore(config.logos.indexDir);
+  const clip = config.logos.clip;
+  const embedders: LogoIngestDeps['embedders'] = [{ embedder: new PerceptualDescriptorEmbedder() }];
+  if (clip) {
+    embedders.push({
+      embedder: new SageMakerClipEmbedder(new SageMakerRuntimeClient({ region: config.region }), clip.endpointName, { budgetMs: 10_000 }),
+      remoteIndex: (market) => new S3VectorsIndex(new S3VectorsClient({ region: config.region }), { indexArn: clip.indexArns[market] }),
+    });
+  }
+  return { marks: stores.marks, batches: stores.batches, indexes, embedders, normalize: (bytes) => normalizeImage(bytes), now: stores.now };
 }
 
 let processDependencies: ApiDependencies | undefined;

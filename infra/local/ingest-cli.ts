@@ -10,9 +10,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { S3BlobStore } from '../../shared/adapters/aws/s3-blob-store';
 import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob-store';
-import { buildDataStores } from '../../shared/composition-root';
+import { buildDataStores, buildLogoIngest } from '../../shared/composition-root';
+import { ingestLogos } from '../../shared/ingest/ingest-logos';
 import { loadConfig } from '../../shared/config';
-import { BATCH_KINDS, type BatchKind, type IngestCounts, type IngestStores, type IngestSummary } from '../../shared/ingest/ingest-batch';
+import { BATCH_KINDS, type BatchKind, type IngestCounts, type IngestReject, type IngestStores, type IngestSummary } from '../../shared/ingest/ingest-batch';
 import { ingestBlob } from '../../shared/ingest/ingest-blob';
 import { isCalendarDate, MARKETS, type Market } from '../../shared/marks/mark-record';
 import type { BlobStore } from '../../shared/ports';
@@ -21,6 +22,7 @@ import { targetEnvironment } from './target-environment';
 const HELP = `Usage: npm run ingest -- <kind> <path | s3://bucket/key> [options]
 
 kinds: ${BATCH_KINDS.join(', ')}   (.xml, .jsonl, .csv, each also .gz or inside a .zip)
+       logos   a logo batch: the folder's logos.jsonl manifest (data/FORMATS.md), images beside it
 
   --market US|CN         default US
   --batch-date YYYY-MM-DD  the data date; taken from a USPTO file name (apc261120.zip) when not given
@@ -67,7 +69,7 @@ export async function runIngestCli(argv: string[], env: NodeJS.ProcessEnv, out: 
     out(HELP);
     return undefined;
   }
-  if (!(BATCH_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown kind "${kind}"; one of ${BATCH_KINDS.join(', ')}`);
+  if (kind !== 'logos' && !(BATCH_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown kind "${kind}"; one of ${BATCH_KINDS.join(', ')}, logos`);
   if (!target) throw new Error('give the batch: a file path or s3://bucket/key');
   const market = (o.market ?? 'US') as Market;
   if (!(MARKETS as readonly string[]).includes(market)) throw new Error('--market must be US or CN');
@@ -94,21 +96,34 @@ export async function runIngestCli(argv: string[], env: NodeJS.ProcessEnv, out: 
     }
   };
 
-  const summary = await ingestBlob(stores ?? buildDataStores(config), {
-    blobs: location.blobs,
-    key: location.key,
-    kind: kind as BatchKind,
-    market,
-    batchDate,
-    source: o.source ?? location.name,
-    ...(coverage ? { coverageKey: coverage.key } : {}),
-    holder: `${os.hostname()}:${process.pid}`,
-    onProgress: progress,
-    onReject: (r) => {
-      rejects ??= createWriteStream(rejectsPath);
-      rejects.write(`${JSON.stringify(r)}\n`);
-    },
-  });
+  const onReject = (r: IngestReject) => {
+    rejects ??= createWriteStream(rejectsPath);
+    rejects.write(`${JSON.stringify(r)}\n`);
+  };
+  const summary =
+    kind === 'logos'
+      ? await ingestLogos(buildLogoIngest(config, stores ?? buildDataStores(config)), {
+          blobs: location.blobs,
+          manifestKey: location.key,
+          market,
+          batchDate,
+          source: o.source ?? location.name,
+          holder: `${os.hostname()}:${process.pid}`,
+          onReject,
+          onProgress: (c) => progress({ ...c, unchanged: 0, stale: 0 }),
+        })
+      : await ingestBlob(stores ?? buildDataStores(config), {
+          blobs: location.blobs,
+          key: location.key,
+          kind: kind as BatchKind,
+          market,
+          batchDate,
+          source: o.source ?? location.name,
+          ...(coverage ? { coverageKey: coverage.key } : {}),
+          holder: `${os.hostname()}:${process.pid}`,
+          onProgress: progress,
+          onReject,
+        });
   if (rejects) await new Promise<void>((resolve) => rejects!.end(resolve));
   if (!o.quiet && process.stdout.isTTY) process.stdout.write('\n');
 

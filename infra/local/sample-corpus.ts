@@ -7,10 +7,7 @@ import path from 'node:path';
 import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob-store';
 import type { IngestStores, IngestSummary } from '../../shared/ingest/ingest-batch';
 import { ingestBlob, type BlobIngest } from '../../shared/ingest/ingest-blob';
-import { ingestLogos } from '../../shared/ingest/ingest-logos';
-import { normalizeImage } from '../../shared/imaging/normalize-image';
-import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
-import type { LogoIndexStore } from '../../shared/ports';
+import { ingestLogos, type LogoIngestDeps } from '../../shared/ingest/ingest-logos';
 
 const DATA = path.join(__dirname, '../../data');
 /** The day the sample corpus was assembled; its data_as_of. */
@@ -27,9 +24,9 @@ export const SAMPLE_CORPUS: readonly SampleJob[] = [
 ];
 
 /** The sample logos (data/sample/logos), for the US sample marks: loaded once those marks are in. */
-export async function loadSampleLogos(stores: IngestStores, indexes: LogoIndexStore): Promise<IngestSummary> {
+export async function loadSampleLogos(deps: LogoIngestDeps): Promise<IngestSummary> {
   const summary = await ingestLogos(
-    { marks: stores.marks, batches: stores.batches, indexes, embedders: [{ embedder: new PerceptualDescriptorEmbedder() }], normalize: (bytes) => normalizeImage(bytes), now: stores.now },
+    deps,
     { blobs: new FileSystemBlobStore(DATA), manifestKey: 'sample/logos/logos.jsonl', market: 'US', batchDate: SAMPLE_CORPUS_DATE, source: 'sample-logos', holder: `${os.hostname()}:${process.pid}` },
   );
   if (!summary.complete) throw new Error(`sample logos did not complete: ${summary.failure}`);

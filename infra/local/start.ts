@@ -55,15 +55,14 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const { dependencies, buildDataStores } = await import('../../shared/composition-root');
+  const { dependencies, buildDataStores, buildLogoIngest } = await import('../../shared/composition-root');
   const { loadConfig } = await import('../../shared/config');
   const { loadSampleCorpus, loadSampleLogos } = await import('./sample-corpus');
-  const { FolderUsearchIndexStore } = await import('../../shared/adapters/local/usearch-index-store');
   const loadStarted = Date.now();
   const config = loadConfig();
   const stores = buildDataStores(config);
   const loaded = await loadSampleCorpus(stores);
-  loaded.push(await loadSampleLogos(stores, new FolderUsearchIndexStore(config.logos.indexDir)));
+  loaded.push(await loadSampleLogos(buildLogoIngest(config, stores)));
   console.log(
     `Loaded the sample corpus in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s: ` +
       loaded.map((s) => `${s.batchId.split('#')[1]} ${s.written + s.unchanged}`).join(', '),
