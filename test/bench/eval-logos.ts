@@ -16,7 +16,7 @@ import sharp from 'sharp';
 import type { Embedder, NormalizedImage } from '../../shared/ports';
 import { normalizeImage } from '../../shared/imaging/normalize-image';
 import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
-import { machineLine } from './bench-support';
+import { machineLine, writeSection } from './bench-support';
 
 const LOGO_FOLDER = path.join(__dirname, '../../data/sample/logos');
 const RENDER_SIZE = 400;
@@ -281,7 +281,7 @@ export async function evaluateLogos(options: { embedders?: Embedder[] } = {}): P
     `Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run eval:logos\`.`,
     '',
     `${images.logos.length} sample logos (data/sample/logos: simple-icons and devicon SVGs rendered with sharp at ${RENDER_SIZE} px), ` +
-      'normalised (flatten on white, trim, pad square, 224 x 224) and indexed; each is queried once per perturbation ' +
+      'normalised by the service normaliser (shared/imaging/normalize-image.ts) and indexed; each is queried once per perturbation ' +
       '(seeded), exact search over the indexed vectors; a hit is the query\'s own serial at rank 1 / within the top 10 ' +
       '(ties count as misses). Embedders: ' +
       names.join(', ') +
@@ -301,7 +301,10 @@ export async function evaluateLogos(options: { embedders?: Embedder[] } = {}): P
 
 if (require.main === module) {
   evaluateLogos()
-    .then((section) => console.log(section))
+    .then((section) => {
+      writeSection('Logo search quality', section);
+      console.log(section);
+    })
     .catch((error) => {
       console.error(error);
       process.exit(1);

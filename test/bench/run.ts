@@ -4,6 +4,7 @@ import { writeSection } from './bench-support';
 import { benchScreening } from './screening.bench';
 import { benchBundleSize } from './bundle-size.bench';
 import { benchIngest } from './ingest.bench';
+import { benchLogoSearch } from './logo-search.bench';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
@@ -14,6 +15,7 @@ const BENCHMARKS: [string, () => Promise<string>][] = [
   ['Batch screening speed', benchScreening],
   ['Bundle size and cold init', benchBundleSize],
   ['Ingest', () => benchIngest()],
+  ['Logo search speed', () => benchLogoSearch()],
 ];
 
 async function main(): Promise<void> {
