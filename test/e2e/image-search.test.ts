@@ -204,8 +204,9 @@ describe('the primary path and the degraded fallback', () => {
     const service = createLogoSearchService({
       batches: buildDataStores(stack.config).batches,
       indexes: new FolderUsearchIndexStore(stack.config.logos.indexDir),
-      primary: { embedder: new SageMakerClipEmbedder(client, 'clip-e2e'), index: () => clipIndex },
-      primaryBudgetMs: 400,
+      primary: { embedder: new SageMakerClipEmbedder(client, 'clip-e2e', { budgetMs: 3000 }), index: () => clipIndex },
+      // Generous, so that a loaded machine does not make the in-time answer late; the slow endpoint is far slower.
+      primaryBudgetMs: 3000,
     });
     const handler = buildApiHandler(imageSearchOperation(service), stack.deps);
     primaryServer = await listen(createLocalApp({ routes: [{ method: 'POST', path: '/v1/image-search', functionName: 'image-search', handler }], fallback: notFound }), { port: 0 });
@@ -227,7 +228,7 @@ describe('the primary path and the degraded fallback', () => {
   });
 
   it('a slow endpoint: the descriptor index answers with degraded true, 5 points charged once', async () => {
-    endpoint.behaviour.delayMs = 2000;
+    endpoint.behaviour.delayMs = 8000;
     const before = await balance();
 
     const response = await searchPrimary({ image_b64: b64(svg('simple-icons/nike.svg')), limit: 2 });

@@ -320,7 +320,7 @@ describe('normalizeImage: what is refused', () => {
     const elapsed = performance.now() - started;
     // Assert
     expect(reason).toMatch(/declares 50000 x 50000 pixels, more than 4096 x 4096/);
-    expect(elapsed).toBeLessThan(1_000);
+    expect(elapsed).toBeLessThan(3_000); // refused from the header: decoding it would take far longer, or fail
   });
 
   it('takes 4096 pixels on a side and refuses 4097', async () => {
