@@ -6,8 +6,8 @@ import path from 'node:path';
 import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 
-/** The AWS SDK v3 ships with the Node.js 22 Lambda runtime; sharp comes from the sharp layer (native binaries). */
-export const EXTERNAL_MODULES: readonly string[] = ['@aws-sdk/*', 'sharp'];
+/** The AWS SDK v3 ships with the Node.js 22 Lambda runtime; sharp and usearch come from the native-modules layer. */
+export const EXTERNAL_MODULES: readonly string[] = ['@aws-sdk/*', 'sharp', 'usearch'];
 
 export const HANDLER_BUNDLE = {
   target: 'node22',
