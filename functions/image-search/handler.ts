@@ -16,7 +16,11 @@ export function imageSearchOperation(search: LogoSearchService): Operation<Image
     queryFields: IMAGE_SEARCH_QUERY_FIELDS,
     precheck: precheckImageSearch,
     cost: () => ({ points: IMAGE_SEARCH_COST, units: 1 }),
-    run: (input, context) => search.search(input, { signal: context.signal }),
+    async run(input, context) {
+      const response = await search.search(input, { signal: context.signal });
+      if (response.degraded) context.outcomes.add('Degraded');
+      return response;
+    },
   };
 }
 

@@ -42,11 +42,13 @@ export function buildApiHandler<Input, Output>(operation: Operation<Input, Outpu
   const runOperation = async (_event: ApiEvent, context: Context, options?: { signal?: AbortSignal }): Promise<ApiResult> => {
     const state = (context as Context & { requestState: RequestState }).requestState;
     if (state.idempotency?.replay) return state.idempotency.replay;
+    state.outcomes = new Set();
     const output = await operation.run(state.input as Input, {
       requestId: state.requestId,
       accountId: state.caller!.accountId,
       tier: state.caller!.tier,
       signal: options?.signal,
+      outcomes: state.outcomes,
     });
     return jsonResponse(200, output);
   };

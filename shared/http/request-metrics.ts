@@ -1,6 +1,7 @@
 /**
  * Billing and health metrics as CloudWatch EMF lines (Powertools Metrics): requests and errors by operation and
- * code, points charged by operation and tier, units (items screened, images searched), latency.
+ * code, points charged by operation and tier, units (items screened, images searched), latency, and the outcomes
+ * an operation reports (`Degraded` for an image search answered by the fallback).
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Metrics } from '../observability';
@@ -25,6 +26,7 @@ export function requestMetrics(options: { metrics: Metrics; now?: () => number }
     one('Requests', 1, MetricUnit.Count, { operation: state.operation, statusClass: `${Math.floor(status / 100)}xx` });
     one('Latency', now() - state.startedAt, MetricUnit.Milliseconds, { operation: state.operation });
     if (status >= 400) one('Errors', 1, MetricUnit.Count, { operation: state.operation, code: errorCodeOf(response.body) ?? 'unknown' });
+    if (status < 400) for (const outcome of state.outcomes ?? []) one(outcome, 1, MetricUnit.Count, { operation: state.operation });
     const charged = state.charge?.debit && !state.charge.refunded;
     if (charged && state.caller) {
       one('PointsCharged', state.charge!.points, MetricUnit.Count, { operation: state.operation, tier: state.caller.tier });

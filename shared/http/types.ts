@@ -31,6 +31,8 @@ export interface OperationContext {
   tier: Tier;
   /** Aborted when the function is about to run out of time. */
   signal?: AbortSignal;
+  /** Outcomes worth a metric of their own (e.g. `Degraded`): each is counted once for this request. */
+  outcomes: Set<string>;
 }
 
 export interface Caller {
@@ -55,6 +57,8 @@ export interface RequestState {
   rateLimit?: { limit: number; remaining: number };
   idempotency?: { id: string; replay?: ApiResult; owned: boolean };
   charge?: { points: number; units: number; debit?: Debit; balance?: Promise<number | undefined>; refunded?: boolean };
+  /** See OperationContext.outcomes. */
+  outcomes?: Set<string>;
 }
 
 export interface ApiDependencies {

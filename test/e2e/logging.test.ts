@@ -75,3 +75,16 @@ it('writes one access line per request with its id, status and charge, and EMF b
   const charged = parsed.find((l) => '_aws' in l && 'PointsCharged' in l);
   expect(charged).toMatchObject({ PointsCharged: 3, operation: 'test-charge', tier: 'professional' });
 });
+
+it('counts the outcomes an operation reports (Degraded) as metrics of their own', async () => {
+  const { apiKey } = await stack.openAccount({ points: 100 });
+
+  await post(`${server.url}/v1/test-charge`, { points: 1, note: 'degraded' }, { Authorization: `Bearer ${apiKey}` });
+  await post(`${server.url}/v1/test-charge`, { points: 1, note: 'plain' }, { Authorization: `Bearer ${apiKey}` });
+
+  const degraded = lines()
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => '_aws' in l && 'Degraded' in l);
+  expect(degraded).toHaveLength(1);
+  expect(degraded[0]).toMatchObject({ Degraded: 1, operation: 'test-charge', service: 'trademark-risk-api' });
+});

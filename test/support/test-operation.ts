@@ -35,6 +35,7 @@ export const chargeTestOperation: Operation<ChargeTestInput, { charged: number; 
     if (input.delayMs) await sleep(input.delayMs, context.signal);
     if (input.fail === 'crash') throw new Error('the work failed after the debit');
     if (input.fail === 'unavailable') throw new ServiceUnavailableError('The test engine');
+    if (input.note === 'degraded') context.outcomes.add('Degraded');
     return { charged: input.points, note: input.note ?? null, requestId: context.requestId };
   },
 };
