@@ -58,8 +58,8 @@ const CHUNK_CHARS = 64 * 1024;
 const CASE_FILES_PER_ACTION_KEY = 1000;
 const ACTION_KEYS = ['TX', 'IB'];
 
-/** mulberry32: small, fast and good enough to make varied, reproducible records. */
-function seededRandom(seed: number): () => number {
+/** mulberry32: small, fast and good enough to make varied, reproducible records (and perturbations). */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

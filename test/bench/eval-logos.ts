@@ -17,6 +17,7 @@ import type { Embedder, NormalizedImage } from '../../shared/ports';
 import { normalizeImage } from '../../shared/imaging/normalize-image';
 import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
 import { machineLine, writeSection } from './bench-support';
+import { seededRandom } from '../../infra/data/synthetic-uspto';
 
 const LOGO_FOLDER = path.join(__dirname, '../../data/sample/logos');
 const RENDER_SIZE = 400;
@@ -54,17 +55,7 @@ export async function normalizeForEval(encoded: Buffer): Promise<NormalizedImage
 // ---------------------------------------------------------------------------------------------------------------
 // Perturbations
 
-/** mulberry32: a small seeded generator, so every run perturbs the same way. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 type Random = () => number;
 export type Perturbation = (logo: Buffer, random: Random) => Promise<Buffer>;
