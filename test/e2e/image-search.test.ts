@@ -271,3 +271,50 @@ describe('the primary path and the degraded fallback', () => {
 it('the process-wide search builds from config alone', () => {
   expect(buildLogoSearch(stack.config)).toHaveProperty('search');
 });
+
+describe('URL intake through the route (a loopback test server counts as public here, by the fetcher\'s test hook)', () => {
+  let slow: Server;
+  let redirecting: Server;
+  let routeServer: RunningServer;
+  let slowPort = 0;
+  let redirectPort = 0;
+
+  beforeAll(async () => {
+    slow = createServer(() => undefined); // accepts and never answers
+    redirecting = createServer((_req, res) => res.writeHead(302, { Location: 'http://10.0.0.1/logo.png' }).end());
+    await Promise.all([slow, redirecting].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', r))));
+    slowPort = (slow.address() as { port: number }).port;
+    redirectPort = (redirecting.address() as { port: number }).port;
+    const service = createLogoSearchService({
+      batches: buildDataStores(stack.config).batches,
+      indexes: new FolderUsearchIndexStore(stack.config.logos.indexDir),
+      fetchOptions: { allowAddress: (address, port) => address === '127.0.0.1' && (port === slowPort || port === redirectPort), timeoutMs: 500 },
+    });
+    const handler = buildApiHandler(imageSearchOperation(service), stack.deps);
+    routeServer = await listen(createLocalApp({ routes: [{ method: 'POST', path: '/v1/image-search', functionName: 'image-search', handler }], fallback: notFound }), { port: 0 });
+  });
+  afterAll(async () => {
+    await routeServer?.close();
+    slow?.closeAllConnections();
+    await Promise.all([slow, redirecting].map((s) => new Promise<void>((r) => s.close(() => r()))));
+  });
+
+  const viaRoute = (body: unknown) => post(`${routeServer.url}/v1/image-search`, body, { Authorization: `Bearer ${apiKey}` });
+
+  it('a slow URL times out as url_fetch_failed, without a charge', async () => {
+    const before = await balance();
+    const response = await viaRoute({ url: `http://127.0.0.1:${slowPort}/logo.png` });
+    expect(response.status).toBe(422);
+    expect((await readJson(response)).error.code).toBe('url_fetch_failed');
+    expect(await balance()).toBe(before);
+  });
+
+  it('a redirect to a private address is refused, without a charge', async () => {
+    const before = await balance();
+    const response = await viaRoute({ url: `http://127.0.0.1:${redirectPort}/logo.png` });
+    expect(response.status).toBe(400);
+    expect((await readJson(response)).error).toMatchObject({ code: 'url_not_allowed', details: { reason: expect.stringContaining('10.0.0.1') } });
+    expect(await balance()).toBe(before);
+  });
+});
+
