@@ -5,6 +5,7 @@ import { benchScreening } from './screening.bench';
 import { benchBundleSize } from './bundle-size.bench';
 import { benchIngest } from './ingest.bench';
 import { benchLogoSearch } from './logo-search.bench';
+import { benchImageSearch } from './image-search.bench';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
@@ -16,6 +17,7 @@ const BENCHMARKS: [string, () => Promise<string>][] = [
   ['Bundle size and cold init', benchBundleSize],
   ['Ingest', () => benchIngest()],
   ['Logo search speed', () => benchLogoSearch()],
+  ['Image search end to end', benchImageSearch],
 ];
 
 async function main(): Promise<void> {
