@@ -32,6 +32,7 @@
  * ValidationException here (the service's exact answer is not documented); metadata sizes are measured as JSON,
  * which approximates the service's own accounting.
  */
+import { S3VectorsClient } from '@aws-sdk/client-s3vectors';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -529,4 +530,14 @@ function send(res: ServerResponse, status: number, body: unknown, errorType?: st
   if (errorType) headers['x-amzn-errortype'] = errorType;
   res.writeHead(status, headers);
   res.end(JSON.stringify(body));
+}
+
+/** The real SDK client, pointed at a fake (test credentials: the fake checks only that a request is signed). */
+export function clientForFake(fake: Pick<S3VectorsFake, 'endpoint' | 'region'>, maxAttempts = 1): S3VectorsClient {
+  return new S3VectorsClient({
+    endpoint: fake.endpoint,
+    region: fake.region,
+    credentials: { accessKeyId: 'AKIDLOCALTEST', secretAccessKey: 'local-secret' },
+    maxAttempts,
+  });
 }

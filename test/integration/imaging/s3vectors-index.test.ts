@@ -17,7 +17,7 @@ import {
 import { S3VectorsIndex, scoreFromCosineDistance } from '../../../shared/adapters/aws/s3vectors-index';
 import { SearchBackendUnavailableError } from '../../../shared/errors';
 import type { LogoMetadata } from '../../../shared/ports';
-import { startS3VectorsFake, type S3VectorsFake } from '../../support/s3vectors-fake';
+import { startS3VectorsFake, type S3VectorsFake, clientForFake } from '../../support/s3vectors-fake';
 
 const DIM = 16;
 const BUCKET = 'logo-vectors-test';
@@ -70,12 +70,7 @@ describe('S3VectorsIndex (real S3VectorsClient, S3 Vectors fake over HTTP)', () 
 
   beforeAll(async () => {
     fake = await startS3VectorsFake();
-    client = new S3VectorsClient({
-      endpoint: fake.endpoint,
-      region: fake.region,
-      credentials: { accessKeyId: 'AKIDLOCALTEST', secretAccessKey: 'local-secret' },
-      maxAttempts: 1,
-    });
+    client = clientForFake(fake);
     await client.send(new CreateVectorBucketCommand({ vectorBucketName: BUCKET }));
   });
 
@@ -236,12 +231,7 @@ describe('S3VectorsIndex (real S3VectorsClient, S3 Vectors fake over HTTP)', () 
   it('lets the SDK retry a throttled call when the client allows retries', async () => {
     // Arrange
     const { indexName } = await freshIndex();
-    const retrying = new S3VectorsClient({
-      endpoint: fake.endpoint,
-      region: fake.region,
-      credentials: { accessKeyId: 'AKIDLOCALTEST', secretAccessKey: 'local-secret' },
-      maxAttempts: 3,
-    });
+    const retrying = clientForFake(fake, 3);
     const index = new S3VectorsIndex(retrying, { vectorBucketName: BUCKET, indexName }, { queryBudgetMs: 5000 });
     await index.put([{ vector: unit(6), metadata: logo('61', ['09'], true) }]);
     fake.throttleNext(1);
@@ -319,12 +309,7 @@ describe('the S3 Vectors fake keeps to the documented API (driven by the real SD
 
   beforeAll(async () => {
     fake = await startS3VectorsFake();
-    client = new S3VectorsClient({
-      endpoint: fake.endpoint,
-      region: fake.region,
-      credentials: { accessKeyId: 'AKIDLOCALTEST', secretAccessKey: 'local-secret' },
-      maxAttempts: 1,
-    });
+    client = clientForFake(fake);
     fake.createIndex({ ...target, dimension: 2, nonFilterableMetadataKeys: ['mark'] });
     const index = new S3VectorsIndex(client, target);
     await index.put([
