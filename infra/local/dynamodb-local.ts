@@ -10,7 +10,8 @@ export interface DynamoDbLocal {
   endpoint: string;
   port: number;
   pid: number;
-  stop(): Promise<void>;
+  /** SIGTERM (then SIGKILL after 3 s); `{ kill: true }` kills at once, as a crash would. */
+  stop(options?: { kill?: boolean }): Promise<void>;
 }
 
 export class JavaMissingError extends Error {
@@ -96,11 +97,11 @@ export async function startDynamoDbLocal(options: { port?: number; timeoutMs?: n
     endpoint,
     port,
     pid: child.pid ?? -1,
-    stop: () =>
+    stop: (stopOptions = {}) =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
-        child.kill('SIGTERM');
+        child.kill(stopOptions.kill ? 'SIGKILL' : 'SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 3000).unref();
       }),
   };

@@ -7,8 +7,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { JavaMissingError } from './dynamodb-local';
-import { localEnvironment } from './local-config';
-import { startLocalRuntime, type LocalRuntime } from './runtime';
+import { startLocalService, type LocalService } from './local-service';
 import { RUNTIME_FILE } from './runtime-file';
 
 const TABLE_PREFIX = 'tmk-local';
@@ -27,22 +26,9 @@ function portFromEnv(): number {
 async function main(): Promise<void> {
   const port = portFromEnv();
   console.log('Starting DynamoDB Local and the API ...');
-  let runtime: LocalRuntime;
+  let service: LocalService;
   try {
-    runtime = await startLocalRuntime({
-      port,
-      tablePrefix: TABLE_PREFIX,
-      handlers: async (endpoint) => {
-        // The handlers read their configuration from the environment, exactly as in Lambda.
-        Object.assign(process.env, localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix: TABLE_PREFIX, logoIndexDir: LOGO_INDEX_DIR }));
-        const [batchScreen, imageSearch, notFound] = await Promise.all([
-          import('../../functions/batch-screen/handler'),
-          import('../../functions/image-search/handler'),
-          import('../../functions/not-found/handler'),
-        ]);
-        return { functions: { 'batch-screen': batchScreen.handler, 'image-search': imageSearch.handler }, fallback: notFound.handler };
-      },
-    });
+    service = await startLocalService({ port, tablePrefix: TABLE_PREFIX, logoIndexDir: LOGO_INDEX_DIR });
   } catch (error) {
     if (error instanceof JavaMissingError) {
       console.error(error.message);
@@ -54,19 +40,15 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const { runtime } = service;
 
-  const { dependencies, buildDataStores, buildLogoIngest } = await import('../../shared/composition-root');
-  const { loadConfig } = await import('../../shared/config');
-  const { loadSampleCorpus, loadSampleLogos } = await import('./sample-corpus');
   const loadStarted = Date.now();
-  const config = loadConfig();
-  const stores = buildDataStores(config);
-  const loaded = await loadSampleCorpus(stores);
-  loaded.push(await loadSampleLogos(buildLogoIngest(config, stores)));
+  const loaded = await service.loadSamples();
   console.log(
     `Loaded the sample corpus in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s: ` +
       loaded.map((s) => `${s.batchId.split('#')[1]} ${s.written + s.unchanged}`).join(', '),
   );
+  const { dependencies } = await import('../../shared/composition-root');
   const { openAccount, issueApiKey } = await import('../../shared/metering/accounts');
   const deps = dependencies();
   const now = new Date();

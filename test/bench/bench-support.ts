@@ -34,12 +34,12 @@ export function machineLine(): string {
 
 const FILE = path.join(__dirname, '../../BENCHMARKS.md');
 
-/** Replaces (or appends) the section that starts with `## <title>` in BENCHMARKS.md. */
-export function writeSection(title: string, body: string): void {
+/** Replaces (or appends) the section that starts with `## <title>` in BENCHMARKS.md (or in `file`). */
+export function writeSection(title: string, body: string, file = FILE): void {
   const header = '# Benchmarks\n\nFigures measured on this project\'s own machines; each section names the machine, the date and the command.\n';
-  const current = existsSync(FILE) ? readFileSync(FILE, 'utf8') : header;
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : header;
   const section = `## ${title}\n\n${body.trim()}\n`;
   const pattern = new RegExp(`## ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
   const updated = pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}`;
-  writeFileSync(FILE, updated.endsWith('\n') ? updated : `${updated}\n`);
+  writeFileSync(file, updated.endsWith('\n') ? updated : `${updated}\n`);
 }

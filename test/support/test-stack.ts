@@ -28,8 +28,9 @@ export interface TestStack {
   openAccount(options?: { tier?: Tier; points?: number; rateLimit?: number }): Promise<{ accountId: string; apiKey: string; keyId: string }>;
 }
 
-export async function createTestStack(overrides: Record<string, string> = {}): Promise<TestStack> {
-  const endpoint = testDynamoDbEndpoint();
+/** `endpoint`: another DynamoDB Local than the run's shared one (fault tests stop and restart their own). */
+export async function createTestStack(overrides: Record<string, string> = {}, options: { endpoint?: string } = {}): Promise<TestStack> {
+  const endpoint = options.endpoint ?? testDynamoDbEndpoint();
   const tablePrefix = `t${randomBytes(5).toString('hex')}`;
   const { raw } = createDynamoDbClients({ region: 'us-east-1', endpoint });
   await createTables(raw, tablePrefix);

@@ -1,0 +1,45 @@
+/**
+ * The service as `npm start` runs it: DynamoDB Local, the tables, the real Lambda handlers behind the local
+ * server (configured from the environment, exactly as in Lambda), and the sample corpus loaded through the real
+ * ingest code. `npm start` and `npm run load` both stand on it.
+ */
+import type { IngestSummary } from '../../shared/ingest/ingest-batch';
+import { localEnvironment } from './local-config';
+import { startLocalRuntime, type LocalRuntime } from './runtime';
+
+export interface LocalService {
+  runtime: LocalRuntime;
+  /** Loads the sample corpus and logos; returns each batch's summary. */
+  loadSamples(): Promise<IngestSummary[]>;
+}
+
+export async function startLocalService(options: { port: number; tablePrefix: string; logoIndexDir: string; dynamoDbEndpoint?: string }): Promise<LocalService> {
+  const runtime = await startLocalRuntime({
+    port: options.port,
+    tablePrefix: options.tablePrefix,
+    dynamoDbEndpoint: options.dynamoDbEndpoint,
+    handlers: async (endpoint) => {
+      // The handlers read their configuration from the environment, exactly as in Lambda.
+      Object.assign(process.env, localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix: options.tablePrefix, logoIndexDir: options.logoIndexDir }));
+      const [batchScreen, imageSearch, notFound] = await Promise.all([
+        import('../../functions/batch-screen/handler'),
+        import('../../functions/image-search/handler'),
+        import('../../functions/not-found/handler'),
+      ]);
+      return { functions: { 'batch-screen': batchScreen.handler, 'image-search': imageSearch.handler }, fallback: notFound.handler };
+    },
+  });
+  return {
+    runtime,
+    async loadSamples() {
+      const { buildDataStores, buildLogoIngest } = await import('../../shared/composition-root');
+      const { loadConfig } = await import('../../shared/config');
+      const { loadSampleCorpus, loadSampleLogos } = await import('./sample-corpus');
+      const config = loadConfig();
+      const stores = buildDataStores(config);
+      const loaded = await loadSampleCorpus(stores);
+      loaded.push(await loadSampleLogos(buildLogoIngest(config, stores)));
+      return loaded;
+    },
+  };
+}
