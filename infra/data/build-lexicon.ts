@@ -107,6 +107,27 @@ polartec primaloft coolmax sunbrella naugahyde lucite perspex bakelite duralumin
 trivex duroplast
 `;
 
+/**
+ * Common given names of English-speaking countries, for telling a person's name in a title ("Victor Hugo", a writer)
+ * from a brand that is one of its words. A name that is also an ordinary word, a unit or a brand word of the other
+ * lists (rose, max, mark, will, ruby ...) is dropped when the lexicon is built: only words that read as names stay.
+ */
+const COMMON_GIVEN_NAMES = `
+aaron adam adrian alan albert alex alexander alfred alice allen amanda amy andrea andrew angela anna anne anthony
+antonio arthur ashley barbara ben benjamin bernard betty beverly bill billy bob bobby brandon brenda brian bruce
+bryan carl carlos carol caroline catherine charles charlie charlotte cheryl chris christina christine christopher
+cynthia daniel danielle david deborah debra denise dennis diana diane donald donna doris dorothy douglas dylan
+edward elizabeth ellen emily emma eric ethan eugene evelyn francis frank fred frederick gary george gerald gloria
+gregory hannah harold harry heather helen henry howard isabella jack jacob james jane janet janice jason jean
+jeffrey jennifer jeremy jerry jessica joan joe john johnny jonathan jose joseph joshua joyce judith judy julia
+julie justin karen katherine kathleen kathryn keith kelly kenneth kevin kimberly larry laura lauren lawrence linda
+lisa louis louise madison margaret maria marie marilyn martha martin mary matthew megan melissa michael michelle
+nancy natalie nathan nicholas nicole noah olivia oscar pamela patricia patrick paul peter philip rachel ralph
+raymond rebecca richard robert roger ronald roy russell ruth ryan samantha samuel sandra sara sarah scott sean
+sharon shirley sophia stephanie stephen steven susan teresa theresa thomas timothy tyler victor victoria vincent
+virginia walter wayne william zachary
+`;
+
 /** Chinese product words and descriptors (hand-written: neither source has Chinese), with pieces the segmenter makes. */
 const CHINESE_GENERIC = `
 男 女 男士 女士 男款 女款 男式 女式 男装 女装 儿童 童 童装 宝宝 婴儿 学生 情侣 中性 成人 老人
@@ -311,6 +332,12 @@ const GENERIC_ATTRIBUTE_PATTERNS: RegExp[] = [
   /^(units of measurement|season|occasion|dress occasion|condition|item condition|cosmetic condition|texture|finish|cosmetic finish|hardware finish)$/i,
   /^(clothing features|shoe features|activewear clothing features|swimwear features|outerwear clothing features)$/i,
 ];
+
+/**
+ * The attributes whose values say how a product looks or what it is made of (colours, materials, fabrics, patterns,
+ * finishes, textures): a word of theirs at the head of a title describes the product rather than naming its maker.
+ */
+const DESCRIPTOR_ATTRIBUTE_PATTERNS: RegExp[] = [/^colou?r$/i, /material$/i, /^fabric$/i, /^pattern$/i, /finish$/i, /^texture$/i];
 
 /** Attributes that the patterns above would take but whose values are names, not descriptors. */
 const EXCLUDED_ATTRIBUTES = new Set(['Compatible filament', 'Suitable for material type']);
@@ -656,6 +683,28 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
     if (brand.length >= 3 && LATIN_WORD.test(brand) && isWordOfSources(brand)) dualUse.add(brand);
   }
 
+  // Descriptors: colours, materials, patterns ... and the hand-listed title descriptors and standards. Kept whole (not made
+  // disjoint from `generic`): the engine asks this list on its own.
+  const descriptors = new Set<string>();
+  for (const { value, attribute } of attributeValues) {
+    if (EXCLUDED_ATTRIBUTES.has(attribute) || !DESCRIPTOR_ATTRIBUTE_PATTERNS.some((pattern) => pattern.test(attribute))) continue;
+    for (const word of wordsOf(value)) {
+      if (!worthListing(word) || (word.length <= 2 && LATIN_WORD.test(word)) || stopwords.has(word)) continue;
+      descriptors.add(word);
+      // The adjective of a colour or material ("golden", "wooden", "woollen").
+      if (LATIN_WORD.test(word)) descriptors.add(`${word}en`);
+    }
+  }
+  for (const word of [...listOf(TITLE_DESCRIPTORS), ...listOf(DESCRIPTIVE_STANDARDS)]) for (const form of numberForms(word)) descriptors.add(form);
+  for (const word of tradeNames) descriptors.delete(word);
+
+  // Given names that read only as names.
+  const givenNames = new Set<string>();
+  for (const name of listOf(COMMON_GIVEN_NAMES)) {
+    if (generic.has(name) || dualUse.has(name) || knownTrademarks.has(name) || classesOfWord.has(name) || units.has(name) || stopwords.has(name)) continue;
+    givenNames.add(name);
+  }
+
   // Keep the lists disjoint where one implies the other, so the file stays small: a product word, a unit or a
   // stopword is generic at run time without being listed again.
   for (const word of [...stopwords, ...units, ...classesOfWord.keys()]) generic.delete(word);
@@ -678,6 +727,8 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
       knownTrademarks: knownTrademarks.size,
       productWords: classesOfWord.size,
       shopifyAttributesUsed: chosenAttributes.size,
+      descriptors: descriptors.size,
+      givenNames: givenNames.size,
     },
     stopwords: sorted(stopwords),
     units: sorted(units),
@@ -685,6 +736,8 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
     dualUse: sorted(dualUse),
     knownTrademarks: sorted(knownTrademarks),
     productClasses: productClassesJson,
+    descriptors: sorted(descriptors),
+    givenNames: sorted(givenNames),
   };
   return lexicon;
 }

@@ -3,57 +3,107 @@
  * segmentation often cuts a Chinese brand into single characters), each with the lookup keys that could find a
  * mark for it. Runs that begin or end with a connecting word ("for", "with", "and" ...) are skipped: no mark is
  * filed that way, and they would only cost lookups.
+ *
+ * A run's text and keys depend only on its words, and the same runs come up in title after title ("for iphone",
+ * "stainless steel"), so runs live in a table (a tree of words: "black" -> "black diamond" -> ...) and each is
+ * built once. A title's candidates point at the shared runs; the one owner of a table (a TitleScreener) may remember
+ * what it found for a run on the run itself (`memo`).
  */
 import { phoneticSkeleton } from '../marks/lookup-keys';
-import { isStopword } from './lexicon';
 import type { TitleWord } from './title-words';
 
 export const MAX_LATIN_WORDS = 4;
 export const MAX_CJK_WORDS = 6;
 
+/** A run of words as text and keys, shared by every title that has it. */
+export interface Run {
+  /** The words' normalised forms joined without spaces ("air pods" -> "airpods"). */
+  readonly joined: string;
+  readonly cjk: boolean;
+  readonly words: number;
+  readonly exactKey: string;
+  /** Only for runs of one or two Latin words: longer marks are rarely misspelt into a match. */
+  readonly phoneticKey: string | undefined;
+  /** The phonetic skeleton behind `phoneticKey`. */
+  readonly skeleton: string | undefined;
+  /** Whether a title's run with these words is worth a lookup (see the file's comment). */
+  readonly lookedUp: boolean;
+  /** Free for the resolver of this run (the screener keeps its cache entries and verified matches here). */
+  memo: unknown;
+}
+
 export interface Candidate {
   /** Index of the first and one past the last word. */
   start: number;
   end: number;
-  joined: string;
-  cjk: boolean;
-  exactKey: string;
-  phoneticKey?: string;
+  run: Run;
 }
 
-const skeletonCache = new Map<string, string | undefined>();
+interface RunNode {
+  run: Run;
+  next: Map<string, RunNode> | undefined;
+}
 
-function cachedSkeleton(text: string): string | undefined {
-  let skeleton = skeletonCache.get(text);
-  if (skeleton === undefined && !skeletonCache.has(text)) {
-    skeleton = phoneticSkeleton(text);
-    if (skeletonCache.size > 200_000) skeletonCache.clear();
-    skeletonCache.set(text, skeleton);
+/** The runs seen so far, as a tree of words; bounded (it starts afresh past `maxRuns`). */
+export class RunTable {
+  private roots = new Map<string, RunNode>();
+  private count = 0;
+
+  constructor(private readonly maxRuns = 400_000) {}
+
+  get size(): number {
+    return this.count;
   }
-  return skeleton;
-}
 
-export function candidatesOf(words: readonly TitleWord[]): Candidate[] {
-  const out: Candidate[] = [];
-  for (let start = 0; start < words.length; start++) {
-    const first = words[start]!;
-    if (!first.cjk && isStopword(first.norm)) continue;
-    const limit = first.cjk ? MAX_CJK_WORDS : MAX_LATIN_WORDS;
-    let text = '';
-    for (let end = start + 1; end <= Math.min(words.length, start + limit); end++) {
-      const last = words[end - 1]!;
-      if (last.cjk !== first.cjk) break;
-      text += last.norm;
-      if (!last.cjk && isStopword(last.norm)) continue;
-      const single = end - start === 1;
-      // A lone number or letter is no brand use worth a lookup ("15", "x").
-      if (single && !first.cjk && (text.length < 2 || /^\d+$/.test(text))) continue;
-      // Words carry no spaces, so the run's text is already its joined form.
-      const joined = text;
-      // Misspellings are looked for in runs of one or two words: longer marks are rarely misspelt into a match.
-      const skeleton = first.cjk || end - start > 2 ? undefined : cachedSkeleton(joined);
-      out.push({ start, end, joined, cjk: first.cjk, exactKey: `e:${joined}`, ...(skeleton ? { phoneticKey: `p:${skeleton}` } : {}) });
+  candidatesOf(words: readonly TitleWord[]): Candidate[] {
+    const out: Candidate[] = [];
+    for (let start = 0; start < words.length; start++) {
+      const first = words[start]!;
+      if (!first.cjk && first.facts.stopword) continue;
+      const limit = Math.min(words.length, start + (first.cjk ? MAX_CJK_WORDS : MAX_LATIN_WORDS));
+      let level = this.roots;
+      let node: RunNode | undefined;
+      for (let end = start + 1; end <= limit; end++) {
+        const last = words[end - 1]!;
+        if (last.cjk !== first.cjk) break;
+        let child = level.get(last.norm);
+        if (child === undefined) {
+          child = this.add(level, node?.run, words, start, end);
+        }
+        node = child;
+        if (node.run.lookedUp) out.push({ start, end, run: node.run });
+        if (end < limit) level = node.next ??= new Map();
+      }
     }
+    return out;
   }
-  return out;
+
+  private add(level: Map<string, RunNode>, before: Run | undefined, words: readonly TitleWord[], start: number, end: number): RunNode {
+    if (this.count >= this.maxRuns) {
+      // Runs already handed out stay valid; the table just forgets them.
+      this.roots = new Map();
+      this.count = 0;
+    }
+    const first = words[start]!;
+    const last = words[end - 1]!;
+    const joined = (before?.joined ?? '') + last.norm;
+    const length = end - start;
+    const single = length === 1;
+    const lookedUp = (first.cjk || !last.facts.stopword) && !(single && !first.cjk && last.facts.trivial);
+    const skeleton = first.cjk || length > 2 ? undefined : phoneticSkeleton(joined);
+    const run: Run = {
+      joined,
+      cjk: first.cjk,
+      words: length,
+      exactKey: `e:${joined}`,
+      phoneticKey: skeleton ? `p:${skeleton}` : undefined,
+      skeleton,
+      lookedUp,
+      memo: undefined,
+    };
+    const node: RunNode = { run, next: undefined };
+    level.set(last.norm, node);
+    this.count++;
+    return node;
+  }
 }

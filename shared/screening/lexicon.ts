@@ -26,6 +26,10 @@ export interface LexiconData {
   dualUse: string[];
   knownTrademarks: string[];
   productClasses: Record<string, string>;
+  /** Colours, materials, fabrics, patterns, finishes, textures and title descriptors ("black", "glass", "premium"). */
+  descriptors: string[];
+  /** Common given names that are no ordinary word ("victor", "linda"). */
+  givenNames: string[];
 }
 
 const data: LexiconData = lexiconData;
@@ -35,6 +39,8 @@ const UNITS: ReadonlySet<string> = new Set(data.units);
 const GENERIC: ReadonlySet<string> = new Set(data.generic);
 const DUAL_USE: ReadonlySet<string> = new Set(data.dualUse);
 const KNOWN_TRADEMARKS: ReadonlySet<string> = new Set(data.knownTrademarks);
+const DESCRIPTORS: ReadonlySet<string> = new Set(data.descriptors);
+const GIVEN_NAMES: ReadonlySet<string> = new Set(data.givenNames);
 const PRODUCT_CLASSES: ReadonlyMap<string, readonly NiceWeight[]> = productClassMap(data.productClasses);
 
 /** "08:75 21:25" -> [{08, 0.75}, {21, 0.25}]; one frozen array per distinct weighting, shared by its words. */
@@ -104,6 +110,16 @@ export function isDualUse(word: string): boolean {
   return DUAL_USE.has(keyOf(word));
 }
 
+/** A word that says how a product looks or what it is made of (a colour, material, pattern, finish, texture). */
+export function isDescriptor(word: string): boolean {
+  return DESCRIPTORS.has(keyOf(word));
+}
+
+/** A common given name that is no ordinary word ("victor", "linda"): with a name after it, a person is named. */
+export function isGivenName(word: string): boolean {
+  return GIVEN_NAMES.has(keyOf(word));
+}
+
 /** A word or phrase that WordNet records as a trademark or trade name (ping pong, lego, velcro, walkman ...). */
 export function isKnownTrademarkWord(word: string): boolean {
   return KNOWN_TRADEMARKS.has(keyOf(word));
@@ -114,6 +130,52 @@ const NO_CLASSES: readonly NiceWeight[] = Object.freeze([]);
 /** The Nice classes a product word points to, strongest first; empty for a word that names no product. */
 export function productClassesOf(word: string): readonly NiceWeight[] {
   return PRODUCT_CLASSES.get(keyOf(word)) ?? NO_CLASSES;
+}
+
+/** Everything the lexicon says about one normalised word, found once and shared by every title that has the word. */
+export interface WordFacts {
+  readonly stopword: boolean;
+  /** isGenericWord */
+  readonly generic: boolean;
+  readonly dualUse: boolean;
+  readonly knownTrademark: boolean;
+  /** A lone number or letter ("15", "x"): no brand use worth a lookup. */
+  readonly trivial: boolean;
+  readonly classes: readonly NiceWeight[];
+  /** isDescriptor */
+  readonly descriptor: boolean;
+  /** isGivenName */
+  readonly givenName: boolean;
+  /** Ends the part of a title naming the product ("for", "with" ...: see inferNiceClasses). */
+  readonly headBoundary: boolean;
+  /** "non", "anti" ...: the next word describes, it is not the product. */
+  readonly descriptorPrefix: boolean;
+}
+
+const factsByWord = new Map<string, WordFacts>();
+const DIGITS_ONLY = /^\d+$/;
+
+/** The facts of a word as normalizeText gives it (titles' words are: see title-words.ts); remembered per word. */
+export function factsOfNormalised(word: string): WordFacts {
+  let facts = factsByWord.get(word);
+  if (facts === undefined) {
+    facts = Object.freeze({
+      stopword: STOPWORDS.has(word),
+      generic: isGenericWord(word),
+      dualUse: DUAL_USE.has(word),
+      knownTrademark: KNOWN_TRADEMARKS.has(word),
+      trivial: word.length < 2 || DIGITS_ONLY.test(word),
+      classes: PRODUCT_CLASSES.get(word) ?? NO_CLASSES,
+      descriptor: DESCRIPTORS.has(word),
+      givenName: GIVEN_NAMES.has(word),
+      headBoundary: HEAD_BOUNDARIES.has(word),
+      descriptorPrefix: DESCRIPTOR_PREFIXES.has(word),
+    });
+    // Bounded: the words of real titles number in the tens of thousands; a flood of random tokens starts afresh.
+    if (factsByWord.size >= 200_000) factsByWord.clear();
+    factsByWord.set(word, facts);
+  }
+  return facts;
 }
 
 /**
@@ -140,41 +202,55 @@ const AFTER_BOUNDARY_WEIGHT = 0.5;
  * class is in question does not decide it.
  */
 export function inferNiceClasses(words: readonly string[]): NiceWeight[] {
-  const keys = words.map(keyOf);
-  const productIndexes = (withDualUse: boolean): number[] =>
-    keys.flatMap((key, index) =>
-      PRODUCT_CLASSES.has(key) &&
-      !STOPWORDS.has(key) &&
-      !(index > 0 && DESCRIPTOR_PREFIXES.has(keys[index - 1]!)) &&
-      (withDualUse || !DUAL_USE.has(key))
-        ? [index]
-        : [],
-    );
-  let indexes = productIndexes(false);
-  if (indexes.length === 0) indexes = productIndexes(true);
-  if (indexes.length === 0) return [];
+  return inferNiceClassesOfFacts(words.map((word) => factsOfNormalised(keyOf(word))));
+}
 
-  const segmentOf: number[] = [];
-  let segment = 0;
-  for (const key of keys) {
-    if (HEAD_BOUNDARIES.has(key)) segment++;
-    segmentOf.push(segment);
+function isProductWordAt(facts: readonly WordFacts[], index: number, withDualUse: boolean): boolean {
+  const word = facts[index]!;
+  return word.classes.length > 0 && !word.stopword && !(index > 0 && facts[index - 1]!.descriptorPrefix) && (withDualUse || !word.dualUse);
+}
+
+/** inferNiceClasses for words whose facts are known already (a title's words carry theirs). */
+export function inferNiceClassesOfFacts(facts: readonly WordFacts[]): NiceWeight[] {
+  let withDualUse = false;
+  let first = -1;
+  for (let index = 0; index < facts.length && first < 0; index++) if (isProductWordAt(facts, index, false)) first = index;
+  if (first < 0) {
+    withDualUse = true;
+    for (let index = 0; index < facts.length && first < 0; index++) if (isProductWordAt(facts, index, true)) first = index;
   }
-  const headSegment = segmentOf[indexes[0]!]!;
-  const head = indexes.filter((index) => segmentOf[index] === headSegment).pop()!;
+  if (first < 0) return [];
+
+  // Segments are cut by boundary words; the head is the last product word of the first segment holding one.
+  let headSegment = 0;
+  for (let index = 0; index <= first; index++) if (facts[index]!.headBoundary) headSegment++;
+  let head = first;
+  let segment = headSegment;
+  for (let index = first + 1; index < facts.length; index++) {
+    if (facts[index]!.headBoundary) segment++;
+    if (segment !== headSegment) break;
+    if (isProductWordAt(facts, index, withDualUse)) head = index;
+  }
 
   const totals = new Map<string, number>();
-  for (const index of indexes) {
-    const weight =
-      index === head ? HEAD_WEIGHT : segmentOf[index] === headSegment ? MODIFIER_WEIGHT : AFTER_BOUNDARY_WEIGHT;
-    for (const { nice, weight: share } of PRODUCT_CLASSES.get(keys[index]!)!) {
+  let sum = 0;
+  segment = 0;
+  for (let index = 0; index < facts.length; index++) {
+    if (facts[index]!.headBoundary) segment++;
+    if (!isProductWordAt(facts, index, withDualUse)) continue;
+    const weight = index === head ? HEAD_WEIGHT : segment === headSegment ? MODIFIER_WEIGHT : AFTER_BOUNDARY_WEIGHT;
+    for (const { nice, weight: share } of facts[index]!.classes) {
       totals.set(nice, (totals.get(nice) ?? 0) + weight * share);
+      sum += weight * share;
     }
   }
-  const sum = [...totals.values()].reduce((total, value) => total + value, 0);
-  return [...totals.entries()]
-    .map(([nice, total]) => ({ nice, weight: Math.round((1000 * total) / sum) / 1000 }))
-    .sort((a, b) => b.weight - a.weight || a.nice.localeCompare(b.nice));
+  const out: NiceWeight[] = [];
+  for (const [nice, total] of totals) out.push({ nice, weight: Math.round((1000 * total) / sum) / 1000 });
+  return out.sort(byWeightThenClass);
+}
+
+function byWeightThenClass(a: NiceWeight, b: NiceWeight): number {
+  return b.weight - a.weight || (a.nice < b.nice ? -1 : a.nice > b.nice ? 1 : 0);
 }
 
 /**
@@ -214,6 +290,8 @@ const CUE_REACH = 3;
 /** Words that end what a cue introduces: "for iPhone with Stand" does not make "stand" nominative. */
 const CUE_BREAKERS: ReadonlySet<string> = new Set(['with', 'by', 'from', 'of', 'and', '带', '和']);
 
+const LONGEST_CUE = Math.max(...NOMINATIVE_CUES.map((cue) => cue.length));
+
 /** Cues by their last word, longest first, so a cue is found with one probe per position. */
 const CUES_BY_LAST_WORD: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
   const map = new Map<string, (readonly string[])[]>();
@@ -227,13 +305,17 @@ const CUES_BY_LAST_WORD: ReadonlyMap<string, readonly (readonly string[])[]> = (
   return map;
 })();
 
-function cueEndingAt(keyAt: (index: number) => string, end: number): readonly string[] | undefined {
-  const candidates = CUES_BY_LAST_WORD.get(keyAt(end));
+function cueEndingAt(keys: readonly string[], end: number): readonly string[] | undefined {
+  const candidates = CUES_BY_LAST_WORD.get(keys[end]!);
   if (!candidates) return undefined;
-  return candidates.find((cue) => {
+  for (const cue of candidates) {
     const start = end - cue.length + 1;
-    return start >= 0 && cue.every((word, offset) => keyAt(start + offset) === word);
-  });
+    if (start < 0) continue;
+    let matches = true;
+    for (let offset = 0; offset < cue.length && matches; offset++) matches = keys[start + offset] === cue[offset];
+    if (matches) return cue;
+  }
+  return undefined;
 }
 
 /**
@@ -242,13 +324,20 @@ function cueEndingAt(keyAt: (index: number) => string, end: number): readonly st
  */
 export function nominativeCueOf(words: readonly string[], index: number): string | undefined {
   if (!Number.isInteger(index) || index < 1 || index >= words.length) return undefined;
-  const keyAt = (at: number): string => keyOf(words[at]!);
-  if (CUES_BY_LAST_WORD.has(keyAt(index))) return undefined;
+  const from = Math.max(0, index - CUE_REACH - LONGEST_CUE);
+  const keys = words.slice(from, index + 1).map(keyOf);
+  return nominativeCueOfNormalised(keys, index - from);
+}
+
+/** nominativeCueOf for words already in normalizeText form (a title's `norm`s). */
+export function nominativeCueOfNormalised(keys: readonly string[], index: number): string | undefined {
+  if (index < 1 || index >= keys.length) return undefined;
+  if (CUES_BY_LAST_WORD.has(keys[index]!)) return undefined;
   for (let distance = 1; distance <= CUE_REACH && index - distance >= 0; distance++) {
     const end = index - distance;
-    const cue = cueEndingAt(keyAt, end);
+    const cue = cueEndingAt(keys, end);
     if (cue) return cue.join(' ');
-    if (CUE_BREAKERS.has(keyAt(end))) return undefined;
+    if (CUE_BREAKERS.has(keys[end]!)) return undefined;
   }
   return undefined;
 }

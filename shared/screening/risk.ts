@@ -6,9 +6,12 @@
  *   class     the item's class 1, a related class 0.6, unknown 0.7, another class 0.3
  *   wording   a coined word 1; a word that is also a dictionary word 0.3, or 0.65 where brands stand (among the
  *             first two words; 0.5 there in lower case; the same for a run of ordinary words that is a mark), and for
- *             such words a related class counts as another class, and an unknown class weighs 0.5 (0.3 when the
- *             words are product descriptors too: "Solid", "Glass"); a generic product word 0.15
- * score = match x status x class x wording.
+ *             such words a related class counts as another class, and an unknown class weighs 0.5 (0.3 when a
+ *             word describes the product: "Solid", "Glass", or is a product or ordinary word anywhere but the maker's
+ *             place: first, capitalised, before the product's words, "Pilot Ball Pen"); a generic product word 0.15
+ *   person    one word of a person's full name ("Victor Hugo"), outside the brand's own class and not a TRO brand:
+ *             x 0.3
+ * score = match x status x class x wording (x person).
  *   高: a TRO brand with score >= 0.25, or any conflict >= 0.6 that is not nominative use
  *   中: any conflict >= 0.25 (nominative "compatible with X" of a non-TRO brand lands here at most)
  *   低: nothing left
@@ -28,7 +31,21 @@ const RELATED: readonly (readonly string[])[] = [
   ['29', '30'], ['30', '32'], ['32', '33'], ['29', '31'], ['25', '28'], ['20', '21'], ['08', '21'], ['11', '21'], ['16', '41'],
   ['24', '25'], ['24', '20'], ['26', '25'], ['10', '05'], ['12', '07'], ['07', '08'], ['35', '42'], ['41', '28'],
 ];
-const relatedPairs = new Set(RELATED.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`]));
+const RELATED_TO: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const map = new Map<string, Set<string>>();
+  for (const [a, b] of RELATED) {
+    map.set(a!, (map.get(a!) ?? new Set()).add(b!));
+    map.set(b!, (map.get(b!) ?? new Set()).add(a!));
+  }
+  return map;
+})();
+
+function isRelated(markClasses: readonly string[], nice: string): boolean {
+  const related = RELATED_TO.get(nice);
+  if (!related) return false;
+  for (const m of markClasses) if (related.has(m)) return true;
+  return false;
+}
 
 export interface ItemClasses {
   /** Two-digit classes with weights (the strongest 1); empty when nothing is known. */
@@ -45,7 +62,7 @@ export function classRelevance(markClasses: readonly string[], item: ItemClasses
     if (markClasses.includes(nice)) {
       const same = 0.6 + 0.4 * w;
       if (same > best.weight) best = { weight: same, relation: 'same' };
-    } else if (markClasses.some((m) => relatedPairs.has(`${m}|${nice}`))) {
+    } else if (isRelated(markClasses, nice)) {
       const related = 0.45 + 0.15 * w;
       if (related > best.weight) best = { weight: related, relation: 'related' };
     }

@@ -4,21 +4,24 @@
  * Input: items ({title, nice?}); `detail` for the words and conflicts behind each answer.
  * Output: one result per item, in order: risk 高/中/低, tro_hit, top_conflict ("" when nothing is left).
  *
- *  1. Split each title into words and candidate runs of words, each with its lookup keys (exact, phonetic).
- *  2. Resolve every key of the whole batch at once: from the in-memory cache; keys the market's key filter
- *     knows do not exist cost nothing; the rest in BatchGetItem rounds (US marks for every run; CN marks too for
- *     Chinese runs).
- *  3. Verify each candidate mark: exact text, or a misspelling within an edit budget that grows with length.
+ *  1. Split each title into words and candidate runs of words, each with its lookup keys (exact, phonetic); words
+ *     and runs are shared between titles (title-words.ts, candidates.ts), so each is worked out once.
+ *  2. Resolve every key of the whole batch at once: a run whose cache entries are fresh costs nothing; keys the
+ *     market's key filter knows do not exist cost nothing; the rest in BatchGetItem rounds (US marks for every run;
+ *     CN marks too for Chinese runs).
+ *  3. Verify each run's marks: exact text, or a misspelling within an edit budget that grows with length; the
+ *     verified matches stay on the run until its entries or the TRO list change.
  *  4. Weigh each conflict (shared/screening/risk.ts): match, status, class (the item's, or inferred from its
- *     product words), how distinctive the word is, nominative use, and whether the brand files TRO suits.
+ *     product words), how distinctive the word is and where it stands, a person's name, nominative use, and
+ *     whether the brand files TRO suits. Titles with no match skip this step.
  *  5. The title's risk, its TRO flag and its strongest conflict.
  */
 import { editDistance, hasCjk, joined, normalizeText } from '../marks/lookup-keys';
 import type { KeyFilter } from '../marks/key-filter';
 import type { Market } from '../marks/mark-record';
 import type { MarkStore, MarkSummary } from '../ports';
-import { candidatesOf, type Candidate } from './candidates';
-import { inferNiceClasses, isDualUse, isGenericWord, isKnownTrademarkWord, nominativeCueAt } from './lexicon';
+import { RunTable, type Candidate, type Run } from './candidates';
+import { inferNiceClassesOfFacts, nominativeCueOfNormalised, type WordFacts } from './lexicon';
 import { CONFLICT_FLOOR, HIGH_SCORE, MATCH_WEIGHT, STATUS_WEIGHT, classRelevance, riskOf, type ItemClasses, type MatchKind, type Risk } from './risk';
 import { wordsOfTitle, type TitleWord } from './title-words';
 import type { TroIndex } from './tro-index';
@@ -57,31 +60,82 @@ export interface ScreeningSources {
   keyFilter?: (market: Market) => Promise<KeyFilter | undefined>;
 }
 
+/** A run's match weighed in one title. */
 interface Conflict {
-  mark: string;
-  serial: string;
-  niceClasses: string[];
-  isLive: boolean;
-  kind: MatchKind;
-  distance: number;
+  match: RunMatch;
   candidate: Candidate;
+  /** The brand files TRO suits (the match's). */
   tro: boolean;
-  troOnly: boolean;
   nominative: boolean;
   score: number;
   relation: 'same' | 'related' | 'other' | 'unknown';
   wording: 'coined' | 'dual-use' | 'generic';
+  /** The run is one word of a person's name ("Victor Hugo"). */
+  personName: boolean;
+}
+
+/** What one lookup key held when it was fetched (or known absent from the key filter). */
+interface KeyEntry {
+  readonly marks: readonly MarkSummary[];
+  readonly at: number;
+}
+
+/**
+ * A mark filed under one of a run's keys that the run's text really matches, or a TRO brand the run names when no
+ * registration of it is in the data (`troOnly`).
+ */
+interface RunMatch {
+  readonly mark: string;
+  readonly serial: string;
+  readonly niceClasses: readonly string[];
+  readonly isLive: boolean;
+  readonly kind: MatchKind;
+  readonly distance: number;
+  readonly tro: boolean;
+  readonly troOnly: boolean;
+}
+
+/**
+ * What the screener knows about a run (kept on the run, see candidates.ts): the cache entries of its keys, and
+ * the verified matches and TRO match worked out from them, redone only when an entry or the TRO list changes.
+ */
+interface RunState {
+  /** The batch that last checked this run's entries. */
+  batch: number;
+  usExact: KeyEntry | undefined;
+  usPhonetic: KeyEntry | undefined;
+  cnExact: KeyEntry | undefined;
+  /** What `matches` were worked out from. */
+  verifiedUsExact: KeyEntry | undefined;
+  verifiedUsPhonetic: KeyEntry | undefined;
+  verifiedCnExact: KeyEntry | undefined;
+  verifiedTro: TroIndex | undefined;
+  matches: readonly RunMatch[];
 }
 
 const MAX_CONFLICTS_SHOWN = 5;
+const NO_MARKS: readonly MarkSummary[] = Object.freeze([]);
+const NO_MATCHES: readonly RunMatch[] = Object.freeze([]);
+const NO_CLASSES: readonly string[] = Object.freeze([]);
 
 /** Edits a misspelling may have: none for short words (too many real words are one letter apart). */
 export function editBudget(length: number): number {
   return length < 5 ? 0 : length < 9 ? 1 : 2;
 }
 
+function stateOf(run: Run): RunState {
+  let state = run.memo as RunState | undefined;
+  if (state === undefined) {
+    state = { batch: 0, usExact: undefined, usPhonetic: undefined, cnExact: undefined, verifiedUsExact: undefined, verifiedUsPhonetic: undefined, verifiedCnExact: undefined, verifiedTro: undefined, matches: NO_MATCHES };
+    run.memo = state;
+  }
+  return state;
+}
+
 export class TitleScreener {
-  private readonly cache: Record<Market, Map<string, { marks: MarkSummary[]; at: number }>> = { US: new Map(), CN: new Map() };
+  private readonly cache: Record<Market, Map<string, KeyEntry>> = { US: new Map(), CN: new Map() };
+  private readonly runs = new RunTable();
+  private batches = 0;
   /** DynamoDB lookups made, for the benchmark's round-trip count. */
   lookups = 0;
 
@@ -91,51 +145,75 @@ export class TitleScreener {
   ) {}
 
   async screen(items: readonly ScreeningItem[], options: { detail?: boolean } = {}): Promise<ScreeningResult[]> {
-    const analysed = items.map((item) => {
+    const analysed: { item: ScreeningItem; words: TitleWord[]; candidates: Candidate[] }[] = [];
+    for (const item of items) {
       const words = wordsOfTitle(item.title);
-      return { item, words, candidates: candidatesOf(words) };
-    });
-    const [found, tro] = await Promise.all([this.resolve(analysed.flatMap((a) => a.candidates)), this.sources.tro()]);
-    return analysed.map(({ item, words, candidates }) => this.judge(item, words, candidates, found, tro, options.detail ?? false));
+      analysed.push({ item, words, candidates: this.runs.candidatesOf(words) });
+    }
+    const [, tro] = await Promise.all([this.resolve(analysed), this.sources.tro()]);
+    const detail = options.detail ?? false;
+    const results: ScreeningResult[] = [];
+    for (const { item, words, candidates } of analysed) results.push(this.judge(item, words, candidates, tro, detail));
+    return results;
   }
 
-  /** Every key of the batch, once: cached ones from memory, the rest from the store. */
-  private async resolve(candidates: readonly Candidate[]): Promise<Map<string, MarkSummary[]>> {
+  /**
+   * Every key of the batch, once: a run whose entries are fresh costs nothing more; the other keys come from the
+   * cache, are known absent from the key filter, or are fetched from the store, one lookup per market.
+   */
+  private async resolve(analysed: readonly { candidates: readonly Candidate[] }[]): Promise<void> {
     const now = Date.now();
     const ttl = this.options.cacheTtlMs ?? 5 * 60_000;
+    const fresh = (entry: KeyEntry | undefined): boolean => entry !== undefined && now - entry.at < ttl;
+    const oldest = now - ttl;
+    const batch = ++this.batches;
+    const pending: Run[] = [];
     const wanted: Record<Market, Set<string>> = { US: new Set(), CN: new Set() };
-    for (const c of candidates) {
-      wanted.US.add(c.exactKey);
-      if (c.phoneticKey) wanted.US.add(c.phoneticKey);
-      if (c.cjk) wanted.CN.add(c.exactKey);
+    for (const { candidates } of analysed) {
+      for (const { run } of candidates) {
+        const state = stateOf(run);
+        if (state.batch === batch) continue;
+        state.batch = batch;
+        const usExact = state.usExact !== undefined && state.usExact.at > oldest;
+        const usPhonetic = run.phoneticKey === undefined || (state.usPhonetic !== undefined && state.usPhonetic.at > oldest);
+        const cnExact = !run.cjk || (state.cnExact !== undefined && state.cnExact.at > oldest);
+        if (usExact && usPhonetic && cnExact) continue;
+        pending.push(run);
+        if (!usExact) wanted.US.add(run.exactKey);
+        if (!usPhonetic) wanted.US.add(run.phoneticKey!);
+        if (!cnExact) wanted.CN.add(run.exactKey);
+      }
     }
-    const found = new Map<string, MarkSummary[]>();
+    if (pending.length === 0) return;
+
+    const entries: Record<Market, Map<string, KeyEntry>> = { US: new Map(), CN: new Map() };
     await Promise.all(
       (['US', 'CN'] as const).map(async (market) => {
+        if (wanted[market].size === 0) return;
         const filter = await this.sources.keyFilter?.(market);
         const missing: string[] = [];
         const cache = this.cache[market];
         for (const key of wanted[market]) {
           const cached = cache.get(key);
-          if (cached && now - cached.at < ttl) {
-            if (cached.marks.length) found.set(`${market}#${key}`, cached.marks);
-          } else if (!filter || filter.mightContain(key)) missing.push(key);
-          else this.remember(cache, key, [], now);
+          if (fresh(cached)) entries[market].set(key, cached!);
+          else if (!filter || filter.mightContain(key)) missing.push(key);
+          else entries[market].set(key, this.remember(cache, key, NO_MARKS, now));
         }
         if (missing.length === 0) return;
         this.lookups++;
         const fetched = await this.sources.marks.lookup(market, missing);
-        for (const key of missing) {
-          const marks = fetched.get(key) ?? [];
-          this.remember(cache, key, marks, now);
-          if (marks.length) found.set(`${market}#${key}`, marks);
-        }
+        for (const key of missing) entries[market].set(key, this.remember(cache, key, fetched.get(key) ?? NO_MARKS, now));
       }),
     );
-    return found;
+    for (const run of pending) {
+      const state = stateOf(run);
+      state.usExact = entries.US.get(run.exactKey) ?? state.usExact;
+      if (run.phoneticKey !== undefined) state.usPhonetic = entries.US.get(run.phoneticKey) ?? state.usPhonetic;
+      if (run.cjk) state.cnExact = entries.CN.get(run.exactKey) ?? state.cnExact;
+    }
   }
 
-  private remember(cache: Map<string, { marks: MarkSummary[]; at: number }>, key: string, marks: MarkSummary[], at: number): void {
+  private remember(cache: Map<string, KeyEntry>, key: string, marks: readonly MarkSummary[], at: number): KeyEntry {
     if (cache.size >= (this.options.cacheEntries ?? 500_000)) {
       // Drop the oldest tenth: Map keeps insertion order.
       let drop = Math.ceil(cache.size / 10);
@@ -144,106 +222,181 @@ export class TitleScreener {
         if (--drop === 0) break;
       }
     }
-    cache.set(key, { marks, at });
+    const entry: KeyEntry = { marks, at };
+    cache.set(key, entry);
+    return entry;
   }
 
-  private judge(
-    item: ScreeningItem,
-    words: readonly TitleWord[],
-    candidates: readonly Candidate[],
-    found: Map<string, MarkSummary[]>,
-    tro: TroIndex,
-    detail: boolean,
-  ): ScreeningResult {
-    const norms = words.map((w) => w.norm);
-    const itemClasses: ItemClasses = item.nice
-      ? { classes: [{ nice: item.nice, weight: 1 }], explicit: true }
-      : { classes: inferNiceClasses(norms).slice(0, 3), explicit: false };
-    const titleCase = words.filter((w) => !w.cjk).length >= 3 && words.filter((w) => w.capitalised).length >= 0.7 * words.filter((w) => !w.cjk).length;
-
-    const bySerial = new Map<string, Conflict>();
-    const troCandidates = new Set<Candidate>();
-    const consider = (conflict: Omit<Conflict, 'score' | 'relation' | 'wording' | 'nominative'>) => {
-      const wording = wordingOf(words, conflict.candidate, titleCase);
-      let relevance = classRelevance(conflict.niceClasses, itemClasses);
-      // A word with an everyday meaning next door to the brand's goods ("coach" whistle, sports; the Coach brand,
-      // bags and clothing) is most likely that everyday meaning: only the brand's own class counts for it.
-      // When the brand's class is not on record, nothing confirms the brand is meant: a word that is also a product
-      // descriptor ("Solid", "Black", "Glass") then weighs as another class, any other ordinary word half.
-      if (wording.kind === 'dual-use' && relevance.relation === 'related') relevance = { weight: 0.3, relation: 'other' };
-      if (wording.kind === 'dual-use' && relevance.relation === 'unknown') {
-        const descriptor = words.slice(conflict.candidate.start, conflict.candidate.end).every((w) => isGenericWord(w.norm));
-        relevance = { weight: descriptor ? 0.3 : 0.5, relation: 'unknown' };
-      }
-      const status = conflict.troOnly ? 0.8 : STATUS_WEIGHT[conflict.isLive ? 'registered' : 'dead'];
-      // A near miss is a misspelling of the brand only where the item sells the brand's goods (or the brand sues):
-      // elsewhere "Hippo" is a hippo, not a misspelt "Hipp".
-      const nearMissElsewhere = conflict.kind === 'fuzzy' && !conflict.tro && relevance.relation !== 'same' && relevance.relation !== 'related';
-      const score = nearMissElsewhere ? 0 : MATCH_WEIGHT[conflict.kind] * status * relevance.weight * wording.weight;
-      const nominative = nominativeCueAt(norms, conflict.candidate.start);
-      const full: Conflict = { ...conflict, score, relation: relevance.relation, wording: wording.kind, nominative };
-      if (full.tro) troCandidates.add(conflict.candidate);
-      const previous = bySerial.get(conflict.serial);
-      if (!previous || previous.score < score) bySerial.set(conflict.serial, full);
-    };
-
-    for (const candidate of candidates) {
-      const troMatch = tro.match(candidate.joined, candidate.phoneticKey?.slice(2), editBudget(candidate.joined.length));
-      const seen = new Set<string>();
-      const keys: [string, boolean][] = [[`US#${candidate.exactKey}`, true]];
-      if (candidate.phoneticKey) keys.push([`US#${candidate.phoneticKey}`, false]);
-      if (candidate.cjk) keys.push([`CN#${candidate.exactKey}`, true]);
-      for (const [key, exactKey] of keys) {
-        for (const mark of found.get(key) ?? []) {
-          if (seen.has(mark.serial)) continue;
-          const markJoined = joinedMarkText(mark.markText);
-          const match = matchOf(candidate, markJoined, exactKey);
-          if (!match) continue;
-          seen.add(mark.serial);
-          consider({
-            mark: mark.markText,
-            serial: mark.serial,
-            niceClasses: mark.niceClasses,
-            isLive: mark.isLive,
-            kind: match.kind,
-            distance: match.distance,
-            candidate,
-            tro: Boolean(troBrandOfMark(tro, mark.markText) ?? (troMatch && match.distance === 0 ? troMatch : undefined)),
-            troOnly: false,
-          });
-        }
-      }
-      // A TRO brand named in the title counts even when no registration of it is in the data.
-      if (troMatch && !troCandidates.has(candidate)) {
-        consider({
-          mark: troMatch.brand.brand,
-          serial: `tro:${troMatch.brand.brandKey}`,
-          niceClasses: [],
-          isLive: true,
-          kind: troMatch.distance === 0 ? 'exact' : 'fuzzy',
-          distance: troMatch.distance,
-          candidate,
-          tro: true,
-          troOnly: true,
-        });
+  /** The run's verified matches, worked out again only when its entries or the TRO list changed. */
+  private verify(run: Run, tro: TroIndex): RunState {
+    const state = stateOf(run);
+    if (state.verifiedTro === tro && state.verifiedUsExact === state.usExact && state.verifiedUsPhonetic === state.usPhonetic && state.verifiedCnExact === state.cnExact) return state;
+    const troMatch = tro.match(run.joined, run.skeleton, editBudget(run.joined.length));
+    const matches: RunMatch[] = [];
+    let troAmongMarks = false;
+    const sources: [KeyEntry | undefined, boolean][] = [[state.usExact, true], [state.usPhonetic, false], [state.cnExact, true]];
+    for (const [entry, viaExactKey] of sources) {
+      for (const mark of entry?.marks ?? NO_MARKS) {
+        if (matches.some((m) => m.serial === mark.serial)) continue;
+        const match = matchOf(run, joinedMarkText(mark.markText), viaExactKey);
+        if (!match) continue;
+        const isTro = Boolean(troBrandOfMark(tro, mark.markText) ?? (troMatch && match.distance === 0 ? troMatch : undefined));
+        troAmongMarks ||= isTro;
+        matches.push({ mark: mark.markText, serial: mark.serial, niceClasses: mark.niceClasses, isLive: mark.isLive, kind: match.kind, distance: match.distance, tro: isTro, troOnly: false });
       }
     }
+    // A TRO brand named in the title counts even when no registration of it is in the data.
+    if (troMatch && !troAmongMarks) {
+      matches.push({
+        mark: troMatch.brand.brand,
+        serial: `tro:${troMatch.brand.brandKey}`,
+        niceClasses: NO_CLASSES,
+        isLive: true,
+        kind: troMatch.distance === 0 ? 'exact' : 'fuzzy',
+        distance: troMatch.distance,
+        tro: true,
+        troOnly: true,
+      });
+    }
+    state.matches = matches.length ? matches : NO_MATCHES;
+    state.verifiedUsExact = state.usExact;
+    state.verifiedUsPhonetic = state.usPhonetic;
+    state.verifiedCnExact = state.cnExact;
+    state.verifiedTro = tro;
+    return state;
+  }
 
-    const conflicts = [...bySerial.values()].sort(
-      (a, b) => Number(isTroHit(b)) - Number(isTroHit(a)) || b.score - a.score || Number(b.isLive) - Number(a.isLive) || a.distance - b.distance,
+  private judge(item: ScreeningItem, words: readonly TitleWord[], candidates: readonly Candidate[], tro: TroIndex, detail: boolean): ScreeningResult {
+    let title: TitleContext | undefined;
+    for (const candidate of candidates) {
+      const { matches } = this.verify(candidate.run, tro);
+      if (matches === NO_MATCHES) continue;
+      title ??= new TitleContext(item, words);
+      for (const match of matches) title.consider(match, candidate);
+    }
+    return title ? title.result(detail) : noConflictResult(item, detail);
+  }
+}
+
+function noConflictResult(item: ScreeningItem, detail: boolean): ScreeningResult {
+  const result: ScreeningResult = { name: item.title, risk: '低', tro_hit: false, top_conflict: '' };
+  if (detail) {
+    result.brand_words = [];
+    result.conflicts = [];
+  }
+  return result;
+}
+
+/** One title being judged: what its conflicts are weighed against, worked out only for titles that have any. */
+class TitleContext {
+  private readonly bySerial = new Map<string, Conflict>();
+  private classes: ItemClasses | undefined;
+  private norms: string[] | undefined;
+  private titleCaseValue: boolean | undefined;
+
+  constructor(
+    private readonly item: ScreeningItem,
+    private readonly words: readonly TitleWord[],
+  ) {}
+
+  private get normalised(): string[] {
+    return (this.norms ??= this.words.map(normOf));
+  }
+
+  private get itemClasses(): ItemClasses {
+    return (this.classes ??= this.item.nice
+      ? { classes: [{ nice: this.item.nice, weight: 1 }], explicit: true }
+      : { classes: inferNiceClassesOfFacts(this.words.map(factsOf)).slice(0, 3), explicit: false });
+  }
+
+  /** Three or more Latin words, 70% of them capitalised: capitals say little about any one word. */
+  private get titleCase(): boolean {
+    if (this.titleCaseValue === undefined) {
+      let latin = 0;
+      let capitalised = 0;
+      for (const word of this.words) {
+        if (!word.cjk) latin++;
+        if (word.capitalised) capitalised++;
+      }
+      this.titleCaseValue = latin >= 3 && capitalised >= 0.7 * latin;
+    }
+    return this.titleCaseValue;
+  }
+
+  consider(match: RunMatch, candidate: Candidate): void {
+    const words = this.words;
+    const wording = wordingOf(words, candidate, this.titleCase);
+    let relevance = classRelevance(match.niceClasses, this.itemClasses);
+    // A word with an everyday meaning next door to the brand's goods ("coach" whistle, sports; the Coach brand,
+    // bags and clothing) is most likely that everyday meaning: only the brand's own class counts for it.
+    if (wording.kind === 'dual-use' && relevance.relation === 'related') relevance = OTHER_CLASS;
+    // When the brand's class is not on record, nothing confirms the brand is meant: a word that describes the
+    // product ("Black", "Glass", "Solid") then weighs as another class, and so does any other product or ordinary
+    // word, except where a maker's name stands: first in the title, capitalised, before the words naming the
+    // product ("Pilot Ball Pen"); there it weighs half, like a word that is no product word at all.
+    if (wording.kind === 'dual-use' && relevance.relation === 'unknown') {
+      let describes = false;
+      let allGeneric = true;
+      for (let i = candidate.start; i < candidate.end; i++) {
+        describes ||= words[i]!.facts.descriptor;
+        allGeneric &&= words[i]!.facts.generic;
+      }
+      const weak = describes || (allGeneric && !this.isMakerSlot(candidate));
+      relevance = weak ? UNKNOWN_CLASS_DESCRIPTOR : UNKNOWN_CLASS_ORDINARY;
+    }
+    const status = match.troOnly ? 0.8 : STATUS_WEIGHT[match.isLive ? 'registered' : 'dead'];
+    // A near miss is a misspelling of the brand only where the item sells the brand's goods (or the brand sues):
+    // elsewhere "Hippo" is a hippo, not a misspelt "Hipp".
+    const nearMissElsewhere = match.kind === 'fuzzy' && !match.tro && relevance.relation !== 'same' && relevance.relation !== 'related';
+    // One word of a person's full name ("Victor Hugo") names that person, not the brand filed under the word alone,
+    // unless the item sells the brand's own goods or the brand sues. A mark of the whole name is its own run.
+    const personName = !match.tro && relevance.relation !== 'same' && candidate.end - candidate.start === 1 && isInPersonName(words, candidate.start);
+    const score = nearMissElsewhere ? 0 : MATCH_WEIGHT[match.kind] * status * relevance.weight * wording.weight * (personName ? PERSON_NAME_WEIGHT : 1);
+    const previous = this.bySerial.get(match.serial);
+    if (previous && previous.score >= score) return;
+    const nominative = nominativeCueOfNormalised(this.normalised, candidate.start) !== undefined;
+    this.bySerial.set(match.serial, { match, candidate, tro: match.tro, nominative, score, relation: relevance.relation, wording: wording.kind, personName });
+  }
+
+  /**
+   * First in the title, capitalised (or in a Title Case title), with words naming a product after it; not a product
+   * word followed straight by another, which is one compound product name ("Wine Bag", "Note Book").
+   */
+  private isMakerSlot(candidate: Candidate): boolean {
+    const words = this.words;
+    if (candidate.start !== 0 || !(words[0]!.capitalised || this.titleCase)) return false;
+    const last = words[candidate.end - 1]!;
+    const next = words[candidate.end];
+    if (last.facts.classes.length > 0 && next !== undefined && next.facts.classes.length > 0) return false;
+    for (let i = candidate.end; i < words.length; i++) if (words[i]!.facts.classes.length > 0 && !words[i]!.facts.dualUse) return true;
+    return false;
+  }
+
+  result(detail: boolean): ScreeningResult {
+    const { item, words } = this;
+    // The strongest conflict first: a TRO brand; then by the risk each one alone would give, and at the same risk
+    // the title's own brand before a brand it only says it fits ("Icon Cover for iPad": Icon); then by score.
+    const conflicts = [...this.bySerial.values()].sort(
+      (a, b) =>
+        Number(isTroHit(b)) - Number(isTroHit(a)) ||
+        levelOf(b) - levelOf(a) ||
+        Number(a.nominative) - Number(b.nominative) ||
+        b.score - a.score ||
+        Number(b.match.isLive) - Number(a.match.isLive) ||
+        a.match.distance - b.match.distance,
     );
     const risk = riskOf(conflicts);
-    const top = risk === '低' ? undefined : conflicts[0];
+    const top = risk === '低' ? undefined : conflicts[0]?.match;
     const result: ScreeningResult = { name: item.title, risk, tro_hit: conflicts.some(isTroHit), top_conflict: top?.mark ?? '' };
     if (detail) {
       const standing = conflicts.filter((c) => c.score >= CONFLICT_FLOOR);
       result.brand_words = [...new Set(standing.flatMap((c) => words.slice(c.candidate.start, c.candidate.end).map((w) => w.text)))];
       result.conflicts = standing.slice(0, MAX_CONFLICTS_SHOWN).map((c) => ({
-        mark: c.mark,
-        serial: c.troOnly ? '' : c.serial,
-        nice: c.niceClasses.join(','),
-        is_live: c.isLive ? 1 : 0,
-        match: c.kind,
+        mark: c.match.mark,
+        serial: c.match.troOnly ? '' : c.match.serial,
+        nice: c.match.niceClasses.join(','),
+        is_live: c.match.isLive ? 1 : 0,
+        match: c.match.kind,
         words: words.slice(c.candidate.start, c.candidate.end).map((w) => w.text),
         tro: c.tro,
         score: Math.round(c.score * 100) / 100,
@@ -252,6 +405,14 @@ export class TitleScreener {
     }
     return result;
   }
+}
+
+function normOf(word: TitleWord): string {
+  return word.norm;
+}
+
+function factsOf(word: TitleWord): WordFacts {
+  return word.facts;
 }
 
 /** A mark names a TRO brand as a whole, or in one of its scripts ("耐克 NIKE" is Nike's). */
@@ -278,52 +439,86 @@ function isTroHit(c: Conflict): boolean {
   return c.tro && c.score >= CONFLICT_FLOOR;
 }
 
-function matchOf(candidate: Candidate, markJoined: string, viaExactKey: boolean): { kind: MatchKind; distance: number } | undefined {
-  if (markJoined === candidate.joined) return { kind: 'exact', distance: 0 };
+/** The risk a conflict gives on its own: 2 for 高, 1 for 中, 0 for none (see riskOf). */
+function levelOf(c: Conflict): number {
+  if ((c.tro && c.score >= CONFLICT_FLOOR) || (c.score >= HIGH_SCORE && !c.nominative)) return 2;
+  return c.score >= CONFLICT_FLOOR ? 1 : 0;
+}
+
+/** How much of a conflict is left when its word is one word of a person's name. */
+const PERSON_NAME_WEIGHT = 0.3;
+
+/**
+ * Whether the word at `index` is one of two that read as a person's name: a given name and a capitalised word that
+ * is no ordinary word ("Victor Hugo", "Linda Ronstadt"), both capitalised.
+ */
+function isInPersonName(words: readonly TitleWord[], index: number): boolean {
+  return readsAsPersonName(words, index - 1) || readsAsPersonName(words, index);
+}
+
+function readsAsPersonName(words: readonly TitleWord[], given: number): boolean {
+  const first = words[given];
+  const second = words[given + 1];
+  if (first === undefined || second === undefined) return false;
+  return first.facts.givenName && first.capitalised && second.capitalised && !second.cjk && !second.facts.generic && !second.facts.stopword && !second.facts.trivial;
+}
+
+const OTHER_CLASS = { weight: 0.3, relation: 'other' } as const;
+const UNKNOWN_CLASS_DESCRIPTOR = { weight: 0.3, relation: 'unknown' } as const;
+const UNKNOWN_CLASS_ORDINARY = { weight: 0.5, relation: 'unknown' } as const;
+
+function matchOf(run: Run, markJoined: string, viaExactKey: boolean): { kind: MatchKind; distance: number } | undefined {
+  if (markJoined === run.joined) return { kind: 'exact', distance: 0 };
   if (viaExactKey) {
     // Found under an exact key but written otherwise: one script's part of a mixed mark, or its transliteration.
-    return { kind: candidate.cjk !== hasCjk(markJoined) || hasCjk(markJoined) ? 'transliteration' : 'exact', distance: 0 };
+    return { kind: run.cjk !== hasCjk(markJoined) || hasCjk(markJoined) ? 'transliteration' : 'exact', distance: 0 };
   }
-  const budget = editBudget(candidate.joined.length);
-  const distance = editDistance(candidate.joined, markJoined, budget);
+  const budget = editBudget(run.joined.length);
+  const distance = editDistance(run.joined, markJoined, budget);
   return distance <= budget ? { kind: 'fuzzy', distance } : undefined;
 }
 
 function wordingOf(words: readonly TitleWord[], candidate: Candidate, titleCase: boolean): { kind: Conflict['wording']; weight: number } {
-  const run = words.slice(candidate.start, candidate.end);
-  if (run.length > 1) {
+  if (candidate.end - candidate.start > 1) {
     // Ordinary words that together are a mark ("Hot Wheels", "Black Diamond") read like one where brands stand.
-    const allOrdinary = run.every((w) => isGenericWord(w.norm) || isDualUse(w.norm));
+    let allOrdinary = true;
+    for (let i = candidate.start; i < candidate.end && allOrdinary; i++) allOrdinary = words[i]!.facts.generic || words[i]!.facts.dualUse;
     return allOrdinary ? { kind: 'dual-use', weight: candidate.start <= 1 ? 0.65 : 0.3 } : { kind: 'coined', weight: 1 };
   }
-  const word = run[0]!;
-  if (isKnownTrademarkWord(word.norm)) return { kind: 'coined', weight: 1 };
-  if (isDualUse(word.norm)) {
+  const word = words[candidate.start]!;
+  if (word.facts.knownTrademark) return { kind: 'coined', weight: 1 };
+  if (word.facts.dualUse) {
     // Where brands stand: the first words. Capitals say little in a Title Case title, and a lower-case brand up
     // front is still probably the brand.
     const brandPosition = candidate.start <= 1;
     const weight = brandPosition ? (word.capitalised || titleCase ? 0.65 : 0.5) : 0.3;
     return { kind: 'dual-use', weight };
   }
-  if (isGenericWord(word.norm)) return { kind: 'generic', weight: 0.15 };
+  if (word.facts.generic) return { kind: 'generic', weight: 0.15 };
   return { kind: 'coined', weight: 1 };
 }
 
-function reasonOf(c: Conflict, item: ScreeningItem): string {
+function reasonOf(conflict: Conflict, item: ScreeningItem): string {
+  const { match, relation, wording, nominative } = conflict;
   const parts: string[] = [];
   parts.push(
-    c.kind === 'exact' ? `"${c.mark}" appears as written` : c.kind === 'transliteration' ? `"${c.mark}" in another script` : `close to "${c.mark}" (${c.distance} letter${c.distance === 1 ? '' : 's'} apart)`,
+    match.kind === 'exact'
+      ? `"${match.mark}" appears as written`
+      : match.kind === 'transliteration'
+        ? `"${match.mark}" in another script`
+        : `close to "${match.mark}" (${match.distance} letter${match.distance === 1 ? '' : 's'} apart)`,
   );
-  if (c.troOnly) parts.push('a brand that files Schedule A TRO suits');
+  if (match.troOnly) parts.push('a brand that files Schedule A TRO suits');
   else {
-    parts.push(c.isLive ? 'a live registration' : 'a dead registration');
-    const classes = c.niceClasses.length ? `class ${c.niceClasses.join(', ')}` : 'no class on record';
-    parts.push(c.relation === 'same' ? `${classes}, the item's class` : c.relation === 'related' ? `${classes}, related to the item's` : c.relation === 'other' ? `${classes}, not the item's${item.nice ? '' : ' (inferred)'}` : classes);
-    if (c.tro) parts.push('the owner files Schedule A TRO suits');
+    parts.push(match.isLive ? 'a live registration' : 'a dead registration');
+    const classes = match.niceClasses.length ? `class ${match.niceClasses.join(', ')}` : 'no class on record';
+    parts.push(relation === 'same' ? `${classes}, the item's class` : relation === 'related' ? `${classes}, related to the item's` : relation === 'other' ? `${classes}, not the item's${item.nice ? '' : ' (inferred)'}` : classes);
+    if (match.tro) parts.push('the owner files Schedule A TRO suits');
   }
-  if (c.wording === 'dual-use') parts.push('also an ordinary word: weighed by context');
-  if (c.wording === 'generic') parts.push('a generic product word here');
-  if (c.nominative) parts.push('nominative use ("for", "compatible with"): still a risk on marketplaces');
+  if (wording === 'dual-use') parts.push('also an ordinary word: weighed by context');
+  if (wording === 'generic') parts.push('a generic product word here');
+  if (conflict.personName) parts.push("one word of a person's name here");
+  if (nominative) parts.push('nominative use ("for", "compatible with"): still a risk on marketplaces');
   return parts.join('; ');
 }
 

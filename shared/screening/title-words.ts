@@ -1,44 +1,91 @@
 /**
  * A title as words: Latin words normalised as lookup keys are (shared/marks/lookup-keys), split where letters
  * meet digits ("iPhone15" -> iphone, 15), and CJK runs segmented into words with Intl.Segmenter. Each word keeps
- * what the seller wrote, for the answer and for the capitalisation that tells "Apple iPhone" from "apple slicer".
+ * what the seller wrote, for the answer and for the capitalisation that tells "Apple iPhone" from "apple slicer",
+ * and what the lexicon says about it.
+ *
+ * The same tokens come up in title after title ("for", "Black", "iPhone"), so each distinct token is split,
+ * normalised, segmented and looked up in the lexicon once, and its words are shared (they are frozen).
  */
 import { INVISIBLE, hasCjk, normalizeText } from '../marks/lookup-keys';
+import { factsOfNormalised, type WordFacts } from './lexicon';
 
 export interface TitleWord {
   /** As written (after NFKC). */
-  text: string;
+  readonly text: string;
   /** Normalised: lower-case, accents off. */
-  norm: string;
-  cjk: boolean;
+  readonly norm: string;
+  readonly cjk: boolean;
   /** Written with a capital first letter (or all capitals) in a title that is not all capitals. */
-  capitalised: boolean;
+  readonly capitalised: boolean;
+  /** What the lexicon says about `norm`. */
+  readonly facts: WordFacts;
 }
 
 const RAW_WORDS = /[\p{L}\p{N}\p{M}'’]+/gu;
 const LETTER_DIGIT_BOUNDARY = /(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+const MARK_SYMBOLS = /[™®©℠℗]/g;
+/** Plain ASCII needs none of the Unicode clean-up below: the same words come out. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/** A token's words, in two forms: as they read in an all-capitals title (never capitalised) and in any other. */
+interface TokenWords {
+  inShoutingTitle: readonly TitleWord[];
+  inOtherTitle: readonly TitleWord[];
+}
+
+const tokens = new Map<string, TokenWords>();
+const MAX_TOKENS = 200_000;
+
+function wordOf(text: string, norm: string, cjk: boolean, capitalised: boolean): TitleWord {
+  return Object.freeze({ text, norm, cjk, capitalised, facts: factsOfNormalised(norm) });
+}
+
+function splitToken(token: string): TokenWords {
+  const inShoutingTitle: TitleWord[] = [];
+  const inOtherTitle: TitleWord[] = [];
+  for (const part of token.split(LETTER_DIGIT_BOUNDARY)) {
+    if (hasCjk(part)) {
+      for (const segment of segmenter.segment(part)) {
+        if (!segment.isWordLike) continue;
+        const norm = normalizeText(segment.segment);
+        if (!norm) continue;
+        const word = wordOf(segment.segment, norm, hasCjk(norm), false);
+        inShoutingTitle.push(word);
+        inOtherTitle.push(word);
+      }
+      continue;
+    }
+    const norm = normalizeText(part).replace(/ /g, '');
+    if (!norm) continue;
+    const first = part[0] ?? '';
+    const plain = wordOf(part, norm, false, false);
+    inShoutingTitle.push(plain);
+    inOtherTitle.push(first !== first.toLowerCase() ? wordOf(part, norm, false, true) : plain);
+  }
+  return { inShoutingTitle, inOtherTitle };
+}
+
+function wordsOfToken(token: string): TokenWords {
+  let words = tokens.get(token);
+  if (words === undefined) {
+    words = splitToken(token);
+    if (tokens.size >= MAX_TOKENS) tokens.clear();
+    tokens.set(token, words);
+  }
+  return words;
+}
 
 export function wordsOfTitle(title: string): TitleWord[] {
   // Mark symbols go before NFKC, which would turn ™ into the letters TM.
-  const text = title.replace(INVISIBLE, '').replace(/[™®©℠℗]/g, ' ').normalize('NFKC');
+  const text = PRINTABLE_ASCII.test(title) ? title : title.replace(INVISIBLE, '').replace(MARK_SYMBOLS, ' ').normalize('NFKC');
   const shouting = text === text.toUpperCase();
   const words: TitleWord[] = [];
-  for (const match of text.matchAll(RAW_WORDS)) {
-    for (const part of match[0].split(LETTER_DIGIT_BOUNDARY)) {
-      if (hasCjk(part)) {
-        for (const segment of segmenter.segment(part)) {
-          if (!segment.isWordLike) continue;
-          const norm = normalizeText(segment.segment);
-          if (norm) words.push({ text: segment.segment, norm, cjk: hasCjk(norm), capitalised: false });
-        }
-        continue;
-      }
-      const norm = normalizeText(part).replace(/ /g, '');
-      if (!norm) continue;
-      const first = part[0] ?? '';
-      words.push({ text: part, norm, cjk: false, capitalised: !shouting && first !== first.toLowerCase() });
-    }
+  RAW_WORDS.lastIndex = 0;
+  for (let match = RAW_WORDS.exec(text); match !== null; match = RAW_WORDS.exec(text)) {
+    const tokenWords = wordsOfToken(match[0]);
+    for (const word of shouting ? tokenWords.inShoutingTitle : tokenWords.inOtherTitle) words.push(word);
   }
   return words;
 }

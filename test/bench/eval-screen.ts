@@ -132,10 +132,12 @@ Errors by kind:
 - false positives, by risk: ${tally(falsePositives.map((r) => r.risk))}.
 
 Recall ${recall >= 0.95 ? 'meets' : 'is below'} the 95% aim; false positives ${fpRate <= 0.03 ? 'meet' : 'are above'} the 3% aim.
-Most sample marks carry no Nice class (data/sample/SOURCE.txt), so a brand that is also an ordinary word
-("Pilot" pens, "Magic" chains) cannot be confirmed by its class and is let go: the engine prefers missing those to
-crying wolf on "Solid", "Black" or "Glass". With register data, where every mark has its classes, those brands
-are weighed by class instead.
+Most sample marks carry no Nice class (data/sample/SOURCE.txt), so a brand that is also an ordinary word cannot be
+confirmed by its class. It counts (中) where a maker's name stands: first in the title, capitalised, before the
+words naming the product ("Pilot Ball Pen", "Magic ... Chain"); a word that describes the product (a colour,
+material, pattern: "Black", "Glass", "Solid") or stands elsewhere is let go. Many of the brands still missed are
+colours that the brand column gives for titles whose maker is another word ("Lovinoform ... Black Cotton ... Bra").
+With register data, where every mark has its classes, those brands are weighed by class instead.
 The Flipkart brand column is noisy (SOURCE.txt: about 70% of rows have a brand); a removed brand can leave another
 real brand behind (accessories "for Samsung"), which this count still calls a false positive.
 `;

@@ -1,0 +1,97 @@
+/**
+ * A title as words and candidate runs: the per-token and per-run tables must give exactly what working each title
+ * out from scratch would, however often a token or run comes back.
+ */
+import fc from 'fast-check';
+import { normalizeText } from '../../../shared/marks/lookup-keys';
+import { MAX_CJK_WORDS, MAX_LATIN_WORDS, RunTable } from '../../../shared/screening/candidates';
+import { factsOfNormalised, isDescriptor, isGivenName, isGenericWord } from '../../../shared/screening/lexicon';
+import { wordsOfTitle } from '../../../shared/screening/title-words';
+
+const titleArbitrary = fc.array(
+  fc.oneof(fc.constantFrom('Apple', 'iPhone15', 'for', 'CASE', 'Nike™', 'Ni\u200bke', '耐克运动鞋', 'x', '15', "Men's", 'Crème'), fc.string()),
+  { maxLength: 12 },
+).map((parts) => parts.join(' '));
+
+describe('wordsOfTitle', () => {
+  it('splits letters from digits, keeps what was written and knows capitals', () => {
+    const words = wordsOfTitle('Apple iPhone15 Case');
+
+    expect(words.map((w) => [w.text, w.norm, w.capitalised])).toEqual([
+      ['Apple', 'apple', true],
+      ['iPhone', 'iphone', false],
+      ['15', '15', false],
+      ['Case', 'case', true],
+    ]);
+  });
+
+  it('sees no capitals in a title written all in capitals', () => {
+    expect(wordsOfTitle('APPLE SLICER').map((w) => w.capitalised)).toEqual([false, false]);
+  });
+
+  it('gives every word its normalised form and its lexicon facts, the same on every call', () => {
+    fc.assert(
+      fc.property(titleArbitrary, (title) => {
+        const first = wordsOfTitle(title);
+        const again = wordsOfTitle(title);
+
+        expect(again).toEqual(first);
+        for (const word of first) {
+          expect(word.norm).toBe(normalizeText(word.text).replace(/ /g, ''));
+          expect(word.facts).toBe(factsOfNormalised(word.norm));
+          expect(word.facts.generic).toBe(isGenericWord(word.norm));
+        }
+      }),
+    );
+  });
+});
+
+describe('RunTable', () => {
+  it('gives each run the joined text and keys of its words, and the same run to every title that has it', () => {
+    const table = new RunTable();
+
+    const first = table.candidatesOf(wordsOfTitle('Air Pods Case for Apple'));
+    const second = table.candidatesOf(wordsOfTitle('Pink Air Pods'));
+
+    const airPods = first.find((c) => c.run.joined === 'airpods')!;
+    expect(airPods.run.exactKey).toBe('e:airpods');
+    expect(airPods.run.phoneticKey).toBe('p:arpds');
+    expect(second.find((c) => c.run.joined === 'airpods')!.run).toBe(airPods.run);
+    // No run starts or ends with a connecting word, and a lone number is no candidate.
+    expect(first.map((c) => c.run.joined)).not.toContain('casefor');
+    expect(table.candidatesOf(wordsOfTitle('Size 15')).map((c) => c.run.joined)).toEqual(['size', 'size15']);
+  });
+
+  it('finds the runs a fresh table finds, whatever came before (and after it starts afresh)', () => {
+    const shared = new RunTable(50);
+    fc.assert(
+      fc.property(titleArbitrary, (title) => {
+        const words = wordsOfTitle(title);
+        const summary = (table: RunTable) => table.candidatesOf(words).map((c) => [c.start, c.end, c.run.joined, c.run.exactKey, c.run.phoneticKey]);
+
+        expect(summary(shared)).toEqual(summary(new RunTable()));
+        for (const c of shared.candidatesOf(words)) {
+          expect(c.run.joined).toBe(words.slice(c.start, c.end).map((w) => w.norm).join(''));
+          expect(c.end - c.start).toBeLessThanOrEqual(c.run.cjk ? MAX_CJK_WORDS : MAX_LATIN_WORDS);
+        }
+      }),
+    );
+  });
+});
+
+describe('descriptors and given names', () => {
+  it.each(['black', 'golden', 'glass', 'solid', 'leather', 'premium', 'smart'])('%s describes a product', (word) => {
+    expect(isDescriptor(word)).toBe(true);
+  });
+
+  it.each(['pilot', 'magic', 'empire', 'nike', 'victor'])('%s does not describe a product', (word) => {
+    expect(isDescriptor(word)).toBe(false);
+  });
+
+  it('knows common given names, but not those that are ordinary words too', () => {
+    expect(isGivenName('Victor')).toBe(true);
+    expect(isGivenName('linda')).toBe(true);
+    expect(isGivenName('rose')).toBe(false);
+    expect(isGivenName('hugo')).toBe(false);
+  });
+});
