@@ -30,8 +30,7 @@ import { PerceptualDescriptorEmbedder } from './imaging/perceptual-descriptor';
 import { createScreeningService, type ScreeningService } from './screening/screening-service';
 import { createLogger, createMetrics } from './observability';
 
-export function buildDependencies(config: AppConfig): ApiDependencies {
-  const { doc } = createDynamoDbClients({ region: config.region, endpoint: config.dynamoDbEndpoint });
+export function buildDependencies(config: AppConfig, doc = createDynamoDbClients({ region: config.region, endpoint: config.dynamoDbEndpoint }).doc): ApiDependencies {
   return buildMeteringDependencies(config, doc);
 }
 

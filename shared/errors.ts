@@ -22,6 +22,34 @@ export abstract class ServiceError extends Error {
   }
 }
 
+/** The longest piece of client input an error repeats back; a response must stay far below Lambda's 6 MB. */
+export const MAX_ECHO_CHARS = 200;
+
+function clipped(text: string, max = MAX_ECHO_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
+/**
+ * A client's value as an error may show it: JSON, cut to MAX_ECHO_CHARS. Never throws, whatever the value is (a
+ * structure nested 10,000 deep overflows JSON.stringify's stack; that must not turn a 400 into a 500).
+ */
+export function echoOf(value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = Array.isArray(value) ? '[…]' : '{…}';
+  }
+  return clipped(text ?? String(value));
+}
+
+/** The value itself when it is a short scalar, its clipped JSON text otherwise: what `details` may carry. */
+function echoDetail(value: unknown): unknown {
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof value === 'string') return clipped(value);
+  return echoOf(value);
+}
+
 export class InvalidJsonError extends ServiceError {
   readonly status = 400;
   readonly code = 'invalid_json';
@@ -63,10 +91,10 @@ export class CountryNotSupportedError extends ServiceError {
   constructor(country: unknown) {
     super(
       {
-        en: `country must be "US" or "CN"; got ${JSON.stringify(country)}.`,
-        zh: `country 只能是 "US" 或 "CN"，收到的是 ${JSON.stringify(country)}。`,
+        en: `country must be "US" or "CN"; got ${echoOf(country)}.`,
+        zh: `country 只能是 "US" 或 "CN"，收到的是 ${echoOf(country)}。`,
       },
-      { country, supported: ['US', 'CN'] },
+      { country: echoDetail(country), supported: ['US', 'CN'] },
     );
   }
 }
@@ -80,7 +108,7 @@ export class ParameterConflictError extends ServiceError {
         en: `"${field}" is given in both the body and the query string with different values; send it once.`,
         zh: `"${field}" 同时出现在请求体和查询参数中且取值不同，请只传一次。`,
       },
-      { field, body: bodyValue, query: queryValue },
+      { field, body: echoDetail(bodyValue), query: clipped(queryValue) },
     );
   }
 }
@@ -119,10 +147,39 @@ export class UnsupportedMediaTypeError extends ServiceError {
   constructor(contentType: string | undefined) {
     super(
       {
-        en: `Send the body as JSON with "Content-Type: application/json"; got ${contentType ? `"${contentType}"` : 'no Content-Type'}.`,
-        zh: `请以 "Content-Type: application/json" 发送 JSON 请求体；当前为 ${contentType ? `"${contentType}"` : '未设置 Content-Type'}。`,
+        en: `Send the body as JSON with "Content-Type: application/json"; got ${contentType ? `"${clipped(contentType)}"` : 'no Content-Type'}.`,
+        zh: `请以 "Content-Type: application/json" 发送 JSON 请求体；当前为 ${contentType ? `"${clipped(contentType)}"` : '未设置 Content-Type'}。`,
       },
-      { content_type: contentType ?? null },
+      { content_type: contentType === undefined ? null : clipped(contentType) },
+    );
+  }
+}
+
+/** What the HTTP front door refuses before any function runs: a request line or headers that cannot be read. */
+export class MalformedRequestError extends ServiceError {
+  readonly status = 400;
+  readonly code = 'malformed_request';
+  constructor(reason: string) {
+    super(
+      {
+        en: `The HTTP request could not be read (${clipped(reason)}). Send POST /v1/<operation> with ordinary headers.`,
+        zh: `无法解析该 HTTP 请求（${clipped(reason)}）。请以常规请求头发送 POST /v1/<接口>。`,
+      },
+      { reason: clipped(reason) },
+    );
+  }
+}
+
+export class HeadersTooLargeError extends ServiceError {
+  readonly status = 431;
+  readonly code = 'headers_too_large';
+  constructor(limitBytes: number) {
+    super(
+      {
+        en: `The request line and headers exceed ${limitBytes} bytes. Send shorter headers and a shorter path.`,
+        zh: `请求行与请求头超过 ${limitBytes} 字节，请缩短请求头和路径。`,
+      },
+      { limit_bytes: limitBytes },
     );
   }
 }
@@ -189,7 +246,8 @@ export class TierNotAllowedError extends ServiceError {
 export class NotFoundError extends ServiceError {
   readonly status = 404;
   readonly code = 'not_found';
-  constructor(path: string) {
+  constructor(requestedPath: string) {
+    const path = clipped(requestedPath);
     super(
       {
         en: `No operation at ${path}. The operations are POST /v1/batch-screen and POST /v1/image-search.`,
@@ -203,7 +261,8 @@ export class NotFoundError extends ServiceError {
 export class MethodNotAllowedError extends ServiceError {
   readonly status = 405;
   readonly code = 'method_not_allowed';
-  constructor(method: string, allowed: string[]) {
+  constructor(requestedMethod: string, allowed: string[]) {
+    const method = clipped(requestedMethod);
     super(
       {
         en: `${method} is not allowed here; use ${allowed.join(', ')}.`,
@@ -297,7 +356,8 @@ export class ImageSourceMissingError extends ServiceError {
 export class ImageUnreadableError extends ServiceError {
   readonly status = 400;
   readonly code = 'image_unreadable';
-  constructor(reason: string) {
+  constructor(fullReason: string) {
+    const reason = clipped(fullReason, 4 * MAX_ECHO_CHARS);
     super(
       {
         en: `The image could not be read: ${reason}. Send a PNG, JPEG, WebP, GIF or SVG of at most 4 MB and 4096 x 4096 pixels.`,
@@ -311,7 +371,8 @@ export class ImageUnreadableError extends ServiceError {
 export class UrlNotAllowedError extends ServiceError {
   readonly status = 400;
   readonly code = 'url_not_allowed';
-  constructor(reason: string) {
+  constructor(fullReason: string) {
+    const reason = clipped(fullReason, 4 * MAX_ECHO_CHARS);
     super(
       {
         en: `This url cannot be fetched: ${reason}. Use a public http or https address on port 80 or 443.`,
@@ -325,7 +386,8 @@ export class UrlNotAllowedError extends ServiceError {
 export class UrlFetchFailedError extends ServiceError {
   readonly status = 422;
   readonly code = 'url_fetch_failed';
-  constructor(reason: string) {
+  constructor(fullReason: string) {
+    const reason = clipped(fullReason, 4 * MAX_ECHO_CHARS);
     super(
       {
         en: `The image at url could not be fetched: ${reason}. No points were charged.`,
@@ -347,3 +409,53 @@ export class SearchBackendUnavailableError extends Error {
     this.name = 'SearchBackendUnavailableError';
   }
 }
+
+/**
+ * A debit whose transaction got no answer: it may have been applied or not. It carries the debit so that the
+ * caller can give it back; a refund of a charge that was never made changes nothing (its condition fails).
+ */
+export class DebitOutcomeUnknownError extends Error {
+  constructor(
+    readonly debit: { accountId: string; entryId: string; cost: number },
+    cause: unknown,
+  ) {
+    super('the debit got no answer; it may or may not have been applied', { cause });
+    this.name = 'DebitOutcomeUnknownError';
+  }
+}
+
+const TRANSIENT_NAMES = new Set([
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'InternalFailure',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+  'TransactionInProgressException',
+]);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+
+/**
+ * Whether an error means a dependency (a table, a bucket, an endpoint) could not be reached or was overloaded,
+ * rather than a fault in the request or the code: such a request is answered 503 and may be retried.
+ */
+export function isTransientFailure(error: unknown): boolean {
+  // Duck-typed, not `instanceof`: errors raised by Node's sockets may come from another realm than ours.
+  for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const candidate = e as { name?: string; code?: string; message?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
+    if (e instanceof DebitOutcomeUnknownError) return true;
+    if (candidate.$retryable || (candidate.name && TRANSIENT_NAMES.has(candidate.name))) return true;
+    if (candidate.code && NETWORK_CODES.has(candidate.code)) return true;
+    const status = candidate.$metadata?.httpStatusCode;
+    if (status !== undefined && (status >= 500 || status === 429)) return true;
+    // The SDK wraps what it cannot read as an Error (a socket error from another realm) into this message.
+    if (typeof candidate.message === 'string' && SDK_WRAPPED_NETWORK_ERROR.test(candidate.message)) return true;
+  }
+  return false;
+}
+
+const SDK_WRAPPED_NETWORK_ERROR = /^AWS SDK error wrapper for .*(socket hang up|TimeoutError|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)/;

@@ -5,7 +5,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 
-const API_KEY_SHAPE = /tmk_[a-z][a-z0-9]{0,15}_[0-9A-Za-z]{4,}/g;
+// Any case: a key upper-cased by a client or a proxy still gives most of its secret away.
+const API_KEY_SHAPE = /tmk_[a-z][a-z0-9]{0,15}_[0-9a-z]{4,}/gi;
 const BEARER_SHAPE = /(bearer\s+)[^\s"',]+/gi;
 
 export function redactSecrets(text: string): string {

@@ -6,10 +6,12 @@ import { niceClassSchema } from '../../shared/schemas/nice-class';
 export const COUNTRIES = ['US', 'CN'] as const;
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
+/** Far beyond any real image address; a longer one is refused before the charge rather than sent to DNS. */
+export const MAX_URL_CHARS = 8192;
 
 export const imageSearchRequestSchema = z.object({
   image_b64: z.string().min(1, 'must not be empty').optional(),
-  url: z.string().min(1, 'must not be empty').optional(),
+  url: z.string().min(1, 'must not be empty').max(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`).optional(),
   country: z.enum(COUNTRIES).default('US'),
   nice: niceClassSchema.optional(),
   limit: z

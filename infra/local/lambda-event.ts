@@ -14,16 +14,21 @@ export interface IncomingRequest {
   routeKey: string;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+// A byte-order mark stays in the text, as API Gateway passes the body on as sent.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Repeated query parameters and headers are joined with commas, as API Gateway does. */
+/**
+ * Repeated query parameters and headers are joined with commas, as API Gateway does. Names are the client's:
+ * `__proto__` or `constructor` must become ordinary keys, not reach the object's prototype.
+ */
 function joined(entries: Iterable<[string, string]>, lowerCaseKeys: boolean): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = new Map<string, string>();
   for (const [rawKey, value] of entries) {
     const key = lowerCaseKeys ? rawKey.toLowerCase() : rawKey;
-    out[key] = key in out ? `${out[key]},${value}` : value;
+    const earlier = out.get(key);
+    out.set(key, earlier === undefined ? value : `${earlier},${value}`);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 export function toApiGatewayEvent(request: IncomingRequest): APIGatewayProxyEventV2 {

@@ -2,11 +2,14 @@
  * The local stand-in for API Gateway: a small hono server that turns each HTTP request into an API Gateway v2
  * event, calls the same Lambda handler that runs in AWS, and turns its result back into HTTP.
  */
-import { serve, type HttpBindings } from '@hono/node-server';
+import { getRequestListener, RequestError, type HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import { createServer, maxHeaderSize as defaultMaxHeaderSize, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
+import { HeadersTooLargeError, MalformedRequestError, MethodNotAllowedError, PayloadTooLargeError, type ServiceError } from '../../shared/errors';
 import { lambdaContext, toApiGatewayEvent } from './lambda-event';
 
 export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
@@ -28,7 +31,58 @@ export interface LocalServerOptions {
   timeoutMs?: number;
 }
 
-class BodyTooLargeError extends Error {}
+class BodyTooLargeError extends Error {
+  constructor(readonly receivedBytes: number) {
+    super(`more than ${receivedBytes} bytes`);
+  }
+}
+
+/**
+ * What the front door refuses before any function runs, in the functions' own envelope, so that a client sees one
+ * error shape whatever layer answered.
+ */
+function refusal(error: ServiceError): { status: number; headers: Record<string, string>; body: string } {
+  const requestId = randomUUID();
+  const body = JSON.stringify({
+    error: { code: error.code, message: error.messages.en, request_id: requestId, ...(error.details ? { details: error.details } : {}) },
+  });
+  return { status: error.status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...error.headers }, body };
+}
+
+function refusalResponse(error: ServiceError): Response {
+  const { status, headers, body } = refusal(error);
+  return new Response(body, { status, headers });
+}
+
+/**
+ * For a connection whose request node's parser gave up on: the answer is written to the socket, then it closes.
+ * An answer to HEAD carries no body, or the client would read it as the start of a next response.
+ */
+function writeRefusal(socket: Duplex, error: ServiceError, requestBytes?: Buffer): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { status, headers, body } = refusal(error);
+  const isHead = requestBytes?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  const lines = Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).map(([k, v]) => `${k}: ${v}`);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines.join('\r\n')}\r\n\r\n${isHead ? '' : body}`);
+}
+
+/** node's parser errors (`HPE_*`) as the documented refusals. */
+function parserRefusal(error: NodeJS.ErrnoException, headerLimit: number): ServiceError {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new HeadersTooLargeError(headerLimit);
+    case 'HPE_INVALID_METHOD':
+      return new MalformedRequestError('the method is not one HTTP defines');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'ERR_HTTP_HEADERS_TIMEOUT':
+      return new MalformedRequestError('the request did not arrive in time');
+    default:
+      return new MalformedRequestError(`the request line or headers are not valid HTTP/1.1 (${error.code ?? 'parse error'})`);
+  }
+}
 
 async function readCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
   if (!stream) return new Uint8Array();
@@ -41,7 +95,7 @@ async function readCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: n
     total += value.length;
     if (total > maxBytes) {
       await reader.cancel();
-      throw new BodyTooLargeError();
+      throw new BodyTooLargeError(total);
     }
     chunks.push(value);
   }
@@ -69,12 +123,7 @@ export function createLocalApp(options: LocalServerOptions): Hono<{ Bindings: Ht
       body = await readCapped(c.req.raw.body, maxBody);
     } catch (error) {
       if (!(error instanceof BodyTooLargeError)) throw error;
-      const requestId = randomUUID();
-      return c.json(
-        { error: { code: 'payload_too_large', message: `The request body exceeds ${maxBody} bytes.`, request_id: requestId } },
-        413,
-        { 'X-Request-Id': requestId },
-      );
+      return refusalResponse(new PayloadTooLargeError(maxBody, error.receivedBytes));
     }
     const event = toApiGatewayEvent({
       method: c.req.method,
@@ -102,20 +151,42 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Serves the app on a port. Requests hono cannot turn into a Request (a bad Host, a backslash in the path, `*`) and
+ * requests node's parser refuses (an unknown method, oversized headers, a broken request line) get the documented
+ * envelope rather than node's bare 400 or 431; CONNECT gets a 405; an `Expect` other than 100-continue is ignored.
+ */
 export function listen(app: Hono<{ Bindings: HttpBindings }>, options: { port: number; hostname?: string }): Promise<RunningServer> {
   const hostname = options.hostname ?? '127.0.0.1';
+  const requestListener = getRequestListener(app.fetch, {
+    hostname,
+    errorHandler: (error) =>
+      refusalResponse(new MalformedRequestError(error instanceof RequestError ? error.message.toLowerCase() : 'the request could not be read')),
+  });
+  const server = createServer(requestListener);
+  const headerLimit = defaultMaxHeaderSize;
+  server.on('checkExpectation', requestListener);
+  server.on('connect', (_request, socket: Duplex) => writeRefusal(socket, new MethodNotAllowedError('CONNECT', ['POST'])));
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE') {
+      socket.destroy();
+      return;
+    }
+    writeRefusal(socket, parserRefusal(error, headerLimit), error.rawPacket);
+  });
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: options.port, hostname }, (info: AddressInfo) => {
+    server.once('error', reject);
+    server.listen(options.port, hostname, () => {
+      const info = server.address() as AddressInfo;
       resolve({
         url: `http://${hostname}:${info.port}`,
         port: info.port,
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
-            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+            server.closeAllConnections();
           }),
       });
     });
-    server.once('error', reject);
   });
 }

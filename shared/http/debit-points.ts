@@ -2,8 +2,14 @@
  * The charge. After validation (nothing is charged for a refused request) the cost is debited in one DynamoDB
  * transaction with its usage record. If anything fails after that, the charge is refunded, at most once.
  * Successful responses carry X-Points-Cost and X-Points-Balance.
+ *
+ * When the table does not answer (unreachable, cut off), the refund is tried again with backoff for as long as
+ * the function has time left, so that a table back within seconds still gets every charge of a failed request
+ * back. A debit that got no answer is refunded the same way: the refund's condition makes it a no-op when the
+ * charge was never made.
  */
-import type { AccountStore, UsageLedger } from '../ports';
+import { DebitOutcomeUnknownError, isTransientFailure } from '../errors';
+import type { AccountStore, Debit, UsageLedger } from '../ports';
 import type { Logger } from '../observability';
 import type { ApiMiddleware, ApiRequest, Operation } from './types';
 
@@ -20,14 +26,20 @@ export function debitPoints<Input>(options: {
     const caller = state.caller!;
     const { points, units } = options.operation.cost(state.input as Input);
     state.charge = { points, units };
-    state.charge.debit = await options.ledger.debit({
-      accountId: caller.accountId,
-      cost: points,
-      units,
-      operation: options.operation.name,
-      requestId: state.requestId,
-      now: options.now(),
-    });
+    try {
+      state.charge.debit = await options.ledger.debit({
+        accountId: caller.accountId,
+        cost: points,
+        units,
+        operation: options.operation.name,
+        requestId: state.requestId,
+        now: options.now(),
+      });
+    } catch (error) {
+      // Perhaps charged, perhaps not: the refund below settles it either way.
+      if (error instanceof DebitOutcomeUnknownError) state.charge.debit = error.debit;
+      throw error;
+    }
     // Read the balance while the work runs, so the header costs no extra wait.
     state.charge.balance = options.accounts
       .getAccount(caller.accountId, { consistent: true })
@@ -49,7 +61,7 @@ export function debitPoints<Input>(options: {
     if (!debit || state.charge!.refunded) return;
     const reason = request.error instanceof Error ? request.error.name : 'error';
     try {
-      await options.ledger.refund(debit, reason, options.now());
+      await refundWithinTime(options.ledger, debit, reason, options.now, remainingTimeOf(request));
       state.charge!.refunded = true;
     } catch (error) {
       // The usage record still says `charged`; this line names it, and `npm run admin -- refund` gives it back.
@@ -58,4 +70,26 @@ export function debitPoints<Input>(options: {
   };
 
   return { before: debitPointsBefore, after: debitPointsAfter, onError: debitPointsOnError };
+}
+
+/** Time kept for the rest of the chain (the error envelope, the access log) after the last refund attempt. */
+const REFUND_MARGIN_MS = 250;
+
+function remainingTimeOf(request: ApiRequest): () => number {
+  const context = request.context as { getRemainingTimeInMillis?: () => number } | undefined;
+  return typeof context?.getRemainingTimeInMillis === 'function' ? () => context.getRemainingTimeInMillis!() : () => 0;
+}
+
+async function refundWithinTime(ledger: UsageLedger, debit: Debit, reason: string, now: () => Date, remainingMs: () => number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ledger.refund(debit, reason, now());
+      return;
+    } catch (error) {
+      const pause = Math.min(1000, 50 * 2 ** attempt);
+      // Always a second try; more while the function has time for them.
+      if (!isTransientFailure(error) || (attempt >= 2 && remainingMs() < pause + REFUND_MARGIN_MS)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * Reads the body as one UTF-8 JSON object: 415 unless the content type is JSON, 413 over the size limit, 400
- * `invalid_json` for bytes that are not UTF-8 or text that is not JSON.
+ * `invalid_json` for bytes that are not UTF-8 or text that is not JSON. A leading byte-order mark is ignored.
  */
 import { InvalidJsonError, InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors';
 import { header } from './headers';
@@ -34,6 +34,8 @@ export function jsonBody(options: { maxBodyBytes: number }): ApiMiddleware {
     } catch {
       throw new InvalidJsonError('the bytes are not valid UTF-8');
     }
+    // RFC 8259 8.1: a leading byte-order mark may be ignored. Text and base64 bodies are read alike.
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text.trim() === '') throw new InvalidJsonError('the body is empty');
 
     let parsed: unknown;

@@ -4,7 +4,7 @@
  *   balance = sum(credits) - sum(charges not refunded)
  */
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { AccountNotFoundError, InsufficientPointsError } from '../../errors';
+import { AccountNotFoundError, DebitOutcomeUnknownError, InsufficientPointsError } from '../../errors';
 import { newId } from '../../metering/api-keys';
 import type { Debit, LedgerEntry, UsageLedger } from '../../ports';
 import { cancellationReasons, conditionFailedAt, oldItemAt, withConflictRetry } from './transaction-errors';
@@ -32,6 +32,7 @@ export class DynamoDbUsageLedger implements UsageLedger {
       requestId: input.requestId,
       at,
     };
+    const debit: Debit = { accountId: input.accountId, entryId, cost: input.cost };
     try {
       await this.moveWithRecord(
         {
@@ -45,14 +46,18 @@ export class DynamoDbUsageLedger implements UsageLedger {
       );
     } catch (error) {
       const reasons = cancellationReasons(error);
+      // The record exists: an earlier attempt of this same transaction (retried after a lost answer) went through.
+      if (reasons && conditionFailedAt(reasons, 1)) return debit;
       if (reasons && conditionFailedAt(reasons, 0)) {
         const account = oldItemAt(reasons, 0);
         if (!account) throw new AccountNotFoundError();
         throw new InsufficientPointsError(Number(account.points), input.cost);
       }
+      // No answer (the table unreachable, the connection cut): the charge may or may not have been made.
+      if (!reasons) throw new DebitOutcomeUnknownError(debit, error);
       throw error;
     }
-    return { accountId: input.accountId, entryId, cost: input.cost };
+    return debit;
   }
 
   async refund(debit: Debit, reason: string, now: Date): Promise<boolean> {

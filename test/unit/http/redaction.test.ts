@@ -1,4 +1,5 @@
 import { createLogger, redactingReplacer, redactSecrets } from '../../../shared/observability';
+import { pathForLog } from '../../../shared/http/request-logging';
 
 const KEY = 'tmk_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4Z';
 const RANDOM_PART = 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4Z';
@@ -82,5 +83,25 @@ describe('the service logger', () => {
     expect(output).toContain('tmk_live_[REDACTED]');
     expect(output).not.toContain(RANDOM_PART);
     expect(output).not.toContain(BEARER_TOKEN);
+  });
+});
+
+describe('pathForLog', () => {
+  const SECRET = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+
+  it('decodes the path, so that a percent-encoded key is redacted like a plain one', () => {
+    expect(redactSecrets(pathForLog(`/v1/keys/tmk%5Flive%5F${SECRET}`)!)).toBe('/v1/keys/tmk_live_[REDACTED]');
+    expect(redactSecrets(pathForLog(`/v1/${[...`tmk_live_${SECRET}`].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`)!)).not.toContain(SECRET.slice(0, 8));
+  });
+
+  it('masks a bare secret, an upper-cased key and a path that is not UTF-8 once decoded', () => {
+    expect(pathForLog(`/v1/${SECRET}`)).toBe('/v1/[REDACTED]');
+    expect(redactSecrets(pathForLog(`/v1/TMK_LIVE_${SECRET.toUpperCase().slice(0, 20)}`)!)).toBe('/v1/TMK_LIVE_[REDACTED]');
+    expect(pathForLog(`/v1/%C0%AFtmk%5Flive%5F${SECRET}%ZZ`)).toBe('/v1/%C0%AFtmk_live_[REDACTED]%ZZ');
+  });
+
+  it('leaves ordinary paths alone and cuts long ones short', () => {
+    expect(pathForLog('/v1/v1/batch-screen')).toBe('/v1/v1/batch-screen');
+    expect(pathForLog(`/${'a-'.repeat(1000)}`)).toHaveLength(513);
   });
 });
