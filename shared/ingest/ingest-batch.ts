@@ -71,6 +71,12 @@ export interface IngestStores {
 }
 
 const LOCK_SECONDS = 15 * 60;
+/**
+ * Records per chunk. A chunk's key items are read and written once however many of its records share them, and
+ * its DynamoDB calls go out together, so big chunks are cheaper; memory holds two (one parsing, one writing).
+ */
+const DEFAULT_CHUNK_SIZE = 1000;
+const MIN_FILTER_CAPACITY = 10_000;
 
 function dataKindOf(kind: BatchKind): DataKind {
   return kind === 'tro' ? 'tro' : 'marks';
@@ -134,9 +140,14 @@ export async function ingestBatch(stores: IngestStores, request: IngestRequest):
         counts.read = list.entries.length + list.rejects.length;
         counts.written = await stores.tro.upsert(list.entries, request.batchDate);
       } else {
-        const keys = new Set<string>();
-        await writeMarks(stores, request, counts, reject, keys);
-        await updateKeyFilter(stores, request.market, keys);
+        // Written keys go into the filter as each chunk lands (a fixed-size bit array), not into a growing list.
+        const filter = await stores.keyFilters.load(request.market);
+        const added = { count: 0 };
+        await writeMarks(stores, request, counts, reject, (keys) => {
+          for (const key of keys) filter?.add(key);
+          added.count += keys.length;
+        });
+        await saveKeyFilter(stores, request.market, filter, added.count);
       }
     } catch (error) {
       failure = (error as Error).message;
@@ -154,8 +165,14 @@ export async function ingestBatch(stores: IngestStores, request: IngestRequest):
  * Parses and writes at once: one chunk is written while the next is parsed. Chunks are written one after another,
  * in file order, so that the later record of a serial still wins.
  */
-async function writeMarks(stores: IngestStores, request: IngestRequest, counts: IngestCounts, reject: (r: IngestReject) => void, keys: Set<string>): Promise<void> {
-  const chunkSize = request.chunkSize ?? 500;
+async function writeMarks(
+  stores: IngestStores,
+  request: IngestRequest,
+  counts: IngestCounts,
+  reject: (r: IngestReject) => void,
+  onKeys: (keys: readonly string[]) => void,
+): Promise<void> {
+  const chunkSize = request.chunkSize ?? DEFAULT_CHUNK_SIZE;
   let chunk: MarkRecord[] = [];
   let writing: Promise<void> = Promise.resolve();
   let lockRenewedAt = Date.now();
@@ -164,7 +181,7 @@ async function writeMarks(stores: IngestStores, request: IngestRequest, counts: 
     counts.written += result.written;
     counts.unchanged += result.unchanged;
     counts.stale += result.stale;
-    for (const key of result.keys) keys.add(key);
+    onKeys(result.keys);
     await request.onProgress?.(counts);
     if (Date.now() - lockRenewedAt > 60_000) {
       await stores.batches.acquireLock(request.market, dataKindOf(request.kind), request.holder, stores.now(), LOCK_SECONDS);
@@ -202,20 +219,24 @@ async function writeMarks(stores: IngestStores, request: IngestRequest, counts: 
 }
 
 /**
- * New keys go into the market's filter. Keys of marks that left a key stay in it: a "maybe" costs one lookup and
- * is never wrong. When the filter would pass its designed load, it is rebuilt from every key in the store.
+ * The market's filter, with the batch's keys added, is saved while it is within its designed load. Keys of marks
+ * that left a key stay in it: a "maybe" costs one lookup and is never wrong. Past that load, or when the market has
+ * no filter yet, it is rebuilt from every key in the store in one pass sized from what is known (keys counted by
+ * the filter, and added by this batch, each at most once per chunk); only when the store holds more keys than that
+ * is it sized again and read a second time.
  */
-async function updateKeyFilter(stores: IngestStores, market: Market, added: Set<string>): Promise<void> {
-  let filter = await stores.keyFilters.load(market);
-  if (filter && filter.hasRoomFor(added.size)) {
-    if (added.size === 0) return;
-    for (const key of added) filter.add(key);
+async function saveKeyFilter(stores: IngestStores, market: Market, loaded: KeyFilter | undefined, added: number): Promise<void> {
+  let filter = loaded;
+  if (filter && filter.count <= filter.capacity) {
+    if (added === 0) return;
   } else {
-    // Two passes (count, then add) keep memory flat however many keys the market has.
-    let count = 0;
-    for await (const _key of stores.marks.allKeys(market)) count++;
-    filter = KeyFilter.forCapacity(Math.max(2 * count, 10_000));
-    for await (const key of stores.marks.allKeys(market)) filter.add(key);
+    let capacity = Math.max(2 * ((filter?.count ?? 0) + added), MIN_FILTER_CAPACITY);
+    for (;;) {
+      filter = KeyFilter.forCapacity(capacity);
+      for await (const key of stores.marks.allKeys(market)) filter.add(key);
+      if (filter.count <= filter.capacity) break;
+      capacity = 2 * filter.count;
+    }
   }
   await stores.keyFilters.save(market, filter);
 }

@@ -60,6 +60,33 @@ const FIELD_BY_PATH: ReadonlyMap<string, Field> = new Map<string, Field>([
   ['case-file-owners/case-file-owner/party-name', 'ownerName'],
 ]);
 
+const MAX_REMEMBERED_CHILDREN = 500;
+const STATEMENT_PATH = 'case-file-statements/case-file-statement';
+const OWNER_PATH = 'case-file-owners/case-file-owner';
+
+/**
+ * One element path below <case-file>, with its children made on first sight: a case-file has a couple of hundred
+ * tags, and following a child by name costs far less than joining and hashing a path string per tag.
+ */
+class PathNode {
+  private readonly children = new Map<string, PathNode>();
+  readonly field: Field | undefined;
+
+  constructor(readonly path: string) {
+    this.field = FIELD_BY_PATH.get(path);
+  }
+
+  child(name: string): PathNode {
+    let node = this.children.get(name);
+    if (node === undefined) {
+      node = new PathNode(this.path === '' ? name : `${this.path}/${name}`);
+      // A file that invents tag names without end is still read; only its first few hundred are remembered.
+      if (this.children.size < MAX_REMEMBERED_CHILDREN) this.children.set(name, node);
+    }
+    return node;
+  }
+}
+
 interface CaseFileDraft {
   line: number;
   serial?: string;
@@ -128,8 +155,9 @@ export async function* parseUsptoDailyXml(
   const parser = new SaxesParser({ position: true });
   const ready: ParsedMark[] = [];
   const seen = new SeenSerials();
-  // Each open element's path below <case-file> ('' outside one), built once per tag rather than joined per lookup.
-  const relativePaths: string[] = [];
+  // Each open element's path below <case-file> (undefined outside one); the case-file itself is the root ''.
+  const caseFileRoot = new PathNode('');
+  const openPaths: (PathNode | undefined)[] = [];
   let caseFileDepth = -1;
   let draft: CaseFileDraft | undefined;
   let field: Field | undefined;
@@ -157,9 +185,10 @@ export async function* parseUsptoDailyXml(
       }
     }
     if (draft === undefined) {
-      relativePaths.push('');
-      if (tag.name === CASE_FILE_ELEMENT) {
-        caseFileDepth = relativePaths.length;
+      const isCaseFile = tag.name === CASE_FILE_ELEMENT;
+      openPaths.push(isCaseFile ? caseFileRoot : undefined);
+      if (isCaseFile) {
+        caseFileDepth = openPaths.length;
         draft = {
           line: parser.line,
           markTextLength: 0,
@@ -171,15 +200,14 @@ export async function* parseUsptoDailyXml(
       }
       return;
     }
-    const parentPath = relativePaths[relativePaths.length - 1] ?? '';
-    const relativePath = relativePaths.length === caseFileDepth ? tag.name : `${parentPath}/${tag.name}`;
-    relativePaths.push(relativePath);
-    if (relativePath === 'case-file-statements/case-file-statement') draft.statementTypeCode = undefined;
-    if (relativePath === 'case-file-owners/case-file-owner') {
+    const node = (openPaths[openPaths.length - 1] ?? caseFileRoot).child(tag.name);
+    openPaths.push(node);
+    if (node.path === STATEMENT_PATH) draft.statementTypeCode = undefined;
+    if (node.path === OWNER_PATH) {
       draft.currentOwner = {};
       if (draft.owners.length < MAX_LIST_ENTRIES) draft.owners.push(draft.currentOwner);
     }
-    field = FIELD_BY_PATH.get(relativePath);
+    field = node.field;
     fieldText = '';
     fieldLength = 0;
   });
@@ -192,11 +220,11 @@ export async function* parseUsptoDailyXml(
       assignField(draft, field, fieldText, fieldLength);
       field = undefined;
     }
-    if (draft !== undefined && tag.name === CASE_FILE_ELEMENT && relativePaths.length === caseFileDepth) {
+    if (draft !== undefined && tag.name === CASE_FILE_ELEMENT && openPaths.length === caseFileDepth) {
       ready.push(toResult(draft, options, seen));
       draft = undefined;
     }
-    relativePaths.pop();
+    openPaths.pop();
   });
 
   const writtenOrError = (text: string): BatchSyntaxError | BatchFormatError | undefined => {

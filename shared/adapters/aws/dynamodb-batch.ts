@@ -38,15 +38,22 @@ export async function batchGetAll(
   doc: DynamoDBDocumentClient,
   table: string,
   keys: readonly Key[],
-  options: { consistent?: boolean; inFlight?: number } = {},
+  options: { consistent?: boolean; inFlight?: number; attributes?: readonly string[] } = {},
 ): Promise<Record<string, unknown>[]> {
+  // Attribute names go through placeholders: some (`name`, `status` ...) are reserved words.
+  const projection = options.attributes
+    ? {
+        ProjectionExpression: options.attributes.map((_, i) => `#a${i}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(options.attributes.map((name, i) => [`#a${i}`, name])),
+      }
+    : {};
   const pages = await inParallel(
     chunks(keys, 100).map((chunk) => async () => {
       const found: Record<string, unknown>[] = [];
       let pending: Key[] = chunk;
       for (let attempt = 1; pending.length > 0; attempt++) {
         if (attempt > MAX_ATTEMPTS) throw new Error(`BatchGetItem on ${table}: ${pending.length} keys still unprocessed`);
-        const out = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: options.consistent } } }));
+        const out = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: options.consistent, ...projection } } }));
         found.push(...(out.Responses?.[table] ?? []));
         pending = (out.UnprocessedKeys?.[table]?.Keys as Key[] | undefined) ?? [];
         if (pending.length) await backoff(attempt);

@@ -1,0 +1,136 @@
+/**
+ * The DynamoDB mark store on DynamoDB Local: a key item shared by many marks across chunks, the size budget of a
+ * key item, and items written in the earlier nested form (still read, rewritten in the packed form on change).
+ */
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDynamoDbClients } from '../../../shared/adapters/aws/dynamodb-client';
+import { DynamoDbMarkStore, KEY_ITEM_BUDGET_BYTES, packedWithinBudget } from '../../../shared/adapters/aws/dynamodb-mark-store';
+import type { MarkRecord, StatusCategory } from '../../../shared/marks/mark-record';
+import { createTestStack, testDynamoDbEndpoint } from '../../support/test-stack';
+
+let doc: DynamoDBDocumentClient;
+let tables: { marks: string; markKeys: string };
+let store: DynamoDbMarkStore;
+
+beforeAll(async () => {
+  const stack = await createTestStack();
+  doc = createDynamoDbClients({ region: 'us-east-1', endpoint: testDynamoDbEndpoint() }).doc;
+  tables = { marks: stack.config.tables.marks, markKeys: stack.config.tables['mark-keys'] };
+  store = new DynamoDbMarkStore(doc, tables);
+});
+
+afterAll(() => doc.destroy());
+
+const mark = (serial: string, markText: string, overrides: Partial<MarkRecord> = {}): MarkRecord => ({
+  serial,
+  markText,
+  niceClasses: ['25'],
+  statusCode: '800',
+  statusCategory: 'registered',
+  isLive: true,
+  drawingKind: 'word',
+  market: 'US',
+  source: 'mark-store-test',
+  batchDate: '2026-11-01',
+  ...overrides,
+});
+
+describe('a key shared by many marks', () => {
+  it('holds every mark written under it, chunk after chunk, and a status change of one leaves the others alone', async () => {
+    const serials = Array.from({ length: 1200 }, (_, i) => `SHARED-${i}`);
+    for (let i = 0; i < serials.length; i += 500) {
+      await store.upsertMarks(serials.slice(i, i + 500).map((s) => mark(s, 'Globnarrow')));
+    }
+
+    const dead = await store.upsertMarks([mark('SHARED-7', 'Globnarrow', { statusCode: '602', statusCategory: 'dead', isLive: false, batchDate: '2026-11-02' })]);
+    const found = (await store.lookup('US', ['e:globnarrow'])).get('e:globnarrow')!;
+
+    expect(dead).toMatchObject({ written: 1, unchanged: 0 });
+    expect(found).toHaveLength(1200);
+    expect(new Set(found.map((m) => m.serial))).toEqual(new Set(serials));
+    expect(found.find((m) => m.serial === 'SHARED-7')).toMatchObject({ isLive: false, statusCategory: 'dead' });
+    expect(found.filter((m) => m.isLive)).toHaveLength(1199);
+  });
+
+  it('a chunk that repeats what is stored writes nothing', async () => {
+    const records = Array.from({ length: 30 }, (_, i) => mark(`AGAIN-${i}`, 'Vantorilke'));
+    await store.upsertMarks(records);
+
+    const again = await store.upsertMarks(records);
+
+    expect(again).toMatchObject({ written: 0, unchanged: 30, stale: 0, keys: [] });
+  });
+});
+
+describe('the size budget of a key item', () => {
+  const summaries = (statuses: StatusCategory[]) =>
+    new Map(statuses.map((s, i) => [`S${i}`, ['Some mark text', ['09'], s, 'word'] as [string, string[], StatusCategory, 'word']]));
+
+  it('keeps an item within budget untouched', () => {
+    const packed = packedWithinBudget(summaries(['registered', 'dead', 'pending']));
+
+    expect(Object.keys(JSON.parse(packed))).toEqual(['S0', 'S1', 'S2']);
+  });
+
+  it('over budget: dead marks go first, then pending ones; a live registration is never dropped', () => {
+    const statuses: StatusCategory[] = [...Array(20).fill('registered'), ...Array(20).fill('dead'), ...Array(20).fill('pending')];
+    const one = Buffer.byteLength(JSON.stringify({ S10: ['Some mark text', ['09'], 'registered', 'word'] }));
+
+    const withoutDead = JSON.parse(packedWithinBudget(summaries(statuses), one * 45)) as Record<string, [string, string[], StatusCategory]>;
+    const liveOnly = JSON.parse(packedWithinBudget(summaries(statuses), one * 25)) as Record<string, [string, string[], StatusCategory]>;
+
+    expect(Object.values(withoutDead).map((s) => s[2]).sort()).toEqual([...Array(20).fill('pending'), ...Array(20).fill('registered')]);
+    expect(Object.values(liveOnly).every((s) => s[2] === 'registered')).toBe(true);
+    expect(Object.keys(liveOnly)).toHaveLength(20);
+  });
+
+  it('a real key item stays under the budget', async () => {
+    await store.upsertMarks(Array.from({ length: 300 }, (_, i) => mark(`BUDGET-${i}`, 'Quillimbard')));
+
+    const item = (await doc.send(new GetCommand({ TableName: tables.markKeys, Key: { lookupKey: 'US#e:quillimbard' } }))).Item!;
+
+    expect(Object.keys(item).sort()).toEqual(['lookupKey', 'summaries']);
+    expect(Buffer.byteLength(item.summaries as string)).toBeLessThan(KEY_ITEM_BUDGET_BYTES);
+  });
+});
+
+describe('items written in the earlier nested form', () => {
+  beforeAll(async () => {
+    await doc.send(
+      new PutCommand({
+        TableName: tables.markKeys,
+        Item: { lookupKey: 'US#e:oldformia', marks: { 'OLD-1': { m: 'Oldformia', n: ['03'], s: 'registered', d: 'word' }, 'OLD-2': { m: 'OLDFORMIA', n: [], s: 'dead', d: 'design' } } },
+      }),
+    );
+    const old2 = mark('OLD-2', 'OLDFORMIA', { niceClasses: [], statusCode: '602', statusCategory: 'dead', isLive: false, drawingKind: 'design' });
+    await doc.send(new PutCommand({ TableName: tables.marks, Item: { ...old2, markId: 'US#OLD-2', contentHash: 'from-before', lookupKeys: ['e:oldformia'] } }));
+  });
+
+  it('are read by lookup and getMark', async () => {
+    const found = (await store.lookup('US', ['e:oldformia'])).get('e:oldformia')!;
+    const old2 = await store.getMark('US', 'OLD-2');
+
+    expect(found).toEqual(
+      expect.arrayContaining([
+        { serial: 'OLD-1', markText: 'Oldformia', niceClasses: ['03'], isLive: true, statusCategory: 'registered', drawingKind: 'word' },
+        { serial: 'OLD-2', markText: 'OLDFORMIA', niceClasses: [], isLive: false, statusCategory: 'dead', drawingKind: 'design' },
+      ]),
+    );
+    expect(old2).toMatchObject({ serial: 'OLD-2', markText: 'OLDFORMIA', statusCategory: 'dead', lookupKeys: ['e:oldformia'] });
+  });
+
+  it('a change rewrites the key item packed, keeping the marks it already held', async () => {
+    await store.upsertMarks([mark('OLD-2', 'Oldformia', { batchDate: '2026-11-03' })]);
+
+    const item = (await doc.send(new GetCommand({ TableName: tables.markKeys, Key: { lookupKey: 'US#e:oldformia' } }))).Item!;
+    const found = (await store.lookup('US', ['e:oldformia'])).get('e:oldformia')!;
+
+    expect(item.marks).toBeUndefined();
+    expect(typeof item.summaries).toBe('string');
+    expect(found.map((m) => [m.serial, m.isLive]).sort()).toEqual([
+      ['OLD-1', true],
+      ['OLD-2', true],
+    ]);
+    expect(await store.getMark('US', 'OLD-2')).toMatchObject({ markText: 'Oldformia', batchDate: '2026-11-03', isLive: true });
+  });
+});
