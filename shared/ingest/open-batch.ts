@@ -6,8 +6,8 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { openBatchStream } from '../marks/open-batch-file';
 import type { BlobStore } from '../ports';
@@ -22,11 +22,14 @@ export async function openBatch(blobs: BlobStore, key: string, entryExtension: s
   if (lower.endsWith('.zip')) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'batch-'));
     const file = path.join(dir, 'batch.zip');
-    await pipeline(await blobs.open(key), createWriteStream(file));
+    await pipelineAsync(await blobs.open(key), createWriteStream(file));
     const stream = await openBatchStream(file, { entryExtension });
     return { stream, close: () => rm(dir, { recursive: true, force: true }) };
   }
-  const raw = await blobs.open(key);
-  const stream = lower.endsWith('.gz') ? Readable.from(raw as AsyncIterable<Buffer>).pipe(createGunzip()) : raw;
+  const raw = (await blobs.open(key)) as Readable;
+  // pipeline() listens for errors on every stage from the start (a connection reset while the batch waits for its
+  // lock must not go unheard) and hands the first one to whoever reads the end.
+  const stream = new PassThrough();
+  pipeline([raw, ...(lower.endsWith('.gz') ? [createGunzip()] : []), stream], () => undefined);
   return { stream, close: async () => undefined };
 }
