@@ -215,6 +215,21 @@ describe('the primary path and the degraded fallback', () => {
     expect((await readJson(await searchPrimary({ image_b64: b64(svg('simple-icons/3m.svg')) }))).degraded).toBe(true);
   });
 
+  it.each([
+    ['answers 500', { failStatus: 500 }],
+    ['answers 503', { failStatus: 503 }],
+    ['reports a model error', { modelError: true }],
+  ])('an endpoint that %s: the descriptor index answers, degraded, 5 points charged once', async (_what, behaviour) => {
+    Object.assign(endpoint.behaviour, behaviour);
+    const before = await balance();
+    const response = await searchPrimary({ image_b64: b64(svg('simple-icons/nike.svg')), limit: 2 });
+    expect(response.status).toBe(200);
+    const body = await readJson(response);
+    expect(body.degraded).toBe(true);
+    expect(body.results[0].serial).toBe('US-E2E-1');
+    expect(await balance()).toBe(before - 5);
+  });
+
   it('when neither path can answer: 503 and the charge refunded', async () => {
     endpoint.behaviour.failStatus = 500;
     const broken = createLogoSearchService({
