@@ -36,7 +36,10 @@ const FILE = path.join(__dirname, '../../BENCHMARKS.md');
 
 /** Replaces (or appends) the section that starts with `## <title>` in BENCHMARKS.md (or in `file`). */
 export function writeSection(title: string, body: string, file = FILE): void {
-  const header = '# Benchmarks\n\nFigures measured on this project\'s own machines; each section names the machine, the date and the command.\n';
+  const header =
+    file === FILE
+      ? '# Benchmarks\n\nFigures measured on this project\'s own machines; each section names the machine, the date and the command.\n'
+      : `# ${path.basename(file, '.md')}\n`;
   const current = existsSync(file) ? readFileSync(file, 'utf8') : header;
   const section = `## ${title}\n\n${body.trim()}\n`;
   const pattern = new RegExp(`## ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
