@@ -15,6 +15,10 @@ export function imageSearchOperation(search: LogoSearchService): Operation<Image
     schema: imageSearchRequestSchema,
     queryFields: IMAGE_SEARCH_QUERY_FIELDS,
     precheck: precheckImageSearch,
+    // A url refused for its shape is refused here, before the charge; its DNS answers are checked by the fetch.
+    validate(input) {
+      if (input.url !== undefined) search.checkUrl(input.url);
+    },
     cost: () => ({ points: IMAGE_SEARCH_COST, units: 1 }),
     async run(input, context) {
       const response = await search.search(input, { signal: context.signal });

@@ -21,6 +21,8 @@ export interface Operation<Input, Output> {
   queryFields?: Record<string, 'string' | 'integer' | 'number'>;
   /** Refusals with a code of their own (too_many_items, country_not_supported), run on the raw input before the schema. */
   precheck?(raw: Record<string, unknown>): void;
+  /** Refusals that need the parsed input (an image url's shape), run after the schema and before any charge. */
+  validate?(input: Input): void;
   cost(input: Input): { points: number; units: number };
   run(input: Input, context: OperationContext): Promise<Output>;
 }

@@ -3,9 +3,10 @@
  * public internet (server-side request forgery).
  *
  * Input: a URL and optional limits. Output: the image bytes.
- * 1. Check the URL: http or https, port 80 or 443 (explicit or implied), no user:password part, not a localhost name.
- * 2. Resolve the host (an IP literal is not resolved) and check EVERY address; one refused address refuses the URL,
- *    since we cannot know which one a later connection would pick.
+ * 1. Check the URL for its shape alone (`checkUrlBeforeLookup`): http or https, port 80 or 443 (explicit or implied),
+ *    no user:password part, not a localhost name, and an IP literal must be a public address.
+ * 2. Resolve a host name and check EVERY address; one refused address refuses the URL, since we cannot know which
+ *    one a later connection would pick.
  * 3. Connect to the checked address itself: the socket's DNS lookup is replaced by one that answers with it, while the
  *    Host header and the TLS server name stay those of the URL. A DNS answer that changes between the check and the
  *    connection (rebinding) therefore cannot redirect the request.
@@ -14,7 +15,8 @@
  *    streamed and the request aborted as soon as it passes the cap. One timer covers every step, DNS included.
  *
  * A refused URL is `url_not_allowed` (400) and no request is sent; anything that goes wrong once a request may be
- * sent (time, status, size, type, connection) is `url_fetch_failed` (422).
+ * sent (time, status, size, type, connection) is `url_fetch_failed` (422). Step 1 needs no network, so request
+ * validation runs it too: a URL refused for its shape is refused before the call is charged.
  */
 import { promises as dns } from 'node:dns';
 import http from 'node:http';
@@ -59,7 +61,7 @@ export async function fetchImageSafely(url: string, options: FetchImageOptions =
   const timedOut = (): UrlFetchFailedError =>
     new UrlFetchFailedError(`no complete answer within ${timeoutMs} ms`);
 
-  let current = parseRequestedUrl(url);
+  let current = checkUrlBeforeLookup(url, options);
   for (let redirects = 0; ; redirects++) {
     const via = redirects === 0 ? '' : `the redirect to ${current.href}: `;
     const target = await checkTarget(current, resolve, options.allowAddress, signal, timedOut, via);
@@ -75,22 +77,48 @@ export async function fetchImageSafely(url: string, options: FetchImageOptions =
     } catch {
       throw new UrlFetchFailedError(`the server redirected to an invalid location ${JSON.stringify(answer.location)}`);
     }
-    checkUrlShape(next, `the redirect to ${next.href}: `);
-    current = next;
+    current = checkUrlBeforeLookup(next, options, `the redirect to ${next.href}: `);
   }
 }
 
 // ---- Step 1: the URL itself --------------------------------------------------------------------------------------
 
-function parseRequestedUrl(text: string): URL {
-  let url: URL;
+/**
+ * Refuses (`url_not_allowed`) what can be refused without a DNS query or a connection, and returns the parsed URL:
+ * a scheme other than http or https, a user:password part, a localhost name, an IP literal outside the public
+ * internet in any spelling the URL parser accepts, and a port other than 80 or 443. A host name's addresses are
+ * still to be checked (step 2). `allowAddress` waives the address and port rules as it does in the fetch; with it,
+ * a host name's port is left to be checked against each of its addresses. `via` prefixes the reason.
+ */
+export function checkUrlBeforeLookup(
+  url: string | URL,
+  options: Pick<FetchImageOptions, 'allowAddress'> = {},
+  via = '',
+): URL {
+  const parsed = typeof url === 'string' ? parseAbsoluteUrl(url) : url;
+  checkUrlShape(parsed, via);
+  const hostname = bareHostname(parsed);
+  const port = portOf(parsed);
+  const refusePort = (): never => {
+    throw new UrlNotAllowedError(`${via}port ${port} is not 80 or 443`);
+  };
+  if (net.isIP(hostname) === 0) {
+    if (!options.allowAddress && !ALLOWED_PORTS.has(port)) refusePort();
+    return parsed;
+  }
+  if (options.allowAddress?.(hostname, port)) return parsed;
+  const verdict = classifyAddress(hostname);
+  if (!verdict.isPublic) throw new UrlNotAllowedError(`${via}${hostname} is ${verdict.reason}`);
+  if (!ALLOWED_PORTS.has(port)) refusePort();
+  return parsed;
+}
+
+function parseAbsoluteUrl(text: string): URL {
   try {
-    url = new URL(text);
+    return new URL(text);
   } catch {
     throw new UrlNotAllowedError('it is not an absolute URL');
   }
-  checkUrlShape(url, '');
-  return url;
 }
 
 function checkUrlShape(url: URL, via: string): void {
@@ -126,6 +154,7 @@ interface CheckedTarget {
   family: 4 | 6;
 }
 
+/** `url` has passed `checkUrlBeforeLookup` with the same `allowAddress`: an IP literal needs nothing more. */
 async function checkTarget(
   url: URL,
   resolve: (host: string) => Promise<ResolvedAddress[]>,
@@ -136,27 +165,22 @@ async function checkTarget(
 ): Promise<CheckedTarget> {
   const hostname = bareHostname(url);
   const port = portOf(url);
-  const literal = net.isIP(hostname) !== 0;
-  const portRefusal = new UrlNotAllowedError(`${via}port ${port} is not 80 or 443`);
-  // Without the test hook a wrong port can be refused before any DNS query is made.
-  if (!ALLOWED_PORTS.has(port) && !allowAddress && !literal) throw portRefusal;
+  const familyOf = (address: string): 4 | 6 => (net.isIP(address) === 6 ? 6 : 4);
+  if (net.isIP(hostname) !== 0) return { url, hostname, port, address: hostname, family: familyOf(hostname) };
 
-  const addresses = literal
-    ? [{ address: hostname, family: net.isIP(hostname) }]
-    : await resolveWithin(hostname, resolve, signal, timedOut);
+  const addresses = await resolveWithin(hostname, resolve, signal, timedOut);
   if (addresses.length === 0) throw new UrlFetchFailedError(`the host name ${hostname} has no address`);
 
   for (const { address } of addresses) {
     if (allowAddress?.(address, port)) continue;
     const verdict = classifyAddress(address);
     if (!verdict.isPublic) {
-      const subject = literal ? address : `${hostname} resolves to ${address}, which`;
-      throw new UrlNotAllowedError(`${via}${subject} is ${verdict.reason}`);
+      throw new UrlNotAllowedError(`${via}${hostname} resolves to ${address}, which is ${verdict.reason}`);
     }
-    if (!ALLOWED_PORTS.has(port)) throw portRefusal;
+    if (!ALLOWED_PORTS.has(port)) throw new UrlNotAllowedError(`${via}port ${port} is not 80 or 443`);
   }
   const chosen = addresses[0]!;
-  return { url, hostname, port, address: chosen.address, family: net.isIP(chosen.address) === 6 ? 6 : 4 };
+  return { url, hostname, port, address: chosen.address, family: familyOf(chosen.address) };
 }
 
 async function lookupAll(host: string): Promise<ResolvedAddress[]> {

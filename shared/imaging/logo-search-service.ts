@@ -6,13 +6,15 @@
 import type { Market } from '../marks/mark-record';
 import type { DataBatchStore, Embedder, LogoIndexStore, VectorIndex } from '../ports';
 import { decodeBase64Image } from './image-input';
-import { fetchImageSafely } from './fetch-image-safely';
+import { checkUrlBeforeLookup, fetchImageSafely } from './fetch-image-safely';
 import { normalizeImage } from './normalize-image';
 import { PerceptualDescriptorEmbedder } from './perceptual-descriptor';
 import { searchLogos, type LogoSearchRequest, type LogoSearchResponse, type MarketSearch } from './search-logos';
 
 export interface LogoSearchService {
   search(request: LogoSearchRequest, options?: { signal?: AbortSignal }): Promise<LogoSearchResponse>;
+  /** Refuses (`url_not_allowed`) a url that the fetch would refuse without a DNS query, by the same rules. */
+  checkUrl(url: string): void;
 }
 
 export interface LogoSearchSetup {
@@ -60,6 +62,9 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
   };
 
   return {
+    checkUrl: (url) => {
+      checkUrlBeforeLookup(url, setup.fetchOptions);
+    },
     search: (request, options) =>
       searchLogos(
         {

@@ -43,30 +43,26 @@ export function sendRaw(baseUrl: string, request: RawRequest): Promise<RawRespon
     outgoing.on('connect', (response: http.IncomingMessage, socket: import('node:net').Socket, head: Buffer) => {
       socket.destroy();
       const text = head.toString('utf8');
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json });
+      resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json: jsonOrUndefined(text) });
     });
     outgoing.on('response', (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json });
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json: jsonOrUndefined(text) });
       });
       response.on('error', (error) => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: '', json: undefined, error: error.message }));
     });
     outgoing.on('error', (error) => resolve({ status: 0, headers: {}, text: '', json: undefined, error: (error as NodeJS.ErrnoException).code ?? error.message }));
     outgoing.end(body);
   });
+}
+
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

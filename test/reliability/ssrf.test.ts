@@ -2,7 +2,9 @@
  * Server-side request forgery from the outside: POST /v1/image-search with a `url` aimed at this machine, the cloud
  * metadata service, private networks or other schemes. Each is `400 url_not_allowed`, the balance is unchanged,
  * and the target is never contacted: counting listeners on the IPv4 and IPv6 loopback stand where a request would
- * land, and count connections, not just requests.
+ * land, and count connections, not just requests. A url refused for its shape alone (scheme, credentials, port, an
+ * IP literal in any spelling, a localhost name) is refused before the charge and leaves no usage record at all; one
+ * refused on what its name resolves to, or after a redirect, is charged and then refunded.
  *
  * The production route is used as is (no test hook), except for redirects: there the first hop must be fetched,
  * so a second route runs the same operation with the fetcher's `allowAddress` hook admitting the redirecting test
@@ -89,9 +91,16 @@ afterAll(async () => {
 const balance = async () => (await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points;
 const untouched = () => ({ connections: bait4.connections + bait6.connections, requests: bait4.requests + bait6.requests });
 
-/** Sends the url, checks the refusal, the envelope, the balance and the listeners; returns the refusal's reason. */
-async function expectRefused(path: string, url: string): Promise<string> {
+/** What a refusal leaves in the usage ledger: nothing (refused in validation) or one refunded charge. */
+type LedgerTrace = 'no record' | 'refunded charge';
+
+/**
+ * Sends the url, checks the refusal, the envelope, the balance, the listeners and the usage ledger; returns the
+ * refusal's reason.
+ */
+async function expectRefused(path: string, url: string, trace: LedgerTrace): Promise<string> {
   const before = await balance();
+  const entriesBefore = await stack.deps.ledger.entries(accountId);
   const response = await sendRaw(server.url, {
     method: 'POST',
     target: path,
@@ -103,6 +112,15 @@ async function expectRefused(path: string, url: string): Promise<string> {
   expect({ status: response.status, code: response.json.error.code }).toEqual({ status: 400, code: 'url_not_allowed' });
   expect(await balance()).toBe(before);
   expect(untouched()).toEqual({ connections: 0, requests: 0 });
+  const entriesAfter = await stack.deps.ledger.entries(accountId);
+  if (trace === 'no record') {
+    expect(entriesAfter).toEqual(entriesBefore);
+  } else {
+    const added = entriesAfter.filter((entry) => !entriesBefore.some((old) => old.entryId === entry.entryId));
+    expect(added.map(({ kind, status, operation, points }) => ({ kind, status, operation, points }))).toEqual([
+      { kind: 'charge', status: 'refunded', operation: 'image-search', points: 5 },
+    ]);
+  }
   return String(response.json.error.details.reason);
 }
 
@@ -132,7 +150,7 @@ describe('this machine, in every spelling, on the port a listener counts on', ()
   ];
 
   it.each(cases)('%s', async (_name, url, reason) => {
-    expect(await expectRefused('/v1/image-search', url())).toMatch(reason);
+    expect(await expectRefused('/v1/image-search', url(), 'no record')).toMatch(reason);
   });
 
   it("this machine's own host name, which DNS resolves to loopback", async () => {
@@ -143,9 +161,9 @@ describe('this machine, in every spelling, on the port a listener counts on', ()
       return;
     }
     // Port 80: nothing listens there, so a request that got out would be a 422 (connection refused), not this 400.
-    expect(await expectRefused('/v1/image-search', `http://${name}/logo.png`)).toMatch(new RegExp(`${name} resolves to (127\\.|::1)`));
-    // On the listener's port the port rule refuses before any DNS query.
-    expect(await expectRefused('/v1/image-search', `http://${name}:${bait4.port}/logo.png`)).toMatch(/port/);
+    expect(await expectRefused('/v1/image-search', `http://${name}/logo.png`, 'refunded charge')).toMatch(new RegExp(`${name} resolves to (127\\.|::1)`));
+    // On the listener's port the port rule refuses before any DNS query, so before the charge.
+    expect(await expectRefused('/v1/image-search', `http://${name}:${bait4.port}/logo.png`, 'no record')).toMatch(/port/);
   });
 });
 
@@ -171,7 +189,7 @@ describe('metadata services, private and reserved networks', () => {
     ['http://[2002:a00:1::1]/logo.png', /6to4.*10\.0\.0\.0\/8/],
     ['http://[ff02::1]/logo.png', /multicast/],
   ])('%s', async (url, reason) => {
-    expect(await expectRefused('/v1/image-search', url)).toMatch(reason);
+    expect(await expectRefused('/v1/image-search', url, 'no record')).toMatch(reason);
   });
 });
 
@@ -192,16 +210,18 @@ describe('other schemes, credentials and ports', () => {
     ['http://', /not an absolute URL/],
     ['http://[fe80::1%25eth0]/logo.png', /not an absolute URL/],
   ])('%s', async (url, reason) => {
-    expect(await expectRefused('/v1/image-search', url)).toMatch(reason);
+    expect(await expectRefused('/v1/image-search', url, 'no record')).toMatch(reason);
   });
 
   it('a url in the query string is checked the same way', async () => {
     const before = await balance();
+    const entriesBefore = await stack.deps.ledger.entries(accountId);
     const response = await post(`${server.url}/v1/image-search?url=${encodeURIComponent(`http://127.0.0.1:${bait4.port}/x.png`)}`, {}, { Authorization: `Bearer ${apiKey}` });
     expect(response.status).toBe(400);
     expect((await readJson(response)).error.code).toBe('url_not_allowed');
     expect(await balance()).toBe(before);
     expect(untouched()).toEqual({ connections: 0, requests: 0 });
+    expect(await stack.deps.ledger.entries(accountId)).toEqual(entriesBefore);
   });
 });
 
@@ -211,7 +231,12 @@ describe('names a hostile DNS zone points inward (answered by the resolve hook)'
     ['rebind.attacker.test', /resolves to 127\.0\.0\.1.*loopback/],
     ['ula.attacker.test', /resolves to fd00:ec2::254.*unique local/],
   ])('%s', async (name, reason) => {
-    expect(await expectRefused('/v1/image-search-hooked', `http://${name}/logo.png`)).toMatch(reason);
+    expect(await expectRefused('/v1/image-search-hooked', `http://${name}/logo.png`, 'refunded charge')).toMatch(reason);
+  });
+
+  it('an address literal the hook does not admit is still refused before the charge', async () => {
+    const refusal = await expectRefused('/v1/image-search-hooked', `http://127.0.0.1:${bait4.port}/logo.png`, 'no record');
+    expect(refusal).toMatch(/loopback/);
   });
 });
 
@@ -231,7 +256,7 @@ describe('a public-looking first hop that redirects inward (the redirecting serv
     ['a name a hostile zone points at loopback', () => via('http://rebind.attacker.test/logo.png'), /loopback/],
   ])('%s', async (_name, url, reason) => {
     const hopsBefore = redirector.requests;
-    const refusal = await expectRefused('/v1/image-search-hooked', url());
+    const refusal = await expectRefused('/v1/image-search-hooked', url(), 'refunded charge');
     expect(refusal).toMatch(/the redirect to/);
     expect(refusal).toMatch(reason);
     expect(redirector.requests).toBeGreaterThan(hopsBefore);
