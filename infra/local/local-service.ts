@@ -34,12 +34,13 @@ export async function startLocalService(options: { port: number; tablePrefix: st
     async loadSamples() {
       const { buildDataStores, buildLogoIngest } = await import('../../shared/composition-root');
       const { loadConfig } = await import('../../shared/config');
-      const { loadSampleCorpus, loadSampleLogos } = await import('./sample-corpus');
+      const { startSampleCorpus, loadSampleLogos } = await import('./sample-corpus');
       const config = loadConfig();
       const stores = buildDataStores(config);
-      const loaded = await loadSampleCorpus(stores);
-      loaded.push(await loadSampleLogos(buildLogoIngest(config, stores)));
-      return loaded;
+      // The logos need only the US marks, and only to store their vectors: the images are prepared meanwhile.
+      const corpus = startSampleCorpus(stores);
+      const [loaded, logos] = await Promise.all([corpus.done, loadSampleLogos(buildLogoIngest(config, stores), corpus.marksIn('US'))]);
+      return [...loaded, logos];
     },
   };
 }

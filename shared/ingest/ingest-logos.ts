@@ -5,12 +5,15 @@
  *  2. For each manifest line: the serial must be a mark of the market; the image is read and normalised as a
  *     search image is; every embedder turns it into a vector (the perceptual descriptor always, for the
  *     in-process and degraded search; CLIP too where it is configured). A bad line is rejected with its number.
- *  3. Vectors go into each embedder's index of the market (remote indexes as they come; in-process ones are saved
- *     once, at the end).
+ *     Lines are prepared a few at a time (IMAGES_IN_FLIGHT images, MARK_LOOKUPS_IN_FLIGHT lookups), up to
+ *     READ_AHEAD lines ahead of the one being stored; when `marksReady` is given, the images are prepared at once
+ *     and only the mark lookups wait for it.
+ *  3. Vectors go into each embedder's index of the market in manifest order (remote indexes as they come;
+ *     in-process ones are saved once, at the end).
  *  4. The batch is complete only when every line was stored or rejected.
  */
 import path from 'node:path';
-import type { Market } from '../marks/mark-record';
+import type { Market, MarkRecord } from '../marks/mark-record';
 import { parseLogoManifest } from '../marks/logo-manifest';
 import type { BlobStore, CoverageRecord, DataBatchStore, Embedder, LogoIndexStore, LogoMetadata, MarkStore, NormalizedImage, VectorIndex } from '../ports';
 import { batchIdOf, type IngestReject, type IngestSummary } from './ingest-batch';
@@ -33,11 +36,52 @@ export interface LogoIngestRequest {
   source: string;
   holder: string;
   coverage?: CoverageRecord;
+  /** Settles once the marks the manifest names are in the store (they may be loading alongside this batch). */
+  marksReady?: Promise<unknown>;
   onReject?: (reject: IngestReject) => void;
   onProgress?: (counts: { read: number; written: number; rejected: number }) => void;
 }
 
 const LOCK_SECONDS = 15 * 60;
+/** Decoding and resizing run off the main thread (sharp), so a few images in flight keep both busy; embedding runs
+ * inside the same bound, so a remote embedder never sees more than this many requests at once. */
+const IMAGES_IN_FLIGHT = 4;
+const MARK_LOOKUPS_IN_FLIGHT = 8;
+/** Prepared lines (a vector per embedder each) held ahead of the line being stored. */
+const READ_AHEAD = 512;
+
+/** Runs at most `limit` of the given tasks at a time, in the order they are asked for. */
+function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/** A promise that never rejects, so a line prepared ahead cannot fail unobserved if the batch stops early. */
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+function valueOf<T>(settled: Settled<T>): T {
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}
+
+type PreparedLine =
+  | { kind: 'rejected'; reject: IngestReject }
+  | { kind: 'ready'; line: number; serial: string; file: string; mark: Promise<Settled<MarkRecord | undefined>>; vectors: Promise<Settled<Settled<Float32Array[]>>> };
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -67,33 +111,43 @@ export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestReque
       deps.embedders.map(async ({ embedder, remoteIndex }) => ({ embedder, remote: Boolean(remoteIndex), index: remoteIndex ? remoteIndex(request.market) : await deps.indexes.load(request.market, embedder) })),
     );
     const folder = path.posix.dirname(request.manifestKey);
+    const lookUp = limiter(MARK_LOOKUPS_IN_FLIGHT);
+    const render = limiter(IMAGES_IN_FLIGHT);
+    const marksReady = request.marksReady ?? Promise.resolve();
+    // The outer Settled is the image (a bad one is a rejected line); the inner one the embedders (a failure stops the batch).
+    const vectorsOf = (file: string): Promise<Settled<Settled<Float32Array[]>>> =>
+      render(async () => {
+        const image = await settle((async () => deps.normalize(await readAll(await request.blobs.open(folder === '.' ? file : `${folder}/${file}`))))());
+        return image.ok ? { ok: true as const, value: await settle(Promise.all(indexes.map(({ embedder }) => embedder.embed(image.value)))) } : image;
+      });
+    const store = async (prepared: PreparedLine): Promise<void> => {
+      if (prepared.kind === 'rejected') return reject(prepared.reject);
+      const mark = valueOf(await prepared.mark);
+      if (!mark) return reject({ line: prepared.line, serial: prepared.serial, error: `no mark ${prepared.serial} in the ${request.market} store` });
+      const image = await prepared.vectors;
+      if (!image.ok) return reject({ line: prepared.line, serial: prepared.serial, error: `image ${prepared.file}: ${(image.error as Error).message}` });
+      const vectors = valueOf(image.value);
+      // The mark record is the authority on status and classes; the manifest names the image.
+      const metadata: LogoMetadata = { serial: prepared.serial, mark: mark.markText, nice: mark.niceClasses, isLive: mark.isLive };
+      for (const [i, { index }] of indexes.entries()) await index.put([{ vector: vectors[i]!, metadata }]);
+      counts.written++;
+      request.onProgress?.(counts);
+    };
     let failure: string | undefined;
     try {
+      const ahead: PreparedLine[] = [];
       for await (const parsed of parseLogoManifest(await request.blobs.open(request.manifestKey))) {
         counts.read++;
         if (!parsed.ok) {
-          reject({ line: parsed.line, ...(parsed.serial ? { serial: parsed.serial } : {}), error: parsed.error });
-          continue;
+          ahead.push({ kind: 'rejected', reject: { line: parsed.line, ...(parsed.serial ? { serial: parsed.serial } : {}), error: parsed.error } });
+        } else {
+          const { serial, file } = parsed.logo;
+          const mark = settle(marksReady.then(() => lookUp(() => deps.marks.getMark(request.market, serial))));
+          ahead.push({ kind: 'ready', line: parsed.line, serial, file, mark, vectors: vectorsOf(file) });
         }
-        const { logo } = parsed;
-        const mark = await deps.marks.getMark(request.market, logo.serial);
-        if (!mark) {
-          reject({ line: parsed.line, serial: logo.serial, error: `no mark ${logo.serial} in the ${request.market} store` });
-          continue;
-        }
-        let image: NormalizedImage;
-        try {
-          image = await deps.normalize(await readAll(await request.blobs.open(folder === '.' ? logo.file : `${folder}/${logo.file}`)));
-        } catch (error) {
-          reject({ line: parsed.line, serial: logo.serial, error: `image ${logo.file}: ${(error as Error).message}` });
-          continue;
-        }
-        // The mark record is the authority on status and classes; the manifest names the image.
-        const metadata: LogoMetadata = { serial: logo.serial, mark: mark.markText, nice: mark.niceClasses, isLive: mark.isLive };
-        for (const { embedder, index } of indexes) await index.put([{ vector: await embedder.embed(image), metadata }]);
-        counts.written++;
-        request.onProgress?.(counts);
+        if (ahead.length >= READ_AHEAD) await store(ahead.shift()!);
       }
+      while (ahead.length > 0) await store(ahead.shift()!);
       for (const { embedder, index, remote } of indexes) if (!remote) await deps.indexes.save(request.market, embedder, index);
     } catch (error) {
       failure = (error as Error).message;
