@@ -107,6 +107,10 @@ function formatReport(run: { summary: LoadSummary; audit: AuditReport; accountCo
     `(${audit.refundedRecords} refunded), ${audit.pointsCharged.toLocaleString('en-US')} points charged.`,
     `Balance = credits - standing charges on every account; one charge per request; every standing charge matches a 2xx`,
     `answer with the same X-Points-Cost, and every costed 2xx answer has its charge. **Violations: ${audit.violations.length}.**`,
+    '',
+    'The machine bounds the throughput here, not the design. The whole local service is one Node process sharing the',
+    "cores with DynamoDB Local's JVM, and every connection queues in that one process; in AWS each Lambda instance serves",
+    "one request at a time. DynamoDB Local's own ceiling for the debit transaction alone is in BENCHMARKS.md.",
   ].join('\n');
 }
 
