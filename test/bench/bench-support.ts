@@ -46,3 +46,16 @@ export function writeSection(title: string, body: string, file = FILE): void {
   const updated = pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}`;
   writeFileSync(file, updated.endsWith('\n') ? updated : `${updated}\n`);
 }
+
+/** A bench or evaluation run on its own (`tsx file.ts`): measures, writes its BENCHMARKS.md section, prints it. */
+export function runAndWriteSection(title: string, measure: () => Promise<string>): void {
+  measure()
+    .then((section) => {
+      writeSection(title, section);
+      console.log(section);
+    })
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+}

@@ -16,7 +16,7 @@ import sharp from 'sharp';
 import type { Embedder, NormalizedImage } from '../../shared/ports';
 import { normalizeImage } from '../../shared/imaging/normalize-image';
 import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
-import { machineLine, writeSection } from './bench-support';
+import { machineLine, runAndWriteSection } from './bench-support';
 import { seededRandom } from '../../infra/data/synthetic-uspto';
 
 const LOGO_FOLDER = path.join(__dirname, '../../data/sample/logos');
@@ -290,14 +290,4 @@ export async function evaluateLogos(options: { embedders?: Embedder[] } = {}): P
   ].join('\n');
 }
 
-if (require.main === module) {
-  evaluateLogos()
-    .then((section) => {
-      writeSection('Logo search quality', section);
-      console.log(section);
-    })
-    .catch((error) => {
-      console.error(error);
-      process.exit(1);
-    });
-}
+if (require.main === module) runAndWriteSection('Logo search quality', evaluateLogos);

@@ -19,7 +19,7 @@ import type { ScreeningResult } from '../../shared/screening/screen-titles';
 import { wordsOfTitle } from '../../shared/screening/title-words';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
 import { createSampleCorpusStack, hardCases } from '../support/sample-corpus-stack';
-import { machineLine, writeSection } from './bench-support';
+import { machineLine, runAndWriteSection } from './bench-support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
@@ -146,14 +146,4 @@ real brand behind (accessories "for Samsung"), which this count still calls a fa
   }
 }
 
-if (require.main === module) {
-  evaluateScreening()
-    .then((section) => {
-      writeSection('Screening quality', section);
-      console.log(section);
-    })
-    .catch((error) => {
-      console.error(error);
-      process.exit(1);
-    });
-}
+if (require.main === module) runAndWriteSection('Screening quality', evaluateScreening);

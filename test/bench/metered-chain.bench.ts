@@ -14,7 +14,7 @@ import { post, startTestServer } from '../support/test-server';
 import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
 import { issueApiKey, openAccount } from '../../shared/metering/accounts';
 import { InMemoryMetering } from './in-memory-ports';
-import { machineLine, percentile, runInFlight, writeSection } from './bench-support';
+import { machineLine, percentile, runInFlight, runAndWriteSection } from './bench-support';
 
 const IN_FLIGHT = 16;
 const REQUESTS = 3000;
@@ -99,14 +99,4 @@ in-memory row.
   }
 }
 
-if (require.main === module) {
-  benchMeteredChain()
-    .then((section) => {
-      writeSection('Metered chain', section);
-      console.log(section);
-    })
-    .catch((error) => {
-      console.error(error);
-      process.exit(1);
-    });
-}
+if (require.main === module) runAndWriteSection('Metered chain', benchMeteredChain);
