@@ -169,6 +169,8 @@ const HAND_PRODUCT_CLASSES: Record<string, string> = {
   '08': 'corer peeler',
   '21': 'tumbler',
   '28': 'whistle',
+  // Book formats: the taxonomy has them only as values of "Book cover type".
+  '16': 'hardcover hardback paperback',
 };
 
 /**
@@ -194,7 +196,7 @@ const UNINFORMATIVE_HEADS = new Set(
   `accessories accessory apparatus appliances articles assortment component components device devices equipment
    fittings goods installations instruments items kits kit machines material materials parts part pieces products
    product sets set supplies systems system tools utensils units other others preparations substances
-   things stuff essentials items`.split(/\s+/).filter(Boolean),
+   things stuff essentials items collection collections`.split(/\s+/).filter(Boolean),
 );
 
 /**

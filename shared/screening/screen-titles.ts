@@ -375,12 +375,15 @@ class TitleContext {
   result(detail: boolean): ScreeningResult {
     const { item, words } = this;
     // The strongest conflict first: a TRO brand; then by the risk each one alone would give, and at the same risk
-    // the title's own brand before a brand it only says it fits ("Icon Cover for iPad": Icon); then by score.
+    // the title's own brand before a brand it only says it fits ("Icon Cover for iPad": Icon), and the brand in the
+    // maker's place before one further on, which is most often a model or a part ("Intel ... E3-1220 Processor":
+    // Intel); then by score.
     const conflicts = [...this.bySerial.values()].sort(
       (a, b) =>
         Number(isTroHit(b)) - Number(isTroHit(a)) ||
         levelOf(b) - levelOf(a) ||
         Number(a.nominative) - Number(b.nominative) ||
+        Number(b.candidate.start === 0) - Number(a.candidate.start === 0) ||
         b.score - a.score ||
         Number(b.match.isLive) - Number(a.match.isLive) ||
         a.match.distance - b.match.distance,
@@ -449,8 +452,8 @@ function levelOf(c: Conflict): number {
 const PERSON_NAME_WEIGHT = 0.3;
 
 /**
- * Whether the word at `index` is one of two that read as a person's name: a given name and a capitalised word that
- * is no ordinary word ("Victor Hugo", "Linda Ronstadt"), both capitalised.
+ * Whether the word at `index` is one of two that read as a person's name: a given name and a word that is no
+ * ordinary word ("Victor Hugo", "Linda Ronstadt"), written alike (both capitalised, or the title's case says nothing).
  */
 function isInPersonName(words: readonly TitleWord[], index: number): boolean {
   return readsAsPersonName(words, index - 1) || readsAsPersonName(words, index);
@@ -460,7 +463,8 @@ function readsAsPersonName(words: readonly TitleWord[], given: number): boolean 
   const first = words[given];
   const second = words[given + 1];
   if (first === undefined || second === undefined) return false;
-  return first.facts.givenName && first.capitalised && second.capitalised && !second.cjk && !second.facts.generic && !second.facts.stopword && !second.facts.trivial;
+  // Both capitalised, or neither: in a title all in capitals (or all in lower case) the case says nothing.
+  return first.facts.givenName && first.capitalised === second.capitalised && !second.cjk && !second.facts.generic && !second.facts.stopword && !second.facts.trivial;
 }
 
 const OTHER_CLASS = { weight: 0.3, relation: 'other' } as const;
