@@ -16,6 +16,10 @@ export function createDynamoDbClients(options: DynamoDbClientOptions): { raw: Dy
       : {}),
     maxAttempts: 3,
   });
+  // The SDK's logger step copies every request and response through its redaction filter, even when nothing logs
+  // them (no logger is configured here): about a fifth of the client's CPU for a BatchGetItem of 100 key items
+  // (5.5-5.9 ms with it, 4.4-4.6 ms without, on DynamoDB Local).
+  raw.middlewareStack.remove('loggerMiddleware');
   const doc = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
