@@ -37,6 +37,7 @@ export class IngestPipeline extends Construct {
       onFailure: new SqsDestination(this.deadLetters),
     });
 
+    // Batches, their coverage sidecars, and the images of logo batches, which are read where they land.
     props.ingest.grantObjectRead(props.batches, INCOMING_PREFIX);
     props.batches.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(props.ingest.fn), { prefix: INCOMING_PREFIX });
   }

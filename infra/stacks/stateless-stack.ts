@@ -4,6 +4,7 @@
  * function by function, on exactly the resources of the stateful stack it needs.
  */
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config/environments';
@@ -102,8 +103,16 @@ export class StatelessStack extends Stack {
     this.clip.grantInvoke(imageSearch.fn);
 
     for (const id of ['marks', 'mark-keys', 'tro-brands', 'data-batches'] as const) ingest.grantTable(tables[id], 'readWrite');
+    // Logo batches: images and manifests are read under incoming/ (the pipeline's grant), CLIP vectors go to the
+    // vector indexes, and the degraded index of the market is read, extended and written back.
     ingest.grantVectorIndexes(logoIndexArns, ['s3vectors:PutVectors']);
     this.clip.grantInvoke(ingest.fn);
+    const logos = stateful.buckets.logos;
+    ingest.grantObjectRead(logos, DEGRADED_INDEX_PREFIX);
+    ingest.fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [logos.arnForObjects(`${DEGRADED_INDEX_PREFIX}*`)] }));
+    // Without list access S3 answers a missing object with 403, not 404, and a market's first logo batch (no index
+    // yet to extend) would fail on every retry. Listing shows key names only, never content.
+    ingest.fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [logos.bucketArn] }));
 
     // Imported here, so that the bucket notification lives in this stack with the function it invokes (no cycle).
     const batches = Bucket.fromBucketAttributes(this, 'Batches', {

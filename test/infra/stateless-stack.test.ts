@@ -179,7 +179,7 @@ describe('least privilege', () => {
     });
   });
 
-  it('ingest: write on the trademark tables, its incoming objects, put on the indexes, the endpoint and its dead-letter queue; nothing else', () => {
+  it('ingest: write on the trademark tables, its incoming objects, put on the indexes, the endpoint, the degraded index and its dead-letter queue; nothing else', () => {
     const [queueId] = onlyResource(dev.statelessJson, 'AWS::SQS::Queue', 'IngestPipelineDeadLetters');
     expect(grantsOf(dev, 'Ingest')).toEqual({
       'table:marks': readWrite,
@@ -190,8 +190,16 @@ describe('least privilege', () => {
       'vector-index:US': ['s3vectors:PutVectors'],
       'vector-index:CN': ['s3vectors:PutVectors'],
       [clipArn]: ['sagemaker:InvokeEndpoint'],
+      'bucket:Logos/degraded-index/*': ['s3:GetObject', 's3:PutObject'],
+      'bucket:Logos': ['s3:ListBucket'],
       [`AWS::SQS::Queue:${queueId}.Arn`]: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
     });
+  });
+
+  it('image-search can read the degraded index that ingest writes, at the same prefix', () => {
+    const written = Object.entries(grantsOf(dev, 'Ingest')).filter(([, actions]) => actions.includes('s3:PutObject')).map(([resource]) => resource);
+    expect(written).toEqual(['bucket:Logos/degraded-index/*']);
+    expect(grantsOf(dev, 'ImageSearch')[written[0]!]).toEqual(['s3:GetObject']);
   });
 
   it('ingest cannot touch accounts, keys or usage', () => {
