@@ -21,7 +21,7 @@ import type { KeyFilter } from '../marks/key-filter';
 import type { Market } from '../marks/mark-record';
 import type { MarkStore, MarkSummary } from '../ports';
 import { RunTable, type Candidate, type Run } from './candidates';
-import { inferNiceClassesOfFacts, nominativeCueOfNormalised, type WordFacts } from './lexicon';
+import { factsOfNormalised, inferNiceClassesOfFacts, nominativeCueOfNormalised, type WordFacts } from './lexicon';
 import { CONFLICT_FLOOR, HIGH_SCORE, MATCH_WEIGHT, STATUS_WEIGHT, classRelevance, riskOf, type ItemClasses, type MatchKind, type Risk } from './risk';
 import { wordsOfTitle, type TitleWord } from './title-words';
 import type { TroIndex } from './tro-index';
@@ -348,10 +348,12 @@ class TitleContext {
     // A near miss is a misspelling of the brand only where the item sells the brand's goods (or the brand sues):
     // elsewhere "Hippo" is a hippo, not a misspelt "Hipp".
     const nearMissElsewhere = match.kind === 'fuzzy' && !match.tro && relevance.relation !== 'same' && relevance.relation !== 'related';
+    // Nor is a word spelled right: "Pearl" is a pearl, not a misspelt "Perl"; "Channel" is not "Chanel".
+    const wordOfItsOwn = match.kind === 'fuzzy' && isLexiconWordRun(words, candidate);
     // One word of a person's full name ("Victor Hugo") names that person, not the brand filed under the word alone,
     // unless the item sells the brand's own goods or the brand sues. A mark of the whole name is its own run.
     const personName = !match.tro && relevance.relation !== 'same' && candidate.end - candidate.start === 1 && isInPersonName(words, candidate.start);
-    const score = nearMissElsewhere ? 0 : MATCH_WEIGHT[match.kind] * status * relevance.weight * wording.weight * (personName ? PERSON_NAME_WEIGHT : 1);
+    const score = nearMissElsewhere || wordOfItsOwn ? 0 : MATCH_WEIGHT[match.kind] * status * relevance.weight * wording.weight * (personName ? PERSON_NAME_WEIGHT : 1);
     const previous = this.bySerial.get(match.serial);
     if (previous && previous.score >= score) return;
     const nominative = nominativeCueOfNormalised(this.normalised, candidate.start) !== undefined;
@@ -483,6 +485,11 @@ function matchOf(run: Run, markJoined: string, viaExactKey: boolean): { kind: Ma
 }
 
 function wordingOf(words: readonly TitleWord[], candidate: Candidate, titleCase: boolean): { kind: Conflict['wording']; weight: number } {
+  // One token of letters and digits ("3D", "4K") is one word, whatever its parts are: "3D Printed" is a description.
+  if (candidate.end - candidate.start > 1 && isWholeToken(words, candidate)) {
+    const facts = factsOfNormalised(candidate.run.joined);
+    if (facts.generic && !facts.dualUse) return { kind: 'generic', weight: 0.15 };
+  }
   if (candidate.end - candidate.start > 1) {
     // Ordinary words that together are a mark ("Hot Wheels", "Black Diamond") read like one where brands stand.
     let allOrdinary = true;
@@ -500,6 +507,22 @@ function wordingOf(words: readonly TitleWord[], candidate: Candidate, titleCase:
   }
   if (word.facts.generic) return { kind: 'generic', weight: 0.15 };
   return { kind: 'coined', weight: 1 };
+}
+
+/** Every word of the candidate is one the lexicon knows (a product, descriptive or ordinary word). */
+function isLexiconWordRun(words: readonly TitleWord[], candidate: Candidate): boolean {
+  for (let i = candidate.start; i < candidate.end; i++) {
+    const facts = words[i]!.facts;
+    if (!facts.generic && !facts.dualUse) return false;
+  }
+  return true;
+}
+
+/** The candidate's words are the parts of one token, all of it. */
+function isWholeToken(words: readonly TitleWord[], candidate: Candidate): boolean {
+  if (candidate.start > 0 && words[candidate.start - 1]!.continued) return false;
+  for (let i = candidate.start; i < candidate.end - 1; i++) if (!words[i]!.continued) return false;
+  return !words[candidate.end - 1]!.continued;
 }
 
 function reasonOf(conflict: Conflict, item: ScreeningItem): string {

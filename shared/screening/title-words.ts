@@ -20,6 +20,11 @@ export interface TitleWord {
   readonly capitalised: boolean;
   /** What the lexicon says about `norm`. */
   readonly facts: WordFacts;
+  /**
+   * The part of a token written with letters and digits run together ("3D", "E3", "iPhone12") that has another part
+   * after it: the token's parts are words of their own, and this says where the token ends.
+   */
+  readonly continued: boolean;
 }
 
 const RAW_WORDS = /[\p{L}\p{N}\p{M}'’]+/gu;
@@ -38,14 +43,15 @@ interface TokenWords {
 const tokens = new Map<string, TokenWords>();
 const MAX_TOKENS = 200_000;
 
-function wordOf(text: string, norm: string, cjk: boolean, capitalised: boolean): TitleWord {
-  return Object.freeze({ text, norm, cjk, capitalised, facts: factsOfNormalised(norm) });
+function wordOf(text: string, norm: string, cjk: boolean, capitalised: boolean, continued = false): TitleWord {
+  return Object.freeze({ text, norm, cjk, capitalised, facts: factsOfNormalised(norm), continued });
 }
 
 function splitToken(token: string): TokenWords {
   const inShoutingTitle: TitleWord[] = [];
   const inOtherTitle: TitleWord[] = [];
-  for (const part of token.split(LETTER_DIGIT_BOUNDARY)) {
+  const parts = token.split(LETTER_DIGIT_BOUNDARY);
+  for (const [index, part] of parts.entries()) {
     if (hasCjk(part)) {
       for (const segment of segmenter.segment(part)) {
         if (!segment.isWordLike) continue;
@@ -60,9 +66,10 @@ function splitToken(token: string): TokenWords {
     const norm = normalizeText(part).replace(/ /g, '');
     if (!norm) continue;
     const first = part[0] ?? '';
-    const plain = wordOf(part, norm, false, false);
+    const continued = index < parts.length - 1;
+    const plain = wordOf(part, norm, false, false, continued);
     inShoutingTitle.push(plain);
-    inOtherTitle.push(first !== first.toLowerCase() ? wordOf(part, norm, false, true) : plain);
+    inOtherTitle.push(first !== first.toLowerCase() ? wordOf(part, norm, false, true, continued) : plain);
   }
   return { inShoutingTitle, inOtherTitle };
 }

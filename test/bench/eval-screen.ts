@@ -89,6 +89,7 @@ export async function evaluateScreening(): Promise<string> {
     const distinctiveMisses = misses.filter((r) => !ordinaryBrand(r.brand));
     const checkedSet = recallSet.filter((r) => !errata.has(r.uniq_id));
     const checkedMisses = misses.filter((r) => !errata.has(r.uniq_id));
+    // EVAL_SHOW_MISSES=1 lists every missed brand and every false positive on stderr.
     if (process.env.EVAL_SHOW_MISSES) {
       for (const r of misses) {
         const result = recallResults[recallSet.indexOf(r)]!;
@@ -107,6 +108,7 @@ export async function evaluateScreening(): Promise<string> {
     const stripped = strippedAll.filter((_, i) => !named[i]);
     const strippedResults = await screen(stripped);
     const falsePositives = strippedResults.filter((r) => r.risk !== '低');
+    if (process.env.EVAL_SHOW_MISSES) for (const r of falsePositives) console.error(`false positive\t${r.risk}\t${r.top_conflict}\t${r.name}`);
 
     // The Markup's Amazon device titles.
     const amazon = Object.values(JSON.parse(readFileSync(path.join(FIXTURES, 'markup-amazon/titles.json'), 'utf8')) as Record<string, string>);
