@@ -1,10 +1,11 @@
 /**
  * The DynamoDB mark store on DynamoDB Local: a key item shared by many marks across chunks, the size budget of a
  * key item, and items written in the earlier nested form (still read, rewritten in the packed form on change).
+ * Keys that outgrow one item are covered in sharded-key-items.test.ts.
  */
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDynamoDbClients } from '../../../shared/adapters/aws/dynamodb-client';
-import { DynamoDbMarkStore, KEY_ITEM_BUDGET_BYTES, packedWithinBudget } from '../../../shared/adapters/aws/dynamodb-mark-store';
+import { DynamoDbMarkStore, KEY_ITEM_BUDGET_BYTES, KeyItemTooLargeError, packedParts } from '../../../shared/adapters/aws/dynamodb-mark-store';
 import type { MarkRecord, StatusCategory } from '../../../shared/marks/mark-record';
 import { createTestStack, testDynamoDbEndpoint } from '../../support/test-stack';
 
@@ -65,23 +66,38 @@ describe('a key shared by many marks', () => {
 describe('the size budget of a key item', () => {
   const summaries = (statuses: StatusCategory[]) =>
     new Map(statuses.map((s, i) => [`S${i}`, ['Some mark text', ['09'], s, 'word'] as [string, string[], StatusCategory, 'word']]));
+  const statusesOf = (parts: string[]) => parts.flatMap((part) => Object.values(JSON.parse(part) as Record<string, [string, string[], StatusCategory]>).map((s) => s[2]));
+  const statuses: StatusCategory[] = [...Array(20).fill('registered'), ...Array(20).fill('dead'), ...Array(20).fill('pending')];
+  const one = Buffer.byteLength(JSON.stringify({ S10: ['Some mark text', ['09'], 'registered', 'word'] }));
 
   it('keeps an item within budget untouched', () => {
-    const packed = packedWithinBudget(summaries(['registered', 'dead', 'pending']));
+    const parts = packedParts('US#e:some', summaries(['registered', 'dead', 'pending']));
 
-    expect(Object.keys(JSON.parse(packed))).toEqual(['S0', 'S1', 'S2']);
+    expect(parts).toHaveLength(1);
+    expect(Object.keys(JSON.parse(parts[0]!))).toEqual(['S0', 'S1', 'S2']);
   });
 
-  it('over budget: dead marks go first, then pending ones; a live registration is never dropped', () => {
-    const statuses: StatusCategory[] = [...Array(20).fill('registered'), ...Array(20).fill('dead'), ...Array(20).fill('pending')];
-    const one = Buffer.byteLength(JSON.stringify({ S10: ['Some mark text', ['09'], 'registered', 'word'] }));
+  it('over budget: spreads the marks over more items, each within budget, dropping none', () => {
+    const parts = packedParts('US#e:some', summaries(statuses), { budgetBytes: one * 25, maxParts: 16 });
 
-    const withoutDead = JSON.parse(packedWithinBudget(summaries(statuses), one * 45)) as Record<string, [string, string[], StatusCategory]>;
-    const liveOnly = JSON.parse(packedWithinBudget(summaries(statuses), one * 25)) as Record<string, [string, string[], StatusCategory]>;
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    for (const part of parts) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(one * 25);
+    expect(statusesOf(parts)).toHaveLength(60);
+  });
 
-    expect(Object.values(withoutDead).map((s) => s[2]).sort()).toEqual([...Array(20).fill('pending'), ...Array(20).fill('registered')]);
-    expect(Object.values(liveOnly).every((s) => s[2] === 'registered')).toBe(true);
-    expect(Object.keys(liveOnly)).toHaveLength(20);
+  it('past the cap of items: dead marks go first, then pending ones; a live registration is never dropped', () => {
+    const withoutDead = packedParts('US#e:some', summaries(statuses), { budgetBytes: one * 45, maxParts: 1 });
+    const liveOnly = packedParts('US#e:some', summaries(statuses), { budgetBytes: one * 25, maxParts: 1 });
+
+    expect(statusesOf(withoutDead).sort()).toEqual([...Array(20).fill('pending'), ...Array(20).fill('registered')]);
+    expect(statusesOf(liveOnly)).toEqual(Array(20).fill('registered'));
+  });
+
+  it('live marks beyond the cap of items: an error naming the key, rather than an item too big or a live mark left out', () => {
+    const pack = () => packedParts('US#p:smmrktkst', summaries(statuses), { budgetBytes: one * 10, maxParts: 1 });
+
+    expect(pack).toThrow(KeyItemTooLargeError);
+    expect(pack).toThrow(/US#p:smmrktkst holds 20 live marks/);
   });
 
   it('a real key item stays under the budget', async () => {
