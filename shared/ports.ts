@@ -136,22 +136,48 @@ export interface MarkWriteResult {
   stale: number;
   /** The lookup keys the written records are filed under (for the market's key filter). */
   keys: string[];
+  /** The serials of the written records (for the market's serial filter). */
+  serials: string[];
+}
+
+/**
+ * What the writer knows to be absent from the store (the market's sealed filters say "no"): no need to read it
+ * before writing it.
+ */
+export interface KnownAbsent {
+  /** `key` as lookupKeysOfMark gives it, without the market. */
+  key(market: Market, key: string): boolean;
+  serial(market: Market, serial: string): boolean;
 }
 
 export interface MarkStore {
   /** Marks filed under each key; keys with no marks are absent from the map. */
   lookup(market: Market, keys: readonly string[]): Promise<Map<string, MarkSummary[]>>;
   getMark(market: Market, serial: string): Promise<(MarkRecord & { lookupKeys: string[] }) | undefined>;
-  /** Writes a chunk of records (by serial: the newest batch wins; the same content twice changes nothing). */
-  upsertMarks(records: readonly MarkRecord[]): Promise<MarkWriteResult>;
+  /**
+   * Writes a chunk of records (by serial: the newest batch wins; the same content twice changes nothing). What
+   * `absent` vouches for is not read first.
+   */
+  upsertMarks(records: readonly MarkRecord[], options?: { absent?: KnownAbsent }): Promise<MarkWriteResult>;
   /** Every lookup key of a market that has marks, for rebuilding its key filter. */
   allKeys(market: Market): AsyncIterable<string>;
+  /** Every serial of a market, for rebuilding its serial filter. */
+  allSerials(market: Market): AsyncIterable<string>;
 }
 
-/** The market's key filter (shared/marks/key-filter.ts), kept beside the data it describes. */
+/**
+ * A market's filters (shared/marks/key-filter.ts), kept beside the data they describe: `keys` (lookup keys, read
+ * by screening) and `serials` (read by ingest). A filter is sealed when the ingest that saved it completed and
+ * nothing has been written since: only then does its "no" mean the store has no such item.
+ */
+export type FilterName = 'keys' | 'serials';
+
 export interface KeyFilterStore {
-  load(market: Market): Promise<KeyFilter | undefined>;
-  save(market: Market, filter: KeyFilter): Promise<void>;
+  load(market: Market, name?: FilterName): Promise<KeyFilter | undefined>;
+  loadSealed(market: Market, name: FilterName): Promise<{ filter: KeyFilter | undefined; sealed: boolean }>;
+  /** Unsealed before a write to the store (the saved filter no longer vouches for it); sealed again after. */
+  setSealed(market: Market, name: FilterName, sealed: boolean): Promise<void>;
+  save(market: Market, filter: KeyFilter, options?: { name?: FilterName; sealed?: boolean }): Promise<void>;
 }
 
 export interface TroBrand extends TroEntry {
@@ -193,6 +219,8 @@ export interface DataBatchStore {
   get(market: Market, kind: DataKind, batchId: string): Promise<DataBatch | undefined>;
   /** The complete batch with the newest data_as_of. */
   latestComplete(market: Market, kind: DataKind): Promise<DataBatch | undefined>;
+  /** Whether any batch of the market and kind was ever begun (complete or not). */
+  hasBatches(market: Market, kind: DataKind): Promise<boolean>;
   /** One ingest at a time per market and kind; a lock whose holder died expires after `ttlSeconds`. */
   acquireLock(market: Market, kind: DataKind, holder: string, now: Date, ttlSeconds: number): Promise<void>;
   releaseLock(market: Market, kind: DataKind, holder: string): Promise<void>;

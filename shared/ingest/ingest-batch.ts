@@ -8,7 +8,10 @@
  *  1. Take the lock of the market and kind (one ingest at a time), record the batch as running.
  *  2. Parse the stream record by record; a bad record goes to the rejects with its line and never stops the batch.
  *  3. Write good records in chunks (the mark store keeps the newest batch per serial; unchanged content is skipped).
- *  4. Add the keys of the written marks to the market's key filter (rebuilt from the store when it is full).
+ *  4. Add the keys and serials of the written marks to the market's filters. When the filters were sealed (they
+ *     hold every key and serial of the store: see MarketFilters), what they have never seen is not read before
+ *     it is written; they are unsealed before the first write and sealed again when the batch completes (rebuilt
+ *     from the store when they were not sealed or no longer fit).
  *  5. Record the batch complete only after every write succeeded; a file that breaks off (corrupt XML, a cut gzip)
  *     or a store that fails leaves it running, and running the batch again finishes it.
  *  6. Release the lock.
@@ -18,8 +21,8 @@ import type { Market, MarkRecord, ParsedMark } from '../marks/mark-record';
 import { readTroList } from '../marks/tro-csv';
 import { parseTsdrStatusXml } from '../marks/tsdr-status-xml';
 import { parseUsptoDailyXml } from '../marks/uspto-daily-xml';
-import { KeyFilter } from '../marks/key-filter';
-import type { CoverageRecord, DataBatchStore, DataKind, KeyFilterStore, MarkStore, TroStore } from '../ports';
+import { GrowingKeyFilter, KeyFilter } from '../marks/key-filter';
+import type { CoverageRecord, DataBatchStore, DataKind, FilterName, KeyFilterStore, KnownAbsent, MarkStore, TroStore } from '../ports';
 
 export const BATCH_KINDS = ['uspto-daily', 'tsdr', 'marks-jsonl', 'tro'] as const;
 export type BatchKind = (typeof BATCH_KINDS)[number];
@@ -122,6 +125,8 @@ export async function ingestBatch(stores: IngestStores, request: IngestRequest):
 
   await stores.batches.acquireLock(request.market, kind, request.holder, stores.now(), LOCK_SECONDS);
   try {
+    // Asked before this batch is recorded: has anything ever been written to the market's marks?
+    const firstBatch = kind === 'marks' && !(await stores.batches.hasBatches(request.market, kind));
     await stores.batches.begin({
       market: request.market,
       kind,
@@ -140,14 +145,9 @@ export async function ingestBatch(stores: IngestStores, request: IngestRequest):
         counts.read = list.entries.length + list.rejects.length;
         counts.written = await stores.tro.upsert(list.entries, request.batchDate);
       } else {
-        // Written keys go into the filter as each chunk lands (a fixed-size bit array), not into a growing list.
-        const filter = await stores.keyFilters.load(request.market);
-        const added = { count: 0 };
-        await writeMarks(stores, request, counts, reject, (keys) => {
-          for (const key of keys) filter?.add(key);
-          added.count += keys.length;
-        });
-        await saveKeyFilter(stores, request.market, filter, added.count);
+        const filters = await openFilters(stores, request.market, firstBatch);
+        await writeMarks(stores, request, counts, reject, filters);
+        await sealFilters(stores, request.market, filters);
       }
     } catch (error) {
       failure = (error as Error).message;
@@ -170,18 +170,20 @@ async function writeMarks(
   request: IngestRequest,
   counts: IngestCounts,
   reject: (r: IngestReject) => void,
-  onKeys: (keys: readonly string[]) => void,
+  filters: MarketFilters,
 ): Promise<void> {
   const chunkSize = request.chunkSize ?? DEFAULT_CHUNK_SIZE;
   let chunk: MarkRecord[] = [];
   let writing: Promise<void> = Promise.resolve();
   let lockRenewedAt = Date.now();
   const write = async (records: MarkRecord[]) => {
-    const result = await stores.marks.upsertMarks(records);
+    const result = await stores.marks.upsertMarks(records, filters.absent ? { absent: filters.absent } : {});
     counts.written += result.written;
     counts.unchanged += result.unchanged;
     counts.stale += result.stale;
-    onKeys(result.keys);
+    // Written keys and serials go into the filters as each chunk lands, before the next chunk asks them.
+    for (const key of result.keys) filters.keys?.add(key);
+    for (const serial of result.serials) filters.serials?.add(serial);
     await request.onProgress?.(counts);
     if (Date.now() - lockRenewedAt > 60_000) {
       await stores.batches.acquireLock(request.market, dataKindOf(request.kind), request.holder, stores.now(), LOCK_SECONDS);
@@ -219,24 +221,59 @@ async function writeMarks(
 }
 
 /**
- * The market's filter, with the batch's keys added, is saved while it is within its designed load. Keys of marks
- * that left a key stay in it: a "maybe" costs one lookup and is never wrong. Past that load, or when the market has
- * no filter yet, it is rebuilt from every key in the store in one pass sized from what is known (keys counted by
- * the filter, and added by this batch, each at most once per chunk); only when the store holds more keys than that
- * is it sized again and read a second time.
+ * The market's filters while a batch is written. `keys` holds the lookup keys that have marks (screening reads it
+ * to skip absent keys), `serials` the serials in the store. Both say "maybe" for some absent items and never "no"
+ * for one that was added; a saved filter is sealed when the ingest that saved it completed, so that nothing was
+ * written to the market since. Only when both are sealed (or nothing was ever written to the market) does their
+ * "no" mean absent, and `absent` lets the writes skip reading what cannot be there; otherwise everything is read,
+ * as it must be after an interrupted batch, and the filters are rebuilt from the store at the end.
  */
-async function saveKeyFilter(stores: IngestStores, market: Market, loaded: KeyFilter | undefined, added: number): Promise<void> {
-  let filter = loaded;
-  if (filter && filter.count <= filter.capacity) {
-    if (added === 0) return;
-  } else {
-    let capacity = Math.max(2 * ((filter?.count ?? 0) + added), MIN_FILTER_CAPACITY);
+interface MarketFilters {
+  keys: GrowingKeyFilter | undefined;
+  serials: GrowingKeyFilter | undefined;
+  absent: KnownAbsent | undefined;
+}
+
+async function openFilters(stores: IngestStores, market: Market, firstBatch: boolean): Promise<MarketFilters> {
+  const [keys, serials] = await Promise.all([stores.keyFilters.loadSealed(market, 'keys'), stores.keyFilters.loadSealed(market, 'serials')]);
+  const empty = firstBatch && !keys.filter && !serials.filter;
+  const trusted = empty || (keys.sealed && serials.sealed);
+  const start = (filter: KeyFilter | undefined) =>
+    filter ? new GrowingKeyFilter(filter) : empty ? new GrowingKeyFilter(KeyFilter.forCapacity(MIN_FILTER_CAPACITY)) : undefined;
+  const filters: MarketFilters = { keys: start(keys.filter), serials: start(serials.filter), absent: undefined };
+  if (trusted && filters.keys && filters.serials) {
+    const { keys: keyFilter, serials: serialFilter } = filters;
+    filters.absent = { key: (_market, key) => !keyFilter.mightContain(key), serial: (_market, serial) => !serialFilter.mightContain(serial) };
+  }
+  // From the first write on, the saved filters vouch for nothing until this batch seals them again.
+  await Promise.all([stores.keyFilters.setSealed(market, 'keys', false), stores.keyFilters.setSealed(market, 'serials', false)]);
+  return filters;
+}
+
+/**
+ * After every write succeeded: a trusted filter that still fits its design load is saved as it is (or only sealed
+ * when nothing was added); any other is rebuilt from every key or serial in the store, in one pass sized from what
+ * is known (a second pass only when the store holds more than that).
+ */
+async function sealFilters(stores: IngestStores, market: Market, filters: MarketFilters): Promise<void> {
+  const all: Record<FilterName, () => AsyncIterable<string>> = { keys: () => stores.marks.allKeys(market), serials: () => stores.marks.allSerials(market) };
+  for (const name of ['keys', 'serials'] as const) {
+    const growing = filters[name];
+    const loaded = growing?.single;
+    if (filters.absent && loaded && loaded.count <= loaded.capacity) {
+      if (loaded.count === growing.startCount) await stores.keyFilters.setSealed(market, name, true);
+      else await stores.keyFilters.save(market, loaded, { name, sealed: true });
+      continue;
+    }
+    let capacity = Math.max(2 * (growing?.count ?? 0), MIN_FILTER_CAPACITY);
     for (;;) {
-      filter = KeyFilter.forCapacity(capacity);
-      for await (const key of stores.marks.allKeys(market)) filter.add(key);
-      if (filter.count <= filter.capacity) break;
+      const filter = KeyFilter.forCapacity(capacity);
+      for await (const item of all[name]()) filter.add(item);
+      if (filter.count <= filter.capacity) {
+        await stores.keyFilters.save(market, filter, { name, sealed: true });
+        break;
+      }
       capacity = 2 * filter.count;
     }
   }
-  await stores.keyFilters.save(market, filter);
 }

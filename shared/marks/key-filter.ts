@@ -65,3 +65,45 @@ export class KeyFilter {
     return this.count + more <= this.capacity;
   }
 }
+
+/**
+ * A filter that grows while a batch is written: when its newest layer is full, a layer twice its size is added,
+ * and a key is absent only when every layer says so. It keeps the guarantee that matters to a writer (no "no" for
+ * a key it was given) however many keys come; it is never saved as it is (the saved filter is one layer, rebuilt
+ * from the store when it no longer fits).
+ */
+export class GrowingKeyFilter {
+  private readonly layers: KeyFilter[];
+  /** What the filter held when the batch began. */
+  readonly startCount: number;
+
+  constructor(start: KeyFilter) {
+    this.layers = [start];
+    this.startCount = start.count;
+  }
+
+  /** The filter as it was loaded, when nothing outgrew it. */
+  get single(): KeyFilter | undefined {
+    return this.layers.length === 1 ? this.layers[0] : undefined;
+  }
+
+  add(key: string): void {
+    let last = this.layers[this.layers.length - 1]!;
+    if (!last.hasRoomFor(1)) {
+      last = KeyFilter.forCapacity(2 * last.capacity);
+      this.layers.push(last);
+    }
+    last.add(key);
+  }
+
+  mightContain(key: string): boolean {
+    for (const layer of this.layers) if (layer.mightContain(key)) return true;
+    return false;
+  }
+
+  get count(): number {
+    let count = 0;
+    for (const layer of this.layers) count += layer.count;
+    return count;
+  }
+}

@@ -71,6 +71,22 @@ export class DynamoDbDataBatchStore implements DataBatchStore {
     return undefined;
   }
 
+  /** The lock sorts after every batch id (`~`), so the first item below it is a batch if there is one. */
+  async hasBatches(market: Market, kind: DataKind): Promise<boolean> {
+    const page = await this.doc.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: '#scope = :scope AND batchId < :lock',
+        ExpressionAttributeNames: { '#scope': 'scope' },
+        ExpressionAttributeValues: { ':scope': `${market}#${kind}`, ':lock': LOCK_ID },
+        ProjectionExpression: 'batchId',
+        ConsistentRead: true,
+        Limit: 1,
+      }),
+    );
+    return (page.Items ?? []).length > 0;
+  }
+
   async acquireLock(market: Market, kind: DataKind, holder: string, now: Date, ttlSeconds: number): Promise<void> {
     const nowSeconds = Math.floor(now.getTime() / 1000);
     try {

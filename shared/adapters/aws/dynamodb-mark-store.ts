@@ -5,7 +5,8 @@
  *    that screening resolves up to 100 candidate keys in one BatchGetItem.
  * Writes read the affected key items, change them in memory and put them back. That is safe because ingest holds
  * the market's lock (one writer per market: see DataBatchStore.acquireLock), and it is ordered so that an
- * interrupted chunk is repaired by running the batch again: key items first, mark records last.
+ * interrupted chunk is repaired by running the batch again: key items first, mark records last. What the caller
+ * knows to be absent (the market's sealed filters: see shared/ingest/ingest-batch.ts) is written without a read.
  *
  * Both kinds of item keep their payload in one string attribute (JSON) rather than as nested DynamoDB maps and
  * lists: DynamoDB's cost of reading and writing an item grows with the number of attributes in it, and a key item
@@ -38,7 +39,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { lookupKeysOfMark } from '../../marks/lookup-keys';
 import type { DrawingKind, Market, MarkRecord, StatusCategory } from '../../marks/mark-record';
-import type { MarkStore, MarkSummary, MarkWriteResult } from '../../ports';
+import type { KnownAbsent, MarkStore, MarkSummary, MarkWriteResult } from '../../ports';
 import { batchGetAll, batchWriteAll } from './dynamodb-batch';
 
 /** The summaries of a key item are kept under DynamoDB's 400 KB item limit with room for its other attributes. */
@@ -211,6 +212,23 @@ export class DynamoDbMarkStore implements MarkStore {
     } while (startKey);
   }
 
+  async *allSerials(market: Market): AsyncIterable<string> {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new ScanCommand({
+          TableName: this.tables.marks,
+          ProjectionExpression: 'markId',
+          FilterExpression: 'begins_with(markId, :market)',
+          ExpressionAttributeValues: { ':market': `${market}#` },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) yield String(item.markId).slice(market.length + 1);
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
+
   async getMark(market: Market, serial: string): Promise<(MarkRecord & { lookupKeys: string[] }) | undefined> {
     const out = await this.doc.send(new GetCommand({ TableName: this.tables.marks, Key: { markId: `${market}#${serial}` }, ConsistentRead: true }));
     if (!out.Item) return undefined;
@@ -218,21 +236,24 @@ export class DynamoDbMarkStore implements MarkStore {
     return { ...(record === undefined ? (legacy as unknown as MarkRecord) : (JSON.parse(record) as MarkRecord)), lookupKeys };
   }
 
-  async upsertMarks(records: readonly MarkRecord[]): Promise<MarkWriteResult> {
+  async upsertMarks(records: readonly MarkRecord[], options: { absent?: KnownAbsent } = {}): Promise<MarkWriteResult> {
+    const { absent } = options;
     // Within a chunk the last record of a serial wins, as it would if they were written one after another.
     const latest = new Map<string, MarkRecord>();
     for (const record of records) latest.set(`${record.market}#${record.serial}`, record);
 
     // Only the state of what is stored is read: a new mark costs a key lookup, not a whole record.
     const existing = new Map<string, StoredMarkState>();
-    const stored = (await batchGetAll(this.doc, this.tables.marks, [...latest.keys()].map((markId) => ({ markId })), {
+    // A serial the sealed filter has never seen is new: there is nothing to read.
+    const toRead = [...latest].filter(([, record]) => !absent?.serial(record.market, record.serial)).map(([markId]) => markId);
+    const stored = (await batchGetAll(this.doc, this.tables.marks, toRead.map((markId) => ({ markId })), {
       consistent: true,
       attributes: MARK_STATE_ATTRIBUTES,
       inFlight: READ_CALLS_IN_FLIGHT,
     })) as unknown as StoredMarkState[];
     for (const item of stored) existing.set(item.markId, item);
 
-    const result: MarkWriteResult = { written: 0, unchanged: 0, stale: 0, keys: [] };
+    const result: MarkWriteResult = { written: 0, unchanged: 0, stale: 0, keys: [], serials: [] };
     const changed: { record: MarkRecord; state: StoredMarkState }[] = [];
     for (const [markId, record] of latest) {
       const before = existing.get(markId);
@@ -261,7 +282,11 @@ export class DynamoDbMarkStore implements MarkStore {
     const touched = [...new Set([...leaving.keys(), ...joining.keys()])];
     for (let i = 0; i < touched.length; i += KEY_ITEMS_PER_SLICE) {
       const slice = touched.slice(i, i + KEY_ITEMS_PER_SLICE);
-      const current = await this.keyItemsOf(slice, { consistent: true, inFlight: READ_CALLS_IN_FLIGHT });
+      // Likewise a key the sealed filter has never seen has no items yet.
+      const current = await this.keyItemsOf(
+        absent ? slice.filter((lookupKey) => !isKnownAbsentKey(absent, lookupKey)) : slice,
+        { consistent: true, inFlight: READ_CALLS_IN_FLIGHT },
+      );
       const plans = slice.map((lookupKey) => {
         const items = current.get(lookupKey) ?? [];
         const summaries = summariesOfKey(items);
@@ -284,6 +309,7 @@ export class DynamoDbMarkStore implements MarkStore {
     );
     result.written = changed.length;
     result.keys = [...new Set(changed.flatMap(({ state }) => state.lookupKeys))];
+    result.serials = changed.map(({ record }) => record.serial);
     return result;
   }
 
@@ -389,6 +415,12 @@ function addKeyWrites(phases: KeyWritePhases, { lookupKey, items, layout }: KeyP
     phases.retired.push(...oldParts.map(remove));
   }
   phases.unreferenced.push(...leftovers.filter((key) => !written.has(key)).map(remove));
+}
+
+/** `<market>#<key>`, absent by the market's sealed key filter. */
+function isKnownAbsentKey(absent: KnownAbsent, lookupKey: string): boolean {
+  const hash = lookupKey.indexOf('#');
+  return absent.key(lookupKey.slice(0, hash) as Market, lookupKey.slice(hash + 1));
 }
 
 function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
