@@ -93,6 +93,8 @@ interface RunMatch {
   readonly distance: number;
   readonly tro: boolean;
   readonly troOnly: boolean;
+  /** Found in the CN register (a title with Chinese text is also looked up there). */
+  readonly cn: boolean;
 }
 
 /**
@@ -234,15 +236,15 @@ export class TitleScreener {
     const troMatch = tro.match(run.joined, run.skeleton, editBudget(run.joined.length));
     const matches: RunMatch[] = [];
     let troAmongMarks = false;
-    const sources: [KeyEntry | undefined, boolean][] = [[state.usExact, true], [state.usPhonetic, false], [state.cnExact, true]];
-    for (const [entry, viaExactKey] of sources) {
+    const sources: [KeyEntry | undefined, boolean, boolean][] = [[state.usExact, true, false], [state.usPhonetic, false, false], [state.cnExact, true, true]];
+    for (const [entry, viaExactKey, cn] of sources) {
       for (const mark of entry?.marks ?? NO_MARKS) {
         if (matches.some((m) => m.serial === mark.serial)) continue;
         const match = matchOf(run, joinedMarkText(mark.markText), viaExactKey);
         if (!match) continue;
         const isTro = Boolean(troBrandOfMark(tro, mark.markText) ?? (troMatch && match.distance === 0 ? troMatch : undefined));
         troAmongMarks ||= isTro;
-        matches.push({ mark: mark.markText, serial: mark.serial, niceClasses: mark.niceClasses, isLive: mark.isLive, kind: match.kind, distance: match.distance, tro: isTro, troOnly: false });
+        matches.push({ mark: mark.markText, serial: mark.serial, niceClasses: mark.niceClasses, isLive: mark.isLive, kind: match.kind, distance: match.distance, tro: isTro, troOnly: false, cn });
       }
     }
     // A TRO brand named in the title counts even when no registration of it is in the data.
@@ -256,6 +258,7 @@ export class TitleScreener {
         distance: troMatch.distance,
         tro: true,
         troOnly: true,
+        cn: false,
       });
     }
     state.matches = matches.length ? matches : NO_MATCHES;
@@ -377,14 +380,16 @@ class TitleContext {
   result(detail: boolean): ScreeningResult {
     const { item, words } = this;
     // The strongest conflict first: a TRO brand; then by the risk each one alone would give, and at the same risk
-    // the title's own brand before a brand it only says it fits ("Icon Cover for iPad": Icon), and the brand in the
-    // maker's place before one further on, which is most often a model or a part ("Intel ... E3-1220 Processor":
-    // Intel); then by score.
+    // the title's own brand before a brand it only says it fits ("Icon Cover for iPad": Icon), a US registration
+    // before a CN one (CN marks are shown beside: the CN register is a beta), and the brand in the maker's place
+    // before one further on, which is most often a model or a part ("Intel ... E3-1220 Processor": Intel); then by
+    // score.
     const conflicts = [...this.bySerial.values()].sort(
       (a, b) =>
         Number(isTroHit(b)) - Number(isTroHit(a)) ||
         levelOf(b) - levelOf(a) ||
         Number(a.nominative) - Number(b.nominative) ||
+        Number(a.match.cn) - Number(b.match.cn) ||
         Number(b.candidate.start === 0) - Number(a.candidate.start === 0) ||
         b.score - a.score ||
         Number(b.match.isLive) - Number(a.match.isLive) ||

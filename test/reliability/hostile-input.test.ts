@@ -39,11 +39,12 @@ beforeAll(async () => {
   const revoked = await stack.openAccount({ points: 100 });
   await stack.deps.accounts.revokeApiKey(revoked.accountId, revoked.keyId, new Date());
   const basic = await stack.openAccount({ tier: 'basic', points: 100 });
-  const poor = await stack.openAccount({ points: 2 });
+  // No points at all: every costed request from it is refused, so only the rich account's balance can move.
+  const poor = await stack.openAccount({ points: 0 });
   others = [
     { account: revoked, points: 100 },
     { account: basic, points: 100 },
-    { account: poor, points: 2 },
+    { account: poor, points: 0 },
   ];
   [revokedKey, basicKey, poorKey] = [revoked.apiKey, basic.apiKey, poor.apiKey];
   pngB64 = (await solidPng(8, 8, '#cc2200')).toString('base64');
