@@ -80,6 +80,12 @@ const LOCK_SECONDS = 15 * 60;
  */
 const DEFAULT_CHUNK_SIZE = 1000;
 const MIN_FILTER_CAPACITY = 10_000;
+/**
+ * A first load starts its filters this large (8 MiB of bits each), since how many keys it brings is not known, and
+ * saves them compacted to the size their keys need (KeyFilter.compacted): no scan of the store afterwards unless
+ * it brings more.
+ */
+const FIRST_LOAD_FILTER_CAPACITY = 6_000_000;
 
 function dataKindOf(kind: BatchKind): DataKind {
   return kind === 'tro' ? 'tro' : 'marks';
@@ -239,7 +245,7 @@ async function openFilters(stores: IngestStores, market: Market, firstBatch: boo
   const empty = firstBatch && !keys.filter && !serials.filter;
   const trusted = empty || (keys.sealed && serials.sealed);
   const start = (filter: KeyFilter | undefined) =>
-    filter ? new GrowingKeyFilter(filter) : empty ? new GrowingKeyFilter(KeyFilter.forCapacity(MIN_FILTER_CAPACITY)) : undefined;
+    filter ? new GrowingKeyFilter(filter) : empty ? new GrowingKeyFilter(KeyFilter.forCapacity(FIRST_LOAD_FILTER_CAPACITY)) : undefined;
   const filters: MarketFilters = { keys: start(keys.filter), serials: start(serials.filter), absent: undefined };
   if (trusted && filters.keys && filters.serials) {
     const { keys: keyFilter, serials: serialFilter } = filters;
@@ -251,8 +257,8 @@ async function openFilters(stores: IngestStores, market: Market, firstBatch: boo
 }
 
 /**
- * After every write succeeded: a trusted filter that still fits its design load is saved as it is (or only sealed
- * when nothing was added); any other is rebuilt from every key or serial in the store, in one pass sized from what
+ * After every write succeeded: a trusted filter that still fits its design load is saved at the size its keys need
+ * (or only sealed when nothing was added); any other is rebuilt from every key or serial in the store, in one pass sized from what
  * is known (a second pass only when the store holds more than that).
  */
 async function sealFilters(stores: IngestStores, market: Market, filters: MarketFilters): Promise<void> {
@@ -262,7 +268,7 @@ async function sealFilters(stores: IngestStores, market: Market, filters: Market
     const loaded = growing?.single;
     if (filters.absent && loaded && loaded.count <= loaded.capacity) {
       if (loaded.count === growing.startCount) await stores.keyFilters.setSealed(market, name, true);
-      else await stores.keyFilters.save(market, loaded, { name, sealed: true });
+      else await stores.keyFilters.save(market, loaded.compacted(), { name, sealed: true });
       continue;
     }
     let capacity = Math.max(2 * (growing?.count ?? 0), MIN_FILTER_CAPACITY);

@@ -60,6 +60,23 @@ export class KeyFilter {
     return true;
   }
 
+  /**
+   * The same keys in a filter of the smallest size that still holds them at its design load: halved while half
+   * would do. Halving is exact: a position is taken modulo a power of two, so the upper half of the bits folds onto
+   * the lower half and gives the very filter the keys would have made at half the size. A filter can therefore
+   * start large when the number of keys is not known and be saved at its right size without reading them again.
+   */
+  compacted(): KeyFilter {
+    let bits = this.bits;
+    while (bits.length * 8 > MIN_BITS && this.count <= (bits.length * 8) / 2 / BITS_PER_KEY) {
+      const half = bits.length / 2;
+      const folded = bits.slice(0, half);
+      for (let i = 0; i < half; i++) folded[i]! |= bits[half + i]!;
+      bits = folded;
+    }
+    return bits === this.bits ? this : KeyFilter.fromBytes(bits, this.count);
+  }
+
   /** Whether adding this many more keys keeps it within the load it was designed for. */
   hasRoomFor(more: number): boolean {
     return this.count + more <= this.capacity;

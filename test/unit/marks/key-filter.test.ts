@@ -42,3 +42,19 @@ it('is the filter it was loaded as while that one has room', () => {
   expect(filter.single).toBe(start);
   expect([filter.startCount, filter.count]).toEqual([1, 2]);
 });
+
+it('compacts to the very filter its keys would have made at the smaller size', () => {
+  const big = KeyFilter.forCapacity(1_000_000);
+  const direct = KeyFilter.forCapacity(3_000);
+  for (let i = 0; i < 3_000; i++) {
+    big.add(`e:mark${i}`);
+    direct.add(`e:mark${i}`);
+  }
+
+  const compacted = big.compacted();
+
+  expect(compacted.bits.length).toBe(direct.bits.length);
+  expect(Buffer.from(compacted.bits).equals(Buffer.from(direct.bits))).toBe(true);
+  expect([compacted.count, compacted.capacity]).toEqual([direct.count, direct.capacity]);
+  expect(KeyFilter.forCapacity(100).compacted().bits.length * 8).toBe(1 << 16);
+});
