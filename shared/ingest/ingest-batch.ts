@@ -81,11 +81,11 @@ const LOCK_SECONDS = 15 * 60;
 const DEFAULT_CHUNK_SIZE = 1000;
 const MIN_FILTER_CAPACITY = 10_000;
 /**
- * A first load starts its filters this large (8 MiB of bits each), since how many keys it brings is not known, and
+ * A first load starts its filters this large (2 MiB of bits each), since how many keys it brings is not known, and
  * saves them compacted to the size their keys need (KeyFilter.compacted): no scan of the store afterwards unless
- * it brings more.
+ * it brings more (a whole register does: its filters grow, and are rebuilt from the store once, at the end).
  */
-const FIRST_LOAD_FILTER_CAPACITY = 6_000_000;
+const FIRST_LOAD_FILTER_CAPACITY = 1_500_000;
 
 function dataKindOf(kind: BatchKind): DataKind {
   return kind === 'tro' ? 'tro' : 'marks';
