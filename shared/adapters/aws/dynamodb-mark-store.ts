@@ -192,39 +192,28 @@ export class DynamoDbMarkStore implements MarkStore {
   }
 
   async *allKeys(market: Market): AsyncIterable<string> {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(
-        new ScanCommand({
-          TableName: this.tables.markKeys,
-          ProjectionExpression: 'lookupKey',
-          FilterExpression: 'begins_with(lookupKey, :market)',
-          ExpressionAttributeValues: { ':market': `${market}#` },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const key = String(item.lookupKey).slice(market.length + 1);
-        // Overflow items belong to the key of their base item, which is yielded on its own.
-        if (!key.includes('#')) yield key;
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    // Overflow items belong to the key of their base item, which is yielded on its own.
+    for await (const key of this.idsOf(this.tables.markKeys, 'lookupKey', market)) if (!key.includes('#')) yield key;
   }
 
-  async *allSerials(market: Market): AsyncIterable<string> {
+  allSerials(market: Market): AsyncIterable<string> {
+    return this.idsOf(this.tables.marks, 'markId', market);
+  }
+
+  /** Every item id of a market in a table, without the market (a scan that reads only the id). */
+  private async *idsOf(table: string, attribute: 'lookupKey' | 'markId', market: Market): AsyncIterable<string> {
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.doc.send(
         new ScanCommand({
-          TableName: this.tables.marks,
-          ProjectionExpression: 'markId',
-          FilterExpression: 'begins_with(markId, :market)',
+          TableName: table,
+          ProjectionExpression: attribute,
+          FilterExpression: `begins_with(${attribute}, :market)`,
           ExpressionAttributeValues: { ':market': `${market}#` },
           ExclusiveStartKey: startKey,
         }),
       );
-      for (const item of page.Items ?? []) yield String(item.markId).slice(market.length + 1);
+      for (const item of page.Items ?? []) yield String(item[attribute]).slice(market.length + 1);
       startKey = page.LastEvaluatedKey;
     } while (startKey);
   }

@@ -8,6 +8,7 @@ import { createDynamoDbClients } from '../../../shared/adapters/aws/dynamodb-cli
 import { DynamoDbMarkStore, KEY_ITEM_BUDGET_BYTES, KeyItemTooLargeError, packedParts } from '../../../shared/adapters/aws/dynamodb-mark-store';
 import type { MarkRecord, StatusCategory } from '../../../shared/marks/mark-record';
 import { createTestStack, testDynamoDbEndpoint } from '../../support/test-stack';
+import { markRecord } from '../../support/mark-records';
 
 let doc: DynamoDBDocumentClient;
 let tables: { marks: string; markKeys: string };
@@ -22,19 +23,7 @@ beforeAll(async () => {
 
 afterAll(() => doc.destroy());
 
-const mark = (serial: string, markText: string, overrides: Partial<MarkRecord> = {}): MarkRecord => ({
-  serial,
-  markText,
-  niceClasses: ['25'],
-  statusCode: '800',
-  statusCategory: 'registered',
-  isLive: true,
-  drawingKind: 'word',
-  market: 'US',
-  source: 'mark-store-test',
-  batchDate: '2026-11-01',
-  ...overrides,
-});
+const mark = (serial: string, markText: string, overrides: Partial<MarkRecord> = {}): MarkRecord => markRecord(serial, markText, { source: 'mark-store-test', ...overrides });
 
 describe('a key shared by many marks', () => {
   it('holds every mark written under it, chunk after chunk, and a status change of one leaves the others alone', async () => {

@@ -13,6 +13,7 @@ import { phoneticKey } from '../../../shared/marks/lookup-keys';
 import type { MarkRecord } from '../../../shared/marks/mark-record';
 import type { MarkSummary } from '../../../shared/ports';
 import { createTestStack, testDynamoDbEndpoint } from '../../support/test-stack';
+import { markRecord } from '../../support/mark-records';
 
 const SMALL_BUDGET = 2_000;
 
@@ -29,19 +30,7 @@ beforeAll(async () => {
 
 afterAll(() => doc.destroy());
 
-const mark = (serial: string, markText: string, overrides: Partial<MarkRecord> = {}): MarkRecord => ({
-  serial,
-  markText,
-  niceClasses: ['25'],
-  statusCode: '800',
-  statusCategory: 'registered',
-  isLive: true,
-  drawingKind: 'word',
-  market: 'US',
-  source: 'sharded-key-test',
-  batchDate: '2026-11-01',
-  ...overrides,
-});
+const mark = (serial: string, markText: string, overrides: Partial<MarkRecord> = {}): MarkRecord => markRecord(serial, markText, { source: 'sharded-key-test', ...overrides });
 
 const dead = { statusCode: '602', statusCategory: 'dead', isLive: false } as const;
 
