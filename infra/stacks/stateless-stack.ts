@@ -100,6 +100,9 @@ export class StatelessStack extends Stack {
 
     imageSearch.grantVectorIndexes(logoIndexArns, ['s3vectors:QueryVectors', 's3vectors:GetVectors']);
     imageSearch.grantObjectRead(stateful.buckets.logos, DEGRADED_INDEX_PREFIX);
+    // A market with no degraded index yet must read as missing (404), not forbidden (403), or every search tries to
+    // load it again. Listing shows key names only, never content.
+    imageSearch.fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [stateful.buckets.logos.bucketArn] }));
     this.clip.grantInvoke(imageSearch.fn);
 
     for (const id of ['marks', 'mark-keys', 'tro-brands', 'data-batches'] as const) ingest.grantTable(tables[id], 'readWrite');

@@ -169,13 +169,14 @@ describe('least privilege', () => {
     }
   });
 
-  it('image-search: the metered chain, query/get on both logo indexes, the endpoint and the degraded index; nothing else', () => {
+  it('image-search: the metered chain, query/get on both logo indexes, the endpoint, the degraded index (and listing its bucket); nothing else', () => {
     expect(grantsOf(dev, 'ImageSearch')).toEqual({
       ...meteredChain,
       'vector-index:US': ['s3vectors:GetVectors', 's3vectors:QueryVectors'],
       'vector-index:CN': ['s3vectors:GetVectors', 's3vectors:QueryVectors'],
       [clipArn]: ['sagemaker:InvokeEndpoint'],
       'bucket:Logos/degraded-index/*': ['s3:GetObject'],
+      'bucket:Logos': ['s3:ListBucket'],
     });
   });
 
