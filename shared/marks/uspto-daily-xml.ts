@@ -8,8 +8,9 @@ import { XmlScanError, XmlScanner } from './xml-scanner';
  * Streaming reader of the USPTO "Trademark Applications Daily XML" (DTD v2.0, root <trademark-applications-daily>,
  * one <case-file> per application). The annual backfile uses the same format, so the same code reads millions of
  * records in constant memory: the text is pushed through an XML scanner (xml-scanner.ts: element names and text,
- * well-formedness checked, about a tenth of the CPU of a general parser) chunk by chunk and only the current
- * case-file's few useful fields are kept.
+ * well-formedness checked) chunk by chunk; the elements that hold none of the few useful fields (event statements,
+ * correspondent, prior registrations ...) are passed over to their closing tag, unchecked inside, and only the
+ * current case-file's useful fields are kept.
  *
  * Input: the file's bytes (or already decoded text) and the batch it belongs to.
  * Output: one result per <case-file>, in file order:
@@ -72,9 +73,12 @@ const OWNER_PATH = 'case-file-owners/case-file-owner';
 class PathNode {
   private readonly children = new Map<string, PathNode>();
   readonly field: Field | undefined;
+  /** A field is read at this path or below it; an element where none is (events, correspondent ...) is skipped. */
+  readonly leadsToField: boolean;
 
   constructor(readonly path: string) {
     this.field = FIELD_BY_PATH.get(path);
+    this.leadsToField = path === '' || [...FIELD_BY_PATH.keys()].some((p) => p === path || p.startsWith(`${path}/`));
   }
 
   child(name: string): PathNode {
@@ -194,6 +198,8 @@ export async function* parseUsptoDailyXml(
       }
       const node = (openPaths[openPaths.length - 1] ?? caseFileRoot).child(name);
       openPaths.push(node);
+      // Most of a case-file (its event statements above all) holds nothing this reader keeps: it is passed over.
+      if (!node.leadsToField) scanner.skipElement();
       if (node.path === STATEMENT_PATH) draft.statementTypeCode = undefined;
       if (node.path === OWNER_PATH) {
         draft.currentOwner = {};

@@ -10,6 +10,10 @@
  * not decoded or handed on), DTD declarations (the internal subset is skipped), namespaces, and the check that every
  * character is one XML allows.
  *
+ * A handler may skip the element it is told has opened (`skipElement()` in openTag): the scanner then looks only
+ * for the element's own closing tag, so the markup inside it is neither reported nor checked. A reader that needs a
+ * few fields of a large record saves most of its work this way.
+ *
  * Input: text in chunks of any size (a construct may span chunks). Output: calls to the handlers in document order;
  * `line` and `column` give the position of the construct being reported while a handler runs. Errors are thrown as
  * XmlScanError with the line and column where reading stopped.
@@ -53,6 +57,9 @@ export class XmlScanner {
   private lineStart = 0;
   /** Where the construct being reported starts in the buffer. */
   private mark = 0;
+  private skipRequested = false;
+  /** `</name` of the element being skipped. */
+  private skipTo: string | undefined;
 
   constructor(private readonly handlers: XmlScanHandlers) {}
 
@@ -65,6 +72,11 @@ export class XmlScanner {
   get column(): number {
     this.countTo(this.mark);
     return this.mark - this.lineStart + 1;
+  }
+
+  /** From openTag: pass over the element's content to its closing tag (which is still reported). */
+  skipElement(): void {
+    this.skipRequested = true;
   }
 
   /** Whether the root element has started. */
@@ -117,6 +129,18 @@ export class XmlScanner {
     const length = buffer.length;
     let at = this.position;
     while (at < length) {
+      if (this.skipTo !== undefined) {
+        const close = this.closingTagAhead(at, this.skipTo);
+        if (close === -1) {
+          // The closing tag may be cut by the chunk boundary: its first characters wait for the rest.
+          if (atEnd) at = length;
+          else at = Math.max(at, length - this.skipTo.length);
+          break;
+        }
+        this.skipTo = undefined;
+        at = close;
+        continue;
+      }
       if (buffer.charCodeAt(at) !== 60 /* < */) {
         const lt = buffer.indexOf('<', at);
         let end = lt === -1 ? length : lt;
@@ -206,12 +230,14 @@ export class XmlScanner {
     if (this.rootClosed) this.fail('text data outside of root node');
     if (this.open.length === 0) this.rootSeen = true;
     const selfClosing = buffer.charCodeAt(gt - 1) === 47 /* / */;
+    this.skipRequested = false;
     this.handlers.openTag(name);
     if (selfClosing) {
       this.handlers.closeTag(name);
       if (this.open.length === 0) this.rootClosed = true;
     } else {
       this.open.push(name);
+      if (this.skipRequested) this.skipTo = `</${name}`;
     }
     return gt + 1;
   }
@@ -230,6 +256,17 @@ export class XmlScanner {
         }
       } else if (c === 34 || c === 39) quote = c;
       else if (c === 62 /* > */) return i;
+    }
+    return -1;
+  }
+
+  /** Where `</name>` (or `</name >`) next starts, not `</name-longer>`; -1 when the buffer holds none yet. */
+  private closingTagAhead(from: number, prefix: string): number {
+    const buffer = this.buffer;
+    for (let i = buffer.indexOf(prefix, from); i !== -1; i = buffer.indexOf(prefix, i + 1)) {
+      const after = buffer.charCodeAt(i + prefix.length);
+      if (Number.isNaN(after)) return -1;
+      if (after === 62 /* > */ || after === 32 || after === 9 || after === 10 || after === 13) return i;
     }
     return -1;
   }

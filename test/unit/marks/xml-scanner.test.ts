@@ -147,6 +147,40 @@ describe('XmlScanner against saxes', () => {
   });
 });
 
+describe('XmlScanner skipping an element', () => {
+  // Inside the skipped element: a longer name that starts with its own, a reference, a comment.
+  const doc = ['<r>', '<keep>a</keep>', '<skip x="1">', '  <skip-more>no</skip-more><inner>no &amp; no</inner>', '  <!-- note -->', '</skip >', '<keep>b</keep>', '<late/>', '</r>'].join('\n');
+
+  function skipping(chunks: string[]): { events: Event[]; lateLine: number } {
+    const events: Event[] = [];
+    let lateLine = 0;
+    const scanner: XmlScanner = new XmlScanner({
+      openTag: (name) => {
+        events.push(`o:${name}`);
+        if (name === 'skip') scanner.skipElement();
+        if (name === 'late') lateLine = scanner.line;
+      },
+      text: (text) => events.push(`t:${text}`),
+      closeTag: (name) => events.push(`c:${name}`),
+    });
+    for (const chunk of chunks) scanner.write(chunk);
+    scanner.close();
+    return { events: merged(events), lateLine };
+  }
+
+  it.each([1, 2, 3, 5, 8, 1000])('reports the element opening and closing and nothing inside it, in chunks of %i', (size) => {
+    const { events, lateLine } = skipping(chunksOf(doc, size));
+    expect(events).toEqual(['o:r', 'o:keep', 't:a', 'c:keep', 'o:skip', 'c:skip', 'o:keep', 't:b', 'c:keep', 'o:late', 'c:late', 'c:r']);
+    expect(lateLine).toBe(8);
+  });
+
+  it('still finds an element left open inside the end', () => {
+    const scanner: XmlScanner = new XmlScanner({ openTag: (name) => name === 'skip' && scanner.skipElement(), text: () => undefined, closeTag: () => undefined });
+    scanner.write('<r><skip><a></a>');
+    expect(() => scanner.close()).toThrow(/unclosed tag: skip/);
+  });
+});
+
 describe('XmlScanner on broken input', () => {
   it.each([
     ['a mismatched closing tag', '<r>\n<a>\n</b>\n</r>', 'unexpected close tag', 3],
