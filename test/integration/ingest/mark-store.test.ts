@@ -4,20 +4,16 @@
  * Keys that outgrow one item are covered in sharded-key-items.test.ts.
  */
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDynamoDbClients } from '../../../shared/adapters/aws/dynamodb-client';
 import { DynamoDbMarkStore, KEY_ITEM_BUDGET_BYTES, KeyItemTooLargeError, packedParts } from '../../../shared/adapters/aws/dynamodb-mark-store';
 import type { MarkRecord, StatusCategory } from '../../../shared/marks/mark-record';
-import { createTestStack, testDynamoDbEndpoint } from '../../support/test-stack';
-import { markRecord } from '../../support/mark-records';
+import { markRecord, markTables } from '../../support/mark-records';
 
 let doc: DynamoDBDocumentClient;
 let tables: { marks: string; markKeys: string };
 let store: DynamoDbMarkStore;
 
 beforeAll(async () => {
-  const stack = await createTestStack();
-  doc = createDynamoDbClients({ region: 'us-east-1', endpoint: testDynamoDbEndpoint() }).doc;
-  tables = { marks: stack.config.tables.marks, markKeys: stack.config.tables['mark-keys'] };
+  ({ doc, tables } = await markTables());
   store = new DynamoDbMarkStore(doc, tables);
 });
 

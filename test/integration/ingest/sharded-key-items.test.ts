@@ -7,13 +7,11 @@
  * call: that is the only way to stop a write at an exact point. Everything else is the real client on DynamoDB Local.
  */
 import { BatchGetCommand, BatchWriteCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDynamoDbClients } from '../../../shared/adapters/aws/dynamodb-client';
 import { DynamoDbMarkStore, KEY_ITEM_BUDGET_BYTES, KeyItemTooLargeError } from '../../../shared/adapters/aws/dynamodb-mark-store';
 import { phoneticKey } from '../../../shared/marks/lookup-keys';
 import type { MarkRecord } from '../../../shared/marks/mark-record';
 import type { MarkSummary } from '../../../shared/ports';
-import { createTestStack, testDynamoDbEndpoint } from '../../support/test-stack';
-import { markRecord } from '../../support/mark-records';
+import { markRecord, markTables } from '../../support/mark-records';
 
 const SMALL_BUDGET = 2_000;
 
@@ -22,9 +20,7 @@ let tables: { marks: string; markKeys: string };
 let store: DynamoDbMarkStore;
 
 beforeAll(async () => {
-  const stack = await createTestStack();
-  doc = createDynamoDbClients({ region: 'us-east-1', endpoint: testDynamoDbEndpoint() }).doc;
-  tables = { marks: stack.config.tables.marks, markKeys: stack.config.tables['mark-keys'] };
+  ({ doc, tables } = await markTables());
   store = new DynamoDbMarkStore(doc, tables, { keyItemBudgetBytes: SMALL_BUDGET });
 });
 
