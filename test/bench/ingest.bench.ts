@@ -139,15 +139,15 @@ Where the time goes (profiled 2026-11-22 on this machine, shared with other work
   checked against saxes event for event) instead of saxes, and passes over the elements that hold no field it keeps
   (event statements above all): 20,000 records parse in 3.4-3.9 s of CPU instead of 6.4 s.
   The SDK's logger step, which redacted a copy of every request and response for no logger, is gone. Sealed key and
-  serial filters spare the reads of what a batch writes for the first time (none at all on a first load); an
-  unchanged key item is not rewritten.
-- What bounds it now: DynamoDB Local's CPU, per item. Measured alone on this machine (20,000-item BatchWriteItem
-  runs), an item costs it 0.16-0.27 ms of CPU warm and 0.54 ms while its JVM warms up, whether the item holds
-  100 bytes or 1.5 KB and one attribute or five. Each record still writes 2.8 items (its mark, its new keys), so
-  DynamoDB Local needs about 0.5-0.8 ms of CPU per record on the same 2 cores as the ingesting process. 2,000
-  records/s would need those two cores for DynamoDB Local alone, or fewer items per record; grouping mark records
-  by serial would cut items only for files whose serials run in sequence (the generated one), not for real daily
-  files, whose serials are scattered (the real sample's 11 span 71112081 to 87796079).
+  serial filters spare the reads of what a batch writes for the first time (a first load reads no mark item, and
+  only the key items its earlier chunks wrote); an unchanged key item is not rewritten.
+- What bounds it now: CPU on both sides. DynamoDB Local's cost is per item: measured alone on this machine
+  (20,000-item BatchWriteItem runs), an item costs it 0.16-0.27 ms of CPU warm and 0.54 ms while its JVM warms up,
+  whether it holds 100 bytes or 1.5 KB and one attribute or five. Each record writes 2.8 items (its mark, its keys),
+  and in the run above DynamoDB Local used 0.53 ms of CPU per record and the ingesting process 0.54 ms. At those
+  costs 2,000 records/s needs about 2.1 cores, more than the machine has, so both sides must get cheaper. Grouping
+  mark records by serial would cut items only for files whose serials run in sequence (the generated one), not for
+  real daily files, whose serials are scattered (the real sample's 11 span 71112081 to 87796079).
 `;
   } finally {
     await engine.stop();
