@@ -76,9 +76,12 @@ export interface IngestStores {
 const LOCK_SECONDS = 15 * 60;
 /**
  * Records per chunk. A chunk's key items are read and written once however many of its records share them, and
- * its DynamoDB calls go out together, so big chunks are cheaper; memory holds two (one parsing, one writing).
+ * its DynamoDB calls go out together, so big chunks are cheaper; memory holds two (one parsing, one writing), a
+ * few megabytes each. On the generated 200,000-record file, 4,000 writes 1.68 key items per record where 1,000
+ * wrote 1.82 (BENCHMARKS.md, Ingest); 8,000 wrote fewer still but was no faster, DynamoDB Local taking longer
+ * over the bigger rounds.
  */
-const DEFAULT_CHUNK_SIZE = 1000;
+const DEFAULT_CHUNK_SIZE = 4000;
 const MIN_FILTER_CAPACITY = 10_000;
 /**
  * A first load starts its filters this large (2 MiB of bits each), since how many keys it brings is not known, and

@@ -1,7 +1,8 @@
 /**
  * Ingest of a generated USPTO daily XML file (infra/data/synthetic-uspto.ts, the real sample's structure) into
- * DynamoDB Local through the ingest CLI's code path: records per second, the process's peak RSS (sampled every
- * 250 ms), the DynamoDB items written per record (counted at the SDK), the CPU time of this process and of
+ * DynamoDB Local through the ingest CLI's code path, in a process of its own (ingest-process.ts): records per
+ * second, that process's peak RSS (sampled every
+ * 250 ms), the DynamoDB items written per record (counted at the SDK), the CPU time of that process and of
  * DynamoDB Local, and the throughput of each tenth of the file (to show whether it slows as the tables grow).
  * `INGEST_BENCH_RECORDS` sets the size (default 200,000).
  */
@@ -9,10 +10,8 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
-import { buildDataStores } from '../../shared/composition-root';
-import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob-store';
-import { ingestBlob } from '../../shared/ingest/ingest-blob';
+import { spawn } from 'node:child_process';
+import type { IngestRunReport } from './ingest-process';
 import { writeSyntheticDailyXml } from '../../infra/data/synthetic-uspto';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
 import { createTestStack } from '../support/test-stack';
@@ -28,6 +27,19 @@ function cpuSecondsOf(pid: number): number {
   }
 }
 
+/** Runs the ingest in its own process (ingest-process.ts) against the tables of `env`; its report. */
+async function runIngestProcess(env: Record<string, string>, dir: string, key: string, records: number): Promise<IngestRunReport> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'ingest-process.ts'), dir, key, String(records)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+  const code = await new Promise<number | null>((resolve, reject) => child.on('error', reject).on('close', resolve));
+  if (code !== 0) throw new Error(`the ingest process exited with ${code}`);
+  return JSON.parse(out.trim().split('\n').at(-1)!) as IngestRunReport;
+}
+
 export async function benchIngest(records = Number(process.env.INGEST_BENCH_RECORDS ?? 200_000)): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ingest-bench-'));
   const engine = await startDynamoDbLocal({ timeoutMs: 60_000 });
@@ -40,71 +52,13 @@ export async function benchIngest(records = Number(process.env.INGEST_BENCH_RECO
     const bytes = (await stat(file)).size;
 
     const stack = await createTestStack();
-    const { raw, doc } = createDynamoDbClients({ region: 'us-east-1', endpoint: engine.endpoint });
-    const written = { marks: 0, keys: 0, calls: 0, reads: 0 };
-    raw.middlewareStack.add(
-      (next, context) => async (args) => {
-        written.calls++;
-        const requests = (args.input as { RequestItems?: Record<string, unknown[]> }).RequestItems;
-        if (context.commandName === 'BatchGetItemCommand' && requests) {
-          for (const table of [stack.config.tables.marks, stack.config.tables['mark-keys']]) {
-            written.reads += (requests[table] as { Keys?: unknown[] } | undefined)?.Keys?.length ?? 0;
-          }
-        }
-        if (context.commandName === 'BatchWriteItemCommand' && requests) {
-          written.marks += requests[stack.config.tables.marks]?.length ?? 0;
-          written.keys += requests[stack.config.tables['mark-keys']]?.length ?? 0;
-        }
-        return next(args);
-      },
-      { step: 'initialize', name: 'countIngestWrites' },
-    );
-    const stores = buildDataStores(stack.config, doc);
-
-    let peakRss = process.memoryUsage().rss;
-    const baseRss = peakRss;
-    const sampler = setInterval(() => {
-      const rss = process.memoryUsage().rss;
-      peakRss = Math.max(peakRss, rss);
-      tenthPeak = Math.max(tenthPeak, rss);
-    }, 250);
-    const tenths: number[] = [];
-    // Peak RSS within each tenth: flat when memory does not grow with the file.
-    const tenthPeaks: number[] = [];
-    let tenthPeak = 0;
-    let tenthStarted = performance.now();
-    let nextTenth = records / 10;
-    const cpuBefore = process.cpuUsage();
     const engineCpuBefore = cpuSecondsOf(engine.pid);
-    const started = performance.now();
-    const summary = await ingestBlob(stores, {
-      blobs: new FileSystemBlobStore(dir),
-      key: 'apc991231.xml',
-      kind: 'uspto-daily',
-      market: 'US',
-      batchDate: '2099-12-31',
-      source: 'bench',
-      holder: 'bench',
-      onProgress: (counts) => {
-        // Records stored (the parser runs a chunk ahead of the writes).
-        const done = counts.written + counts.unchanged + counts.stale + counts.rejected;
-        while (done >= nextTenth && tenths.length < 10) {
-          const now = performance.now();
-          tenths.push(records / 10 / ((now - tenthStarted) / 1000));
-          tenthPeaks.push(Math.max(tenthPeak, process.memoryUsage().rss));
-          tenthPeak = 0;
-          tenthStarted = now;
-          nextTenth += records / 10;
-        }
-      },
-    });
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    const cpu = process.cpuUsage(cpuBefore);
+    const report = await runIngestProcess(stack.env, dir, 'apc991231.xml', records);
     const engineCpu = cpuSecondsOf(engine.pid) - engineCpuBefore;
-    raw.destroy();
+    const { summary, seconds, tenths, sdk } = report;
     if (!summary.complete) throw new Error(`ingest did not complete: ${summary.failure}`);
     const perRecord = (n: number) => (n / summary.written).toFixed(2);
+    const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
     return `Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`INGEST_BENCH_RECORDS=${records} npm run bench -- ingest\`.
 A generated daily XML file of ${records.toLocaleString('en')} records (${(bytes / 2 ** 30).toFixed(2)} GiB, the real sample's structure),
@@ -117,13 +71,14 @@ lookup-key items, the key filter, the batch record. Aims: at least 2,000 records
 | time | ${seconds.toFixed(0)} s |
 | throughput | **${Math.round(summary.read / seconds).toLocaleString('en')} records/s** |
 | throughput of each tenth of the file | ${tenths.map((r) => Math.round(r).toLocaleString('en')).join(', ')} records/s |
-| peak RSS of the ingesting process | **${Math.round(peakRss / 2 ** 20)} MB** (${Math.round(baseRss / 2 ** 20)} MB before it started) |
-| peak RSS in each tenth of the file | ${tenthPeaks.map((b) => Math.round(b / 2 ** 20)).join(', ')} MB |
-| DynamoDB items written per record | ${perRecord(written.marks + written.keys)} (${perRecord(written.marks)} mark, ${perRecord(written.keys)} lookup-key items; a key shared by several records of one chunk is written once) |
-| DynamoDB items read per record | ${perRecord(written.reads)} (marks and lookup-key items; the batch's sealed filters spare reads of what they have never seen) |
-| DynamoDB calls | ${written.calls.toLocaleString('en')} (${(written.calls / (summary.read / 1000)).toFixed(0)} per 1,000 records) |
-| CPU time: ingesting process / DynamoDB Local | ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s / ${engineCpu.toFixed(0)} s |
-| records per CPU-second of the ingesting process alone (parse, keys, SDK; what bounds an ingest function against DynamoDB itself) | ${Math.round(summary.read / ((cpu.user + cpu.system) / 1e6)).toLocaleString('en')} |
+| peak RSS of the ingesting process | **${mb(report.peakRssBytes)} MB** (${mb(report.baseRssBytes)} MB with its code loaded, before it began) |
+| at the peak: JS heap used / allocated, buffers outside it | ${mb(report.atPeak.heapUsed)} / ${mb(report.atPeak.heapTotal)} MB, ${mb(report.atPeak.external)} MB |
+| peak RSS in each tenth of the file | ${report.tenthPeakRssBytes.map(mb).join(', ')} MB |
+| DynamoDB items written per record | ${perRecord(sdk.markWrites + sdk.keyWrites)} (${perRecord(sdk.markWrites)} mark, ${perRecord(sdk.keyWrites)} lookup-key items; a key shared by several records of one chunk is written once) |
+| DynamoDB items read per record | ${perRecord(sdk.reads)} (marks and lookup-key items; the batch's sealed filters spare reads of what they have never seen) |
+| DynamoDB calls | ${sdk.calls.toLocaleString('en')} (${(sdk.calls / (summary.read / 1000)).toFixed(0)} per 1,000 records) |
+| CPU time: ingesting process / DynamoDB Local | ${report.cpuSeconds.toFixed(0)} s / ${engineCpu.toFixed(0)} s |
+| records per CPU-second of the ingesting process alone (parse, keys, SDK; what bounds an ingest function against DynamoDB itself) | ${Math.round(summary.read / report.cpuSeconds).toLocaleString('en')} |
 
 Where the time goes (profiled 2026-11-22 on this machine, shared with other work, so single figures vary by about 20%):
 - Before: 172 records/s on 20,000 records, slowing as the tables grew. Each DynamoDB call took about 80 ms, and
