@@ -174,6 +174,22 @@ const HAND_PRODUCT_CLASSES: Record<string, string> = {
 };
 
 /**
+ * South Asian product names, as titles on Indian marketplaces write them: the taxonomy and the Nice terms name the
+ * same goods otherwise (a kurta is a tunic, a kadhai a wok, a showpiece a figurine), so without them a title such
+ * as "Royal Men's Kurta and Churidar Set" names no product at all. Classes as for the goods they are.
+ */
+const SOUTH_ASIAN_PRODUCT_CLASSES: Record<string, string> = {
+  '25': `kurta kurti saree sari churidar salwar shalwar kameez dupatta lehenga sherwani dhoti lungi palazzo nighty
+         jutti mojari chappal`,
+  '14': 'bangle mangalsutra jhumka jhumki payal',
+  '21': 'kadhai kadai tawa handi tiffin lunchbox',
+  '20': 'showpiece',
+  '24': 'bedsheet dohar razai',
+  '27': 'dhurrie durrie',
+  '03': 'kajal sindoor',
+};
+
+/**
  * Words that name no product on their own ("Phone Accessories", "apparatus for games"): never a head noun; the
  * word before them is taken instead when there is one.
  */
@@ -635,7 +651,7 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
       vote(votes, head, headClass);
     }
   }
-  for (const [nice, words] of Object.entries(HAND_PRODUCT_CLASSES)) {
+  for (const [nice, words] of [...Object.entries(HAND_PRODUCT_CLASSES), ...Object.entries(SOUTH_ASIAN_PRODUCT_CLASSES)]) {
     for (const word of listOf(words)) vote(votes, word, nice, 2);
   }
   const classesOfWord = new Map<string, string>();

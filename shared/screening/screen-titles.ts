@@ -326,10 +326,23 @@ class TitleContext {
     return this.titleCaseValue;
   }
 
+  /**
+   * The item's classes as the words around the candidate infer them: a word whose meaning is in question is no
+   * evidence of what the item is ("Apple MC414HN/A" is not sold as fruit because it says apple).
+   */
+  private itemClassesAround(candidate: Candidate): ItemClasses {
+    if (this.item.nice) return this.itemClasses;
+    let own = false;
+    for (let i = candidate.start; i < candidate.end && !own; i++) own = this.words[i]!.facts.classes.length > 0;
+    if (!own) return this.itemClasses;
+    const facts = this.words.map((word, i) => (i >= candidate.start && i < candidate.end ? { ...word.facts, classes: [] } : word.facts));
+    return { classes: inferNiceClassesOfFacts(facts).slice(0, 3), explicit: false };
+  }
+
   consider(match: RunMatch, candidate: Candidate): void {
     const words = this.words;
     const wording = wordingOf(words, candidate, this.titleCase);
-    let relevance = classRelevance(match.niceClasses, this.itemClasses);
+    let relevance = classRelevance(match.niceClasses, this.itemClassesAround(candidate));
     // A word with an everyday meaning next door to the brand's goods ("coach" whistle, sports; the Coach brand,
     // bags and clothing) is most likely that everyday meaning: only the brand's own class counts for it.
     if (wording.kind === 'dual-use' && relevance.relation === 'related') relevance = OTHER_CLASS;
@@ -338,12 +351,11 @@ class TitleContext {
     // word, except where a maker's name stands: first in the title, capitalised, before the words naming the
     // product ("Pilot Ball Pen"); there it weighs half, like a word that is no product word at all.
     if (wording.kind === 'dual-use' && relevance.relation === 'unknown') {
-      let describes = false;
+      // Words that describe end with a word that describes ("Black Leather", "Neon Pink"); "Green House" ends with
+      // a thing, and names one.
+      const describes = words[candidate.end - 1]!.facts.descriptor;
       let allGeneric = true;
-      for (let i = candidate.start; i < candidate.end; i++) {
-        describes ||= words[i]!.facts.descriptor;
-        allGeneric &&= words[i]!.facts.generic;
-      }
+      for (let i = candidate.start; i < candidate.end; i++) allGeneric &&= words[i]!.facts.generic;
       const weak = describes || (allGeneric && !this.isMakerSlot(candidate));
       relevance = weak ? UNKNOWN_CLASS_DESCRIPTOR : UNKNOWN_CLASS_ORDINARY;
     }
@@ -364,8 +376,9 @@ class TitleContext {
   }
 
   /**
-   * First in the title, capitalised (or in a Title Case title), with words naming a product after it; not a product
-   * word followed straight by another, which is one compound product name ("Wine Bag", "Note Book").
+   * First in the title, capitalised (or in a Title Case title), with words naming a product or a model code after
+   * it ("Pilot Ball Pen", "Apple MC414HN/A"); not a product word followed straight by another, which is one compound
+   * product name ("Wine Bag", "Note Book").
    */
   private isMakerSlot(candidate: Candidate): boolean {
     const words = this.words;
@@ -373,7 +386,9 @@ class TitleContext {
     const last = words[candidate.end - 1]!;
     const next = words[candidate.end];
     if (last.facts.classes.length > 0 && next !== undefined && next.facts.classes.length > 0) return false;
-    for (let i = candidate.end; i < words.length; i++) if (words[i]!.facts.classes.length > 0 && !words[i]!.facts.dualUse) return true;
+    for (let i = candidate.end; i < words.length; i++) {
+      if ((words[i]!.facts.classes.length > 0 && !words[i]!.facts.dualUse) || isModelCodeAt(words, i)) return true;
+    }
     return false;
   }
 
@@ -496,6 +511,10 @@ function wordingOf(words: readonly TitleWord[], candidate: Candidate, titleCase:
     if (facts.generic && !facts.dualUse) return { kind: 'generic', weight: 0.15 };
   }
   if (candidate.end - candidate.start > 1) {
+    // Words joined by "&" with no space ("Lock&Lock") are written as one name, not as the words they are.
+    let ampersands = true;
+    for (let i = candidate.start; i < candidate.end - 1 && ampersands; i++) ampersands = words[i]!.ampersand;
+    if (ampersands) return { kind: 'coined', weight: 1 };
     // Ordinary words that together are a mark ("Hot Wheels", "Black Diamond") read like one where brands stand.
     let allOrdinary = true;
     for (let i = candidate.start; i < candidate.end && allOrdinary; i++) allOrdinary = words[i]!.facts.generic || words[i]!.facts.dualUse;
@@ -521,6 +540,26 @@ function isLexiconWordRun(words: readonly TitleWord[], candidate: Candidate): bo
     if (!facts.generic && !facts.dualUse) return false;
   }
   return true;
+}
+
+/** Characters of a token of letters and digits from which it reads as a model code ("MC414HN", "T948B2"), not a size ("4K", "5L"). */
+const MODEL_CODE_MIN_CHARS = 5;
+
+/** A token starts at `index` that mixes letters and digits, long enough to be a model code. */
+function isModelCodeAt(words: readonly TitleWord[], index: number): boolean {
+  if (index > 0 && words[index - 1]!.continued) return false;
+  let letters = false;
+  let digits = false;
+  let chars = 0;
+  for (let i = index; i < words.length; i++) {
+    const word = words[i]!;
+    if (word.cjk) return false;
+    if (/^\d/.test(word.norm)) digits = true;
+    else letters = true;
+    chars += word.norm.length;
+    if (!word.continued) break;
+  }
+  return letters && digits && chars >= MODEL_CODE_MIN_CHARS;
 }
 
 /** The candidate's words are the parts of one token, all of it. */

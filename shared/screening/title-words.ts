@@ -25,9 +25,13 @@ export interface TitleWord {
    * after it: the token's parts are words of their own, and this says where the token ends.
    */
   readonly continued: boolean;
+  /** Followed, with no space, by "&" and another word ("Lock&Lock", "H&M"): the two are written as one name. */
+  readonly ampersand: boolean;
 }
 
 const RAW_WORDS = /[\p{L}\p{N}\p{M}'’]+/gu;
+/** A character a word can end with (see RAW_WORDS). */
+const RAW_WORDS_END = /[\p{L}\p{N}\p{M}]/u;
 const LETTER_DIGIT_BOUNDARY = /(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 const MARK_SYMBOLS = /[™®©℠℗]/g;
 /** Plain ASCII needs none of the Unicode clean-up below: the same words come out. */
@@ -44,7 +48,7 @@ const tokens = new Map<string, TokenWords>();
 const MAX_TOKENS = 200_000;
 
 function wordOf(text: string, norm: string, cjk: boolean, capitalised: boolean, continued = false): TitleWord {
-  return Object.freeze({ text, norm, cjk, capitalised, facts: factsOfNormalised(norm), continued });
+  return Object.freeze({ text, norm, cjk, capitalised, facts: factsOfNormalised(norm), continued, ampersand: false });
 }
 
 function splitToken(token: string): TokenWords {
@@ -91,6 +95,11 @@ export function wordsOfTitle(title: string): TitleWord[] {
   const words: TitleWord[] = [];
   RAW_WORDS.lastIndex = 0;
   for (let match = RAW_WORDS.exec(text); match !== null; match = RAW_WORDS.exec(text)) {
+    // "Lock&Lock": the word before the "&" is marked (a copy: the token's words are shared between titles).
+    const previous = words.length - 1;
+    if (match.index >= 2 && text[match.index - 1] === '&' && RAW_WORDS_END.test(text[match.index - 2]!) && previous >= 0 && !words[previous]!.cjk) {
+      words[previous] = Object.freeze({ ...words[previous]!, ampersand: true });
+    }
     const tokenWords = wordsOfToken(match[0]);
     for (const word of shouting ? tokenWords.inShoutingTitle : tokenWords.inOtherTitle) words.push(word);
   }

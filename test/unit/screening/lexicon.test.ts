@@ -135,6 +135,11 @@ describe('productClassesOf', () => {
     ['mugs', '21'],
     ['连衣裙', '25'],
     ['耳机', '09'],
+    ['kurtas', '25'],
+    ['saree', '25'],
+    ['kadhai', '21'],
+    ['bangles', '14'],
+    ['showpiece', '20'],
   ])('%s points first to class %s', (word, nice) => {
     expect(productClassesOf(word)[0]?.nice).toBe(nice);
   });

@@ -25,6 +25,17 @@ describe('wordsOfTitle', () => {
     ]);
   });
 
+  it('marks a word joined to the next by "&" with no space, and only such a word', () => {
+    const marked = (title: string) => wordsOfTitle(title).filter((w) => w.ampersand).map((w) => w.text);
+
+    expect(marked('Lock&Lock Storage Box')).toEqual(['Lock']);
+    expect(marked('H&M Cotton Tee and AT&T Phone')).toEqual(['H', 'AT']);
+    expect(marked('Lock & Lock Storage Box')).toEqual([]);
+    expect(marked('Salt& Pepper, Oil &Vinegar, & more')).toEqual([]);
+    // The shared words of a token stay unmarked for the next title.
+    expect(marked('Lock Box')).toEqual([]);
+  });
+
   it('sees no capitals in a title written all in capitals', () => {
     expect(wordsOfTitle('APPLE SLICER').map((w) => w.capitalised)).toEqual([false, false]);
   });
