@@ -28,7 +28,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { normalizeText } from '../../shared/marks/lookup-keys';
-import type { LexiconData } from '../../shared/screening/lexicon';
+import { MODIFIER_SUFFIX, type LexiconData } from '../../shared/screening/lexicon';
 
 const ROOT = path.resolve(__dirname, '../..');
 export const DEFAULT_SHARED_DIR = path.resolve(ROOT, '../shared');
@@ -667,6 +667,16 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
     }
   }
 
+  // Product words that name what another product is for or made of in some category name ("Wine Racks", "Flower
+  // Pots"): followed by another product word in a title, such a word is half of one product's name.
+  const modifiers = new Set<string>();
+  for (const pathParts of categories) {
+    for (const part of pathParts) {
+      const words = normalizeText(part).split(' ').filter(Boolean);
+      for (const word of words.slice(0, -1)) for (const form of numberForms(word)) if (classesOfWord.has(form)) modifiers.add(form);
+    }
+  }
+
   // 1. generic words.
   const generic = new Set<string>();
   // Tokens of one or two letters from the sources are abbreviations in parentheses ("Gem mint (GM)", "(PS)") that
@@ -731,7 +741,9 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
   for (const [word, weights] of classesOfWord) (productClasses[weights] ??= []).push(word);
   const productClassesJson: Record<string, string> = {};
   for (const weights of Object.keys(productClasses).sort(byCodeUnits)) {
-    productClassesJson[weights] = sorted(productClasses[weights]!).join(' ');
+    productClassesJson[weights] = sorted(productClasses[weights]!)
+      .map((word) => (modifiers.has(word) ? `${word}${MODIFIER_SUFFIX}` : word))
+      .join(' ');
   }
 
   const lexicon: LexiconFile = {
@@ -747,15 +759,16 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
       shopifyAttributesUsed: chosenAttributes.size,
       descriptors: descriptors.size,
       givenNames: givenNames.size,
+      modifiers: modifiers.size,
     },
-    stopwords: sorted(stopwords),
-    units: sorted(units),
-    generic: sorted(generic),
-    dualUse: sorted(dualUse),
+    stopwords: sorted(stopwords).join(' '),
+    units: sorted(units).join(' '),
+    generic: sorted(generic).join(' '),
+    dualUse: sorted(dualUse).join(' '),
     knownTrademarks: sorted(knownTrademarks),
     productClasses: productClassesJson,
-    descriptors: sorted(descriptors),
-    givenNames: sorted(givenNames),
+    descriptors: sorted(descriptors).join(' '),
+    givenNames: sorted(givenNames).join(' '),
   };
   return lexicon;
 }

@@ -18,33 +18,52 @@ export interface NiceWeight {
   weight: number;
 }
 
-/** The shape of data/lexicon/lexicon.json (built by infra/data/build-lexicon.ts). */
+/**
+ * The shape of data/lexicon/lexicon.json (built by infra/data/build-lexicon.ts). Lists of single words are one
+ * space-separated string each (a third smaller in the bundle than arrays of strings); knownTrademarks holds
+ * phrases ("band aid"), so it stays an array.
+ */
 export interface LexiconData {
-  stopwords: string[];
-  units: string[];
-  generic: string[];
-  dualUse: string[];
+  stopwords: string;
+  units: string;
+  generic: string;
+  dualUse: string;
   knownTrademarks: string[];
+  /**
+   * Classes ("09:60 28:40") -> the words with exactly those weights, space-separated; a word that names what other
+   * products are for or made of in some category name ("wine" racks, "flower" pots) ends with MODIFIER_SUFFIX.
+   */
   productClasses: Record<string, string>;
   /** Colours, materials, fabrics, patterns, finishes, textures and title descriptors ("black", "glass", "premium"). */
-  descriptors: string[];
+  descriptors: string;
   /** Common given names that are no ordinary word ("victor", "linda"). */
-  givenNames: string[];
+  givenNames: string;
 }
+
+/** Marks a modifier among the product words of LexiconData.productClasses (no normalised word holds it). */
+export const MODIFIER_SUFFIX = '+';
 
 const data: LexiconData = lexiconData;
 
-const STOPWORDS: ReadonlySet<string> = new Set(data.stopwords);
-const UNITS: ReadonlySet<string> = new Set(data.units);
-const GENERIC: ReadonlySet<string> = new Set(data.generic);
-const DUAL_USE: ReadonlySet<string> = new Set(data.dualUse);
+const STOPWORDS: ReadonlySet<string> = wordSet(data.stopwords);
+const UNITS: ReadonlySet<string> = wordSet(data.units);
+const GENERIC: ReadonlySet<string> = wordSet(data.generic);
+const DUAL_USE: ReadonlySet<string> = wordSet(data.dualUse);
 const KNOWN_TRADEMARKS: ReadonlySet<string> = new Set(data.knownTrademarks);
-const DESCRIPTORS: ReadonlySet<string> = new Set(data.descriptors);
-const GIVEN_NAMES: ReadonlySet<string> = new Set(data.givenNames);
-const PRODUCT_CLASSES: ReadonlyMap<string, readonly NiceWeight[]> = productClassMap(data.productClasses);
+const DESCRIPTORS: ReadonlySet<string> = wordSet(data.descriptors);
+const GIVEN_NAMES: ReadonlySet<string> = wordSet(data.givenNames);
+const MODIFIERS = new Set<string>();
 
-/** "08:75 21:25" -> [{08, 0.75}, {21, 0.25}]; one frozen array per distinct weighting, shared by its words. */
-function productClassMap(encoded: Record<string, string>): Map<string, readonly NiceWeight[]> {
+function wordSet(words: string): ReadonlySet<string> {
+  return new Set(words === '' ? [] : words.split(' '));
+}
+const PRODUCT_CLASSES: ReadonlyMap<string, readonly NiceWeight[]> = productClassMap(data.productClasses, MODIFIERS);
+
+/**
+ * "08:75 21:25" -> [{08, 0.75}, {21, 0.25}]; one frozen array per distinct weighting, shared by its words. The
+ * words marked as modifiers go into `modifiers`, unmarked.
+ */
+function productClassMap(encoded: Record<string, string>, modifiers: Set<string>): Map<string, readonly NiceWeight[]> {
   const map = new Map<string, readonly NiceWeight[]>();
   for (const [weights, words] of Object.entries(encoded)) {
     const entries = weights.split(' ').map((entry) => {
@@ -55,7 +74,11 @@ function productClassMap(encoded: Record<string, string>): Map<string, readonly 
     const classes = Object.freeze(
       entries.map((entry) => Object.freeze({ nice: entry.nice, weight: entry.percent / total })),
     );
-    for (const word of words.split(' ')) map.set(word, classes);
+    for (const listed of words.split(' ')) {
+      const word = listed.endsWith(MODIFIER_SUFFIX) ? listed.slice(0, -MODIFIER_SUFFIX.length) : listed;
+      if (word !== listed) modifiers.add(word);
+      map.set(word, classes);
+    }
   }
   return map;
 }
@@ -150,6 +173,8 @@ export interface WordFacts {
   readonly headBoundary: boolean;
   /** "non", "anti" ...: the next word describes, it is not the product. */
   readonly descriptorPrefix: boolean;
+  /** A product word that names what other products are for or made of ("wine" bag, "note" book). */
+  readonly modifier: boolean;
 }
 
 const factsByWord = new Map<string, WordFacts>();
@@ -170,6 +195,7 @@ export function factsOfNormalised(word: string): WordFacts {
       givenName: GIVEN_NAMES.has(word),
       headBoundary: HEAD_BOUNDARIES.has(word),
       descriptorPrefix: DESCRIPTOR_PREFIXES.has(word),
+      modifier: MODIFIERS.has(word),
     });
     // Bounded: the words of real titles number in the tens of thousands; a flood of random tokens starts afresh.
     if (factsByWord.size >= 200_000) factsByWord.clear();

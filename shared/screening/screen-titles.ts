@@ -377,15 +377,16 @@ class TitleContext {
 
   /**
    * First in the title, capitalised (or in a Title Case title), with words naming a product or a model code after
-   * it ("Pilot Ball Pen", "Apple MC414HN/A"); not a product word followed straight by another, which is one compound
-   * product name ("Wine Bag", "Note Book").
+   * it ("Pilot Ball Pen", "Apple MC414HN/A"); not a word that names what products are for or made of followed
+   * straight by a product word, which is one compound product name ("Wine Bag", "Note Book"; but "Icon Book
+   * Cover": no product is an icon something).
    */
   private isMakerSlot(candidate: Candidate): boolean {
     const words = this.words;
     if (candidate.start !== 0 || !(words[0]!.capitalised || this.titleCase)) return false;
     const last = words[candidate.end - 1]!;
     const next = words[candidate.end];
-    if (last.facts.classes.length > 0 && next !== undefined && next.facts.classes.length > 0) return false;
+    if (last.facts.modifier && next !== undefined && next.facts.classes.length > 0) return false;
     for (let i = candidate.end; i < words.length; i++) {
       if ((words[i]!.facts.classes.length > 0 && !words[i]!.facts.dualUse) || isModelCodeAt(words, i)) return true;
     }

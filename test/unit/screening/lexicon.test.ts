@@ -13,6 +13,7 @@ import {
 } from '../../../infra/data/build-lexicon';
 import { normalizeText } from '../../../shared/marks/lookup-keys';
 import {
+  factsOfNormalised,
   inferNiceClasses,
   isDualUse,
   isGenericWord,
@@ -142,6 +143,14 @@ describe('productClassesOf', () => {
     ['showpiece', '20'],
   ])('%s points first to class %s', (word, nice) => {
     expect(productClassesOf(word)[0]?.nice).toBe(nice);
+  });
+
+  it.each(['wine', 'flower', 'note', 'kitchen', 'phone'])('%s names what other products are for or made of', (word) => {
+    expect(factsOfNormalised(word).modifier).toBe(true);
+  });
+
+  it.each(['icon', 'necklace', 'kurta', 'black', 'nike'])('%s modifies no product name', (word) => {
+    expect(factsOfNormalised(word).modifier).toBe(false);
   });
 
   it('keeps ambiguity: a word can point to several classes, weights adding up to 1', () => {
