@@ -126,6 +126,7 @@ export async function evaluateScreening(): Promise<string> {
 
     const recall = (recallSet.length - misses.length) / Math.max(1, recallSet.length);
     const fpRate = falsePositives.length / Math.max(1, stripped.length);
+    const checkedRecall = (checkedSet.length - checkedMisses.length) / Math.max(1, checkedSet.length);
     return `Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run eval:screen\`.
 Corpus: the sample corpus (data/sample: 7,327 US sample marks, 180 CN, the USPTO excerpt, 19 TRO brands) loaded
 through the ingest code into DynamoDB Local. Aims: recall at least 95%, false positives at most 3%.
@@ -145,7 +146,7 @@ Errors by kind:
 - false positives, by the mark that raised them: ${tally(falsePositives.map((r) => r.top_conflict))}.
 - false positives, by risk: ${tally(falsePositives.map((r) => r.risk))}.
 
-Recall ${recall >= 0.95 ? 'meets' : 'is below'} the 95% aim; false positives ${fpRate <= 0.03 ? 'meet' : 'are above'} the 3% aim.
+Recall over every labelled title ${recall >= 0.95 ? 'meets' : 'is below'} the 95% aim; with the rows whose label is the product's colour set aside, it ${checkedRecall >= 0.95 ? 'meets' : 'is below'} it. False positives ${fpRate <= 0.03 ? 'meet' : 'are above'} the 3% aim.
 Most sample marks carry no Nice class (data/sample/SOURCE.txt), so a brand that is also an ordinary word cannot be
 confirmed by its class. It counts (中) where a maker's name stands: first in the title, capitalised, before the
 words naming the product ("Pilot Ball Pen", "Magic ... Chain"); a word that describes the product (a colour,
