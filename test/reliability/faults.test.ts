@@ -170,7 +170,8 @@ describe('the blob store failing during an ingest', () => {
     folder = mkdtempSync(path.join(os.tmpdir(), 'blobs-'));
     mkdirSync(path.dirname(path.join(folder, key)), { recursive: true });
     const sink = createWriteStream(path.join(folder, key));
-    await writeSyntheticDailyXml(sink, { records: 2500, seed: 7 });
+    // More records than one ingest chunk (4,000), so that a chunk is written before the cut at 70%.
+    await writeSyntheticDailyXml(sink, { records: 6000, seed: 7 });
     sink.end();
     await finished(sink);
   });
@@ -186,9 +187,9 @@ describe('the blob store failing during an ingest', () => {
     expect(await stores.batches.get('US', 'marks', '2026-11-21#' + key)).toMatchObject({ status: 'running' });
 
     const [summary] = await run(healthy);
-    expect(summary).toMatchObject({ complete: true, read: 2500, rejected: 0 });
+    expect(summary).toMatchObject({ complete: true, read: 6000, rejected: 0 });
     // Records written before the cut are counted as unchanged, not written twice.
-    expect(summary!.written + summary!.unchanged).toBe(2500);
+    expect(summary!.written + summary!.unchanged).toBe(6000);
     expect(summary!.unchanged).toBeGreaterThan(0);
     expect(await stores.batches.get('US', 'marks', summary!.batchId)).toMatchObject({ status: 'complete' });
   });
