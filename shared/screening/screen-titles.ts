@@ -312,16 +312,22 @@ class TitleContext {
       : { classes: inferNiceClassesOfFacts(this.words.map(factsOf)).slice(0, 3), explicit: false });
   }
 
-  /** Three or more Latin words, 70% of them capitalised: capitals say little about any one word. */
+  /**
+   * Three or more Latin words, 70% of them capitalised or all of them in capitals ("ROYAL COTTON KURTA"): capitals
+   * say little about any one word.
+   */
   private get titleCase(): boolean {
     if (this.titleCaseValue === undefined) {
       let latin = 0;
       let capitalised = 0;
+      let shouting = true;
       for (const word of this.words) {
-        if (!word.cjk) latin++;
+        if (word.cjk) continue;
+        latin++;
         if (word.capitalised) capitalised++;
+        shouting &&= word.text === word.text.toUpperCase();
       }
-      this.titleCaseValue = latin >= 3 && capitalised >= 0.7 * latin;
+      this.titleCaseValue = latin >= 3 && (capitalised >= 0.7 * latin || shouting);
     }
     return this.titleCaseValue;
   }
