@@ -164,7 +164,7 @@ const CHINESE_PRODUCT_CLASSES: Record<string, string> = {
  */
 const HAND_PRODUCT_CLASSES: Record<string, string> = {
   '09': 'earbud earphone earpiece headset smartphone smartwatch powerbank charger tablet laptop selfie webcam dashcam doorbell',
-  '25': 'hoodie sweatshirt legging jogger tee tshirt sneaker trainer beanie bodysuit romper jumpsuit',
+  '25': 'hoodie sweatshirt legging jogger tee tshirt sneaker trainer beanie bodysuit romper jumpsuit blazer tracksuit dungaree',
   '18': 'crossbody tote backpack fanny clutch',
   '08': 'corer peeler',
   '21': 'tumbler',
@@ -180,7 +180,7 @@ const HAND_PRODUCT_CLASSES: Record<string, string> = {
  */
 const SOUTH_ASIAN_PRODUCT_CLASSES: Record<string, string> = {
   '25': `kurta kurti saree sari churidar salwar shalwar kameez dupatta lehenga sherwani dhoti lungi palazzo nighty
-         jutti mojari chappal`,
+         jutti mojari chappal trackpant windcheater nightsuit innerwear`,
   '14': 'bangle mangalsutra jhumka jhumki payal',
   '21': 'kadhai kadai tawa handi tiffin lunchbox',
   '20': 'showpiece',

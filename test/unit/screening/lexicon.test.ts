@@ -141,6 +141,8 @@ describe('productClassesOf', () => {
     ['kadhai', '21'],
     ['bangles', '14'],
     ['showpiece', '20'],
+    ['blazers', '25'],
+    ['windcheater', '25'],
   ])('%s points first to class %s', (word, nice) => {
     expect(productClassesOf(word)[0]?.nice).toBe(nice);
   });
