@@ -10,7 +10,7 @@ import { loadConfig } from '../../shared/config';
 import { buildDependencies } from '../../shared/composition-root';
 import { auditAccount, issueApiKey, openAccount } from '../../shared/metering/accounts';
 import { isTier, TIERS } from '../../shared/metering/tiers';
-import { targetEnvironment } from './target-environment';
+import { resolveEnvironment, targetEnvironment, type EnvironmentSource } from './target-environment';
 
 const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -38,7 +38,7 @@ function required(value: string | undefined, name: string): string {
   return value;
 }
 
-export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<void> {
+export async function runAdmin(argv: string[], env: EnvironmentSource, print: (line: string) => void): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help') return print(HELP);
   const { values: o } = parseArgs({
@@ -50,7 +50,7 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, print: (l
     },
     strict: true,
   });
-  const config = loadConfig(env);
+  const config = loadConfig(resolveEnvironment(env));
   const deps = buildDependencies(config);
   const now = new Date();
   const json = (value: unknown) => print(JSON.stringify(value, null, 2));
@@ -122,7 +122,7 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, print: (l
 if (require.main === module) {
   (async () => {
     try {
-      await runAdmin(process.argv.slice(2), targetEnvironment(), (line) => console.log(line));
+      await runAdmin(process.argv.slice(2), () => targetEnvironment(), (line) => console.log(line));
     } catch (error) {
       console.error(`error: ${(error as Error).message}`);
       process.exit(1);

@@ -17,7 +17,7 @@ import { BATCH_KINDS, type BatchKind, type IngestCounts, type IngestReject, type
 import { ingestBlob } from '../../shared/ingest/ingest-blob';
 import { isCalendarDate, MARKETS, type Market } from '../../shared/marks/mark-record';
 import type { BlobStore } from '../../shared/ports';
-import { targetEnvironment } from './target-environment';
+import { resolveEnvironment, targetEnvironment, type EnvironmentSource } from './target-environment';
 
 const HELP = `Usage: npm run ingest -- <kind> <path | s3://bucket/key> [options]
 
@@ -55,7 +55,7 @@ export function batchDateFromName(name: string): string | undefined {
   return isCalendarDate(date) ? date : undefined;
 }
 
-export async function runIngestCli(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void, stores?: IngestStores): Promise<IngestSummary | undefined> {
+export async function runIngestCli(argv: string[], env: EnvironmentSource, out: (line: string) => void, stores?: IngestStores): Promise<IngestSummary | undefined> {
   const { values: o, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -74,7 +74,7 @@ export async function runIngestCli(argv: string[], env: NodeJS.ProcessEnv, out: 
   const market = (o.market ?? 'US') as Market;
   if (!(MARKETS as readonly string[]).includes(market)) throw new Error('--market must be US or CN');
 
-  const config = loadConfig(env);
+  const config = loadConfig(resolveEnvironment(env));
   const location = locate(target, config.region);
   const batchDate = o['batch-date'] ?? batchDateFromName(location.name);
   if (!batchDate || !isCalendarDate(batchDate)) throw new Error('--batch-date YYYY-MM-DD is needed (the file name does not carry a date)');
@@ -138,7 +138,8 @@ export async function runIngestCli(argv: string[], env: NodeJS.ProcessEnv, out: 
 }
 
 if (require.main === module) {
-  runIngestCli(process.argv.slice(2), targetEnvironment(), (line) => console.log(line))
+  Promise.resolve()
+    .then(() => runIngestCli(process.argv.slice(2), () => targetEnvironment(), (line) => console.log(line)))
     .then((summary) => process.exit(summary && !summary.complete ? 1 : 0))
     .catch((error) => {
       console.error(`error: ${(error as Error).message}`);

@@ -15,3 +15,10 @@ export function targetEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.
   }
   throw new Error('No tables to work on: start the local API with `npm start`, or set the deployed table names (see README).');
 }
+
+/** The environment itself, or how to find it: a command that only prints its help needs no tables. */
+export type EnvironmentSource = NodeJS.ProcessEnv | (() => NodeJS.ProcessEnv);
+
+export function resolveEnvironment(source: EnvironmentSource): NodeJS.ProcessEnv {
+  return typeof source === 'function' ? source() : source;
+}

@@ -2,6 +2,7 @@
  * The admin CLI (`npm run admin -- ...`) run in-process against a private set of tables on DynamoDB Local.
  */
 import { runAdmin } from '../../infra/local/admin-cli';
+import { runIngestCli } from '../../infra/local/ingest-cli';
 import { hashApiKey } from '../../shared/metering/api-keys';
 import { createTestStack, type TestStack } from '../support/test-stack';
 
@@ -202,6 +203,20 @@ describe('bad input is refused with a clear message', () => {
 
   it('help prints the usage', async () => {
     expect(await admin('help')).toContain('create-account --name NAME');
+  });
+
+  it('help needs no tables: where they are is not even asked', async () => {
+    const lines: string[] = [];
+    const noTables = () => {
+      throw new Error('No tables to work on');
+    };
+
+    await runAdmin(['help'], noTables, (line) => lines.push(line));
+    await runIngestCli(['--help'], noTables, (line) => lines.push(line));
+
+    expect(lines.join('\n')).toMatch(/Usage: npm run admin[\s\S]*Usage: npm run ingest/);
+    await expect(runAdmin(['list-accounts'], noTables, () => undefined)).rejects.toThrow('No tables to work on');
+    await expect(runIngestCli(['tro', 'x.csv'], noTables, () => undefined)).rejects.toThrow('No tables to work on');
   });
 
   it.each([
