@@ -94,6 +94,7 @@ ladies lady gents youth teen teens junior juniors infant infants
 gift gifts set sets bundle combo replacement spare original genuine official authentic compatible universal
 noise cancelling canceling cancellation running walking hiking training outdoor indoor home kitchen office travel
 best top quality high low long short wide narrow deep round square
+refurbished renewed certified preowned used
 `;
 
 /**

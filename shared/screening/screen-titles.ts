@@ -525,19 +525,30 @@ function wordingOf(words: readonly TitleWord[], candidate: Candidate, titleCase:
     // Ordinary words that together are a mark ("Hot Wheels", "Black Diamond") read like one where brands stand.
     let allOrdinary = true;
     for (let i = candidate.start; i < candidate.end && allOrdinary; i++) allOrdinary = words[i]!.facts.generic || words[i]!.facts.dualUse;
-    return allOrdinary ? { kind: 'dual-use', weight: candidate.start <= 1 ? 0.65 : 0.3 } : { kind: 'coined', weight: 1 };
+    return allOrdinary ? { kind: 'dual-use', weight: isBrandPosition(words, candidate) ? 0.65 : 0.3 } : { kind: 'coined', weight: 1 };
   }
   const word = words[candidate.start]!;
   if (word.facts.knownTrademark) return { kind: 'coined', weight: 1 };
   if (word.facts.dualUse) {
     // Where brands stand: the first words. Capitals say little in a Title Case title, and a lower-case brand up
     // front is still probably the brand.
-    const brandPosition = candidate.start <= 1;
+    const brandPosition = isBrandPosition(words, candidate);
     const weight = brandPosition ? (word.capitalised || titleCase ? 0.65 : 0.5) : 0.3;
     return { kind: 'dual-use', weight };
   }
   if (word.facts.generic) return { kind: 'generic', weight: 0.15 };
   return { kind: 'coined', weight: 1 };
+}
+
+/**
+ * Where brands stand: the first two words, or the first word after words that only describe ("Certified
+ * Refurbished Ring Video Doorbell"; but not "Premium Phone Socket Holder").
+ */
+function isBrandPosition(words: readonly TitleWord[], candidate: Candidate): boolean {
+  if (candidate.start <= 1) return true;
+  let lead = 0;
+  while (lead < candidate.start && words[lead]!.facts.descriptor) lead++;
+  return candidate.start === lead;
 }
 
 /** Every word of the candidate is one the lexicon knows (a product, descriptive or ordinary word). */
