@@ -369,6 +369,11 @@ export function nominativeCueOfNormalised(keys: readonly string[], index: number
 }
 
 /** Whether the word at `index` is introduced by a nominative cue ("Case Compatible with iPhone 15": iphone is). */
+/** The word at `index` comes straight after a nominative cue ("for Echo", "compatible with Galaxy"). */
+export function followsNominativeCue(keys: readonly string[], index: number): boolean {
+  return index >= 1 && index < keys.length && !CUES_BY_LAST_WORD.has(keys[index]!) && cueEndingAt(keys, index - 1) !== undefined;
+}
+
 export function nominativeCueAt(words: readonly string[], index: number): boolean {
   return nominativeCueOf(words, index) !== undefined;
 }

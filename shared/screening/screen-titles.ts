@@ -21,7 +21,7 @@ import type { KeyFilter } from '../marks/key-filter';
 import type { Market } from '../marks/mark-record';
 import type { MarkStore, MarkSummary } from '../ports';
 import { RunTable, type Candidate, type Run } from './candidates';
-import { factsOfNormalised, inferNiceClassesOfFacts, nominativeCueOfNormalised, type WordFacts } from './lexicon';
+import { factsOfNormalised, inferNiceClassesOfFacts, followsNominativeCue, nominativeCueOfNormalised, type WordFacts } from './lexicon';
 import { CONFLICT_FLOOR, HIGH_SCORE, MATCH_WEIGHT, STATUS_WEIGHT, classRelevance, riskOf, type ItemClasses, type MatchKind, type Risk } from './risk';
 import { wordsOfTitle, type TitleWord } from './title-words';
 import type { TroIndex } from './tro-index';
@@ -347,7 +347,7 @@ class TitleContext {
 
   consider(match: RunMatch, candidate: Candidate): void {
     const words = this.words;
-    const wording = wordingOf(words, candidate, this.titleCase);
+    const wording = wordingOf(words, candidate, this.titleCase, followsNominativeCue(this.normalised, candidate.start));
     let relevance = classRelevance(match.niceClasses, this.itemClassesAround(candidate));
     // A word with an everyday meaning next door to the brand's goods ("coach" whistle, sports; the Coach brand,
     // bags and clothing) is most likely that everyday meaning: only the brand's own class counts for it.
@@ -511,7 +511,8 @@ function matchOf(run: Run, markJoined: string, viaExactKey: boolean): { kind: Ma
   return distance <= budget ? { kind: 'fuzzy', distance } : undefined;
 }
 
-function wordingOf(words: readonly TitleWord[], candidate: Candidate, titleCase: boolean): { kind: Conflict['wording']; weight: number } {
+/** `afterCue`: the candidate comes straight after a nominative cue, which introduces a brand ("for Echo"). */
+function wordingOf(words: readonly TitleWord[], candidate: Candidate, titleCase: boolean, afterCue: boolean): { kind: Conflict['wording']; weight: number } {
   // One token of letters and digits ("3D", "4K") is one word, whatever its parts are: "3D Printed" is a description.
   if (candidate.end - candidate.start > 1 && isWholeToken(words, candidate)) {
     const facts = factsOfNormalised(candidate.run.joined);
@@ -525,14 +526,14 @@ function wordingOf(words: readonly TitleWord[], candidate: Candidate, titleCase:
     // Ordinary words that together are a mark ("Hot Wheels", "Black Diamond") read like one where brands stand.
     let allOrdinary = true;
     for (let i = candidate.start; i < candidate.end && allOrdinary; i++) allOrdinary = words[i]!.facts.generic || words[i]!.facts.dualUse;
-    return allOrdinary ? { kind: 'dual-use', weight: isBrandPosition(words, candidate) ? 0.65 : 0.3 } : { kind: 'coined', weight: 1 };
+    return allOrdinary ? { kind: 'dual-use', weight: afterCue || isBrandPosition(words, candidate) ? 0.65 : 0.3 } : { kind: 'coined', weight: 1 };
   }
   const word = words[candidate.start]!;
   if (word.facts.knownTrademark) return { kind: 'coined', weight: 1 };
   if (word.facts.dualUse) {
     // Where brands stand: the first words. Capitals say little in a Title Case title, and a lower-case brand up
     // front is still probably the brand.
-    const brandPosition = isBrandPosition(words, candidate);
+    const brandPosition = afterCue || isBrandPosition(words, candidate);
     const weight = brandPosition ? (word.capitalised || titleCase ? 0.65 : 0.5) : 0.3;
     return { kind: 'dual-use', weight };
   }

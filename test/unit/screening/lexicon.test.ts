@@ -14,6 +14,7 @@ import {
 import { normalizeText } from '../../../shared/marks/lookup-keys';
 import {
   factsOfNormalised,
+  followsNominativeCue,
   inferNiceClasses,
   isDualUse,
   isGenericWord,
@@ -248,6 +249,12 @@ describe('nominative cues', () => {
 
     expect(nominativeCueAt(words, words.indexOf('iphone'))).toBe(true);
     expect(nominativeCueOf(words, words.indexOf('iphone'))).toBe('compatible with');
+  });
+
+  it('knows the word straight after a cue, and only that word', () => {
+    const keys = wordsOf('Case Compatible with Galaxy S24 for Men');
+
+    expect(keys.map((_, i) => followsNominativeCue(keys, i))).toEqual([false, false, false, true, false, false, true]);
   });
 
   it('"for Samsung Galaxy S24": every word up to three after the cue is introduced', () => {
