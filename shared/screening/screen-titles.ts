@@ -21,7 +21,7 @@ import type { KeyFilter } from '../marks/key-filter';
 import type { Market } from '../marks/mark-record';
 import type { MarkStore, MarkSummary } from '../ports';
 import { RunTable, type Candidate, type Run } from './candidates';
-import { factsOfNormalised, inferNiceClassesOfFacts, followsNominativeCue, nominativeCueOfNormalised, type WordFacts } from './lexicon';
+import { factsOfNormalised, followsNominativeCue, inferNiceClassesOfFacts, isNumberLike, nominativeCueOfNormalised, type WordFacts } from './lexicon';
 import { CONFLICT_FLOOR, HIGH_SCORE, MATCH_WEIGHT, STATUS_WEIGHT, classRelevance, riskOf, type ItemClasses, type MatchKind, type Risk } from './risk';
 import { wordsOfTitle, type TitleWord } from './title-words';
 import type { TroIndex } from './tro-index';
@@ -564,21 +564,24 @@ function isLexiconWordRun(words: readonly TitleWord[], candidate: Candidate): bo
 /** Characters of a token of letters and digits from which it reads as a model code ("MC414HN", "T948B2"), not a size ("4K", "5L"). */
 const MODEL_CODE_MIN_CHARS = 5;
 
-/** A token starts at `index` that mixes letters and digits, long enough to be a model code. */
+/**
+ * A token starts at `index` that mixes letters and digits, long enough to be a model code, and is no quantity or
+ * size ("500ml", "1080p", "10x20").
+ */
 function isModelCodeAt(words: readonly TitleWord[], index: number): boolean {
   if (index > 0 && words[index - 1]!.continued) return false;
   let letters = false;
   let digits = false;
-  let chars = 0;
+  let token = '';
   for (let i = index; i < words.length; i++) {
     const word = words[i]!;
     if (word.cjk) return false;
     if (/^\d/.test(word.norm)) digits = true;
     else letters = true;
-    chars += word.norm.length;
+    token += word.norm;
     if (!word.continued) break;
   }
-  return letters && digits && chars >= MODEL_CODE_MIN_CHARS;
+  return letters && digits && token.length >= MODEL_CODE_MIN_CHARS && !isNumberLike(token);
 }
 
 /** The candidate's words are the parts of one token, all of it. */
