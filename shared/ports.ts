@@ -155,14 +155,32 @@ export interface MarkStore {
   lookup(market: Market, keys: readonly string[]): Promise<Map<string, MarkSummary[]>>;
   getMark(market: Market, serial: string): Promise<(MarkRecord & { lookupKeys: string[] }) | undefined>;
   /**
-   * Writes a chunk of records (by serial: the newest batch wins; the same content twice changes nothing). What
-   * `absent` vouches for is not read first.
+   * Writes a chunk of records (by serial: the newest batch wins; the same content twice changes nothing) and files
+   * them under their keys before it returns. What `absent` vouches for is not read first.
    */
   upsertMarks(records: readonly MarkRecord[], options?: { absent?: KnownAbsent }): Promise<MarkWriteResult>;
+  /**
+   * A writer for a whole batch, which files its marks under their keys at `finish` (or when it holds too much):
+   * a key shared by records of many chunks is then written once, not once per chunk. Until `finish` returns, a
+   * mark record may be stored before its keys; `refile` repairs that after an interrupted batch.
+   */
+  openBatchWriter(options?: { absent?: KnownAbsent }): MarkBatchWriter;
   /** Every lookup key of a market that has marks, for rebuilding its key filter. */
   allKeys(market: Market): AsyncIterable<string>;
   /** Every serial of a market, for rebuilding its serial filter. */
   allSerials(market: Market): AsyncIterable<string>;
+}
+
+export interface MarkBatchWriter {
+  /** Writes a chunk's mark records; a key a stored mark leaves is rewritten at once, joins are held back. */
+  write(records: readonly MarkRecord[]): Promise<MarkWriteResult>;
+  /**
+   * Files again under their keys the stored marks of the given batches (ids as batchIdOf gives them): those that
+   * did not complete, whose marks may be stored without their keys. Returns how many marks it found.
+   */
+  refile(market: Market, batchIds: readonly string[]): Promise<number>;
+  /** Writes every key change still held back. Nothing is complete until it has returned. */
+  finish(): Promise<void>;
 }
 
 /**
@@ -221,6 +239,8 @@ export interface DataBatchStore {
   latestComplete(market: Market, kind: DataKind): Promise<DataBatch | undefined>;
   /** Whether any batch of the market and kind was ever begun (complete or not). */
   hasBatches(market: Market, kind: DataKind): Promise<boolean>;
+  /** The ids of the batches of the market and kind that were begun and never completed. */
+  unfinished(market: Market, kind: DataKind): Promise<string[]>;
   /** One ingest at a time per market and kind; a lock whose holder died expires after `ttlSeconds`. */
   acquireLock(market: Market, kind: DataKind, holder: string, now: Date, ttlSeconds: number): Promise<void>;
   releaseLock(market: Market, kind: DataKind, holder: string): Promise<void>;

@@ -7,7 +7,9 @@
  *
  *  1. Take the lock of the market and kind (one ingest at a time), record the batch as running.
  *  2. Parse the stream record by record; a bad record goes to the rejects with its line and never stops the batch.
- *  3. Write good records in chunks (the mark store keeps the newest batch per serial; unchanged content is skipped).
+ *  3. Write good records in chunks (the mark store keeps the newest batch per serial; unchanged content is skipped);
+ *     the writer files them under their lookup keys at the end of the batch, so a key shared by records of many
+ *     chunks is written once. After an interrupted batch, the marks of unfinished batches are filed again first.
  *  4. Add the keys and serials of the written marks to the market's filters. When the filters were sealed (they
  *     hold every key and serial of the store: see MarketFilters), what they have never seen is not read before
  *     it is written; they are unsealed before the first write and sealed again when the batch completes (rebuilt
@@ -17,12 +19,12 @@
  *  6. Release the lock.
  */
 import { parseMarkJsonl } from '../marks/cn-jsonl';
-import type { Market, MarkRecord, ParsedMark } from '../marks/mark-record';
+import { batchIdOf, type Market, type MarkRecord, type ParsedMark } from '../marks/mark-record';
 import { readTroList } from '../marks/tro-csv';
 import { parseTsdrStatusXml } from '../marks/tsdr-status-xml';
 import { parseUsptoDailyXml } from '../marks/uspto-daily-xml';
 import { GrowingKeyFilter, KeyFilter } from '../marks/key-filter';
-import type { CoverageRecord, DataBatchStore, DataKind, FilterName, KeyFilterStore, KnownAbsent, MarkStore, TroStore } from '../ports';
+import type { CoverageRecord, DataBatchStore, DataKind, FilterName, KeyFilterStore, KnownAbsent, MarkBatchWriter, MarkStore, TroStore } from '../ports';
 
 export const BATCH_KINDS = ['uspto-daily', 'tsdr', 'marks-jsonl', 'tro'] as const;
 export type BatchKind = (typeof BATCH_KINDS)[number];
@@ -94,11 +96,6 @@ function dataKindOf(kind: BatchKind): DataKind {
   return kind === 'tro' ? 'tro' : 'marks';
 }
 
-/** Batch ids start with the data date, so the newest batch of a scope sorts first. */
-export function batchIdOf(batchDate: string, source: string): string {
-  return `${batchDate}#${source}`;
-}
-
 async function* recordsOf(request: IngestRequest): AsyncGenerator<ParsedMark> {
   const options = { batchDate: request.batchDate, source: request.source };
   switch (request.kind) {
@@ -155,7 +152,13 @@ export async function ingestBatch(stores: IngestStores, request: IngestRequest):
         counts.written = await stores.tro.upsert(list.entries, request.batchDate);
       } else {
         const filters = await openFilters(stores, request.market, firstBatch);
-        await writeMarks(stores, request, counts, reject, filters);
+        const writer = stores.marks.openBatchWriter(filters.absent ? { absent: filters.absent } : {});
+        // Filters that vouch for nothing mean a batch was interrupted since they were sealed: its marks may be
+        // stored without their keys (the writer holds joins back), so the marks of every unfinished batch are
+        // filed again first. A trusted filter means no batch has been interrupted since the last one completed.
+        if (!filters.absent) await writer.refile(request.market, await stores.batches.unfinished(request.market, kind));
+        await writeMarks(stores, request, counts, reject, writer, filters);
+        await writer.finish();
         await sealFilters(stores, request.market, filters);
       }
     } catch (error) {
@@ -179,6 +182,7 @@ async function writeMarks(
   request: IngestRequest,
   counts: IngestCounts,
   reject: (r: IngestReject) => void,
+  writer: MarkBatchWriter,
   filters: MarketFilters,
 ): Promise<void> {
   const chunkSize = request.chunkSize ?? DEFAULT_CHUNK_SIZE;
@@ -186,7 +190,7 @@ async function writeMarks(
   let writing: Promise<void> = Promise.resolve();
   let lockRenewedAt = Date.now();
   const write = async (records: MarkRecord[]) => {
-    const result = await stores.marks.upsertMarks(records, filters.absent ? { absent: filters.absent } : {});
+    const result = await writer.write(records);
     counts.written += result.written;
     counts.unchanged += result.unchanged;
     counts.stale += result.stale;

@@ -13,10 +13,10 @@
  *  4. The batch is complete only when every line was stored or rejected.
  */
 import path from 'node:path';
-import type { Market, MarkRecord } from '../marks/mark-record';
+import { batchIdOf, type Market, type MarkRecord } from '../marks/mark-record';
 import { parseLogoManifest } from '../marks/logo-manifest';
 import type { BlobStore, CoverageRecord, DataBatchStore, Embedder, LogoIndexStore, LogoMetadata, MarkStore, NormalizedImage, VectorIndex } from '../ports';
-import { batchIdOf, type IngestReject, type IngestSummary } from './ingest-batch';
+import type { IngestReject, IngestSummary } from './ingest-batch';
 
 export interface LogoIngestDeps {
   marks: Pick<MarkStore, 'getMark'>;

@@ -83,6 +83,11 @@ export interface BatchOptions {
   source: string;
 }
 
+/** A batch's id: its data date and source. Ids start with the date, so the newest batch of a scope sorts first. */
+export function batchIdOf(batchDate: string, source: string): string {
+  return `${batchDate}#${source}`;
+}
+
 /** Turns zod issues into one line a person can act on in a rejects file. */
 export function describeIssues(error: z.ZodError): string {
   return error.issues

@@ -87,6 +87,28 @@ export class DynamoDbDataBatchStore implements DataBatchStore {
     return (page.Items ?? []).length > 0;
   }
 
+  async unfinished(market: Market, kind: DataKind): Promise<string[]> {
+    const ids: string[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: '#scope = :scope AND batchId < :lock',
+          FilterExpression: '#status <> :complete',
+          ExpressionAttributeNames: { '#scope': 'scope', '#status': 'status' },
+          ExpressionAttributeValues: { ':scope': `${market}#${kind}`, ':lock': LOCK_ID, ':complete': 'complete' },
+          ProjectionExpression: 'batchId',
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) ids.push(String(item.batchId));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return ids;
+  }
+
   async acquireLock(market: Market, kind: DataKind, holder: string, now: Date, ttlSeconds: number): Promise<void> {
     const nowSeconds = Math.floor(now.getTime() / 1000);
     try {

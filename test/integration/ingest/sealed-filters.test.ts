@@ -1,7 +1,8 @@
 /**
  * The market's sealed filters on DynamoDB Local: a batch whose filters are sealed does not read what they have never
- * seen; an interrupted batch leaves them unsealed, so that the next batch reads everything and loses nothing; every
- * batch that completes seals them again. Reads are counted at the SDK (BatchGetItem keys per table).
+ * seen; an interrupted batch leaves them unsealed, so that the next batch reads everything, files again what the
+ * interrupted one stored, and loses nothing; every batch that completes seals them again. Reads are counted at the
+ * SDK (BatchGetItem keys per table).
  */
 import { Readable } from 'node:stream';
 import { createDynamoDbClients } from '../../../shared/adapters/aws/dynamodb-client';
@@ -42,7 +43,7 @@ function request(lines: object[], overrides: Partial<IngestRequest> = {}): Inges
   return { kind: 'marks-jsonl', market: 'US', batchDate: '2026-11-10', source: `sealed-${Math.random().toString(36).slice(2)}`, holder: 'test', input: jsonl(lines), ...overrides };
 }
 
-/** The mark store, failing on its `failOn`-th write: the batch stops there as if the process died. */
+/** The mark store, whose batch writer fails on its `failOn`-th chunk: the batch stops there as if the process died. */
 function failingOn(store: MarkStore, failOn: number): MarkStore {
   let calls = 0;
   return {
@@ -50,9 +51,17 @@ function failingOn(store: MarkStore, failOn: number): MarkStore {
     getMark: (market, serial) => store.getMark(market, serial),
     allKeys: (market) => store.allKeys(market),
     allSerials: (market) => store.allSerials(market),
-    upsertMarks: async (records, options) => {
-      if (++calls === failOn) throw new Error('the process stopped here');
-      return store.upsertMarks(records, options);
+    upsertMarks: (records, options) => store.upsertMarks(records, options),
+    openBatchWriter: (options) => {
+      const writer = store.openBatchWriter(options);
+      return {
+        write: async (records) => {
+          if (++calls === failOn) throw new Error('the process stopped here');
+          return writer.write(records);
+        },
+        refile: (market, batchIds) => writer.refile(market, batchIds),
+        finish: () => writer.finish(),
+      };
     },
   };
 }
@@ -75,9 +84,8 @@ describe('sealed filters', () => {
 
     expect(summary).toMatchObject({ complete: true, written: 80 });
     expect(reads.get(tables.marks) ?? 0).toBe(0);
-    // Key items are read only once an earlier chunk of the batch has written them: each name has two keys (e:, p:),
-    // Quorvantix's are read by chunk 2, Belltrimmer's by chunks 3 and 4.
-    expect(reads.get(tables.markKeys) ?? 0).toBe(6);
+    // The writer holds every join until the batch ends, so no key item is written, nor read back, before then.
+    expect(reads.get(tables.markKeys) ?? 0).toBe(0);
     expect(await serialsUnder(stores, 'e:quorvantix')).toHaveLength(40);
     expect(await serialsUnder(stores, 'e:belltrimmer')).toHaveLength(40);
     expect(await sealed(stores)).toEqual([true, true]);
@@ -112,13 +120,15 @@ describe('sealed filters', () => {
     await ingestBatch(stores, request(marks('BASE', 5, 'Veldtrover')));
     expect(await sealed(stores)).toEqual([true, true]);
 
-    // Batch A writes two chunks of marks under a new key, then stops.
-    const interrupted = await ingestBatch({ ...stores, marks: failingOn(stores.marks, 3) }, { ...request(marks('A', 6, 'Cindergloam')), chunkSize: 2 });
+    // Batch A writes two chunks of mark records under a new key, then stops before it has filed them under it.
+    const lines = marks('A', 6, 'Cindergloam');
+    const interrupted = await ingestBatch({ ...stores, marks: failingOn(stores.marks, 3) }, { ...request(lines), chunkSize: 2 });
     expect(interrupted.complete).toBe(false);
-    expect(await serialsUnder(stores, 'e:cindergloam')).toHaveLength(4);
+    for (const { serial } of lines.slice(0, 4)) expect(await stores.marks.getMark('US', serial)).toBeDefined();
+    expect(await serialsUnder(stores, 'e:cindergloam')).toHaveLength(0);
     expect(await sealed(stores)).toEqual([false, false]);
 
-    // Batch B, another file, files marks under the same key: it must read the key item A left, not overwrite it.
+    // Batch B, another file, files marks under the same key: it first files again the 4 marks A stored, then its own.
     reads.clear();
     const other = await ingestBatch(stores, request(marks('B', 2, 'Cindergloam'), { batchDate: '2026-11-12' }));
     expect(other.complete).toBe(true);
