@@ -1,12 +1,14 @@
 /**
  * Marks on DynamoDB, in two tables:
- *  - `marks`: the canonical record of each mark (`<market>#<serial>`), with a hash of its content and its keys;
+ *  - `marks`: the canonical record of each mark (`<market>#<serial>`), with a hash of its content, its keys and
+ *    the batch that wrote it;
  *  - `mark-keys`: one item per lookup key (`<market>#e:nike`) holding a summary of every mark filed under it, so
  *    that screening resolves up to 100 candidate keys in one BatchGetItem.
  * Writes read the affected key items, change them in memory and put them back. That is safe because ingest holds
- * the market's lock (one writer per market: see DataBatchStore.acquireLock), and it is ordered so that an
- * interrupted chunk is repaired by running the batch again: key items first, mark records last. What the caller
- * knows to be absent (the market's sealed filters: see shared/ingest/ingest-batch.ts) is written without a read.
+ * the market's lock (one writer per market: see DataBatchStore.acquireLock). A batch's writer holds the keys its
+ * marks join until the batch ends, so that a mark record can be stored before its keys; an interrupted batch is
+ * repaired by filing the marks it stored again (see DynamoDbMarkBatchWriter). What the caller knows to be absent
+ * (the market's sealed filters: see shared/ingest/ingest-batch.ts) is written without a read.
  *
  * Both kinds of item keep their payload in one string attribute (JSON) rather than as nested DynamoDB maps and
  * lists: DynamoDB's cost of reading and writing an item grows with the number of attributes in it, and a key item
@@ -396,7 +398,7 @@ interface KeyChange {
 /**
  * Bytes of held joins (their JSON, and about 64 bytes of heap for each key they join) past which a batch writer
  * writes them all and starts again: memory stays bounded whatever the batch's size, and a batch that fits writes
- * each of its keys once. The generated daily file holds 2 MB of them per 10,000 records (BENCHMARKS.md, Ingest).
+ * each of its keys once. The generated daily file holds 1.1 MB of them per 10,000 records (BENCHMARKS.md, Ingest).
  */
 export const MAX_HELD_JOIN_BYTES = 48 * 2 ** 20;
 const HELD_KEY_BYTES = 64;
