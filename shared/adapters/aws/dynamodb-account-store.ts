@@ -1,5 +1,5 @@
 /** Accounts and their API keys on DynamoDB. Points move only through the usage ledger, never here. */
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { newId } from '../../metering/api-keys';
 import type { Tier } from '../../metering/tiers';
@@ -48,20 +48,11 @@ export class DynamoDbAccountStore implements AccountStore {
 
   async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
     const out: ApiKeyRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tables.apiKeys,
-          IndexName: 'byAccount',
-          KeyConditionExpression: 'accountId = :a',
-          ExpressionAttributeValues: { ':a': accountId },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      out.push(...((page.Items ?? []) as ApiKeyRecord[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const pages = paginateQuery(
+      { client: this.doc },
+      { TableName: this.tables.apiKeys, IndexName: 'byAccount', KeyConditionExpression: 'accountId = :a', ExpressionAttributeValues: { ':a': accountId } },
+    );
+    for await (const page of pages) out.push(...((page.Items ?? []) as ApiKeyRecord[]));
     return out;
   }
 

@@ -4,7 +4,7 @@
  * re-run finishes it. The lock item (`batchId` = `~lock`) keeps ingests of one market and kind one at a time.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Market } from '../../marks/mark-record';
 import type { DataBatch, DataBatchStore, DataKind } from '../../ports';
 
@@ -51,23 +51,21 @@ export class DynamoDbDataBatchStore implements DataBatchStore {
 
   /** Batch ids begin with their data_as_of date (see shared/ingest), so the newest complete one is found first. */
   async latestComplete(market: Market, kind: DataKind): Promise<DataBatch | undefined> {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: '#scope = :scope',
-          FilterExpression: '#status = :complete',
-          ExpressionAttributeNames: { '#scope': 'scope', '#status': 'status' },
-          ExpressionAttributeValues: { ':scope': `${market}#${kind}`, ':complete': 'complete' },
-          ScanIndexForward: false,
-          ExclusiveStartKey: startKey,
-        }),
-      );
+    const pages = paginateQuery(
+      { client: this.doc },
+      {
+        TableName: this.table,
+        KeyConditionExpression: '#scope = :scope',
+        FilterExpression: '#status = :complete',
+        ExpressionAttributeNames: { '#scope': 'scope', '#status': 'status' },
+        ExpressionAttributeValues: { ':scope': `${market}#${kind}`, ':complete': 'complete' },
+        ScanIndexForward: false,
+      },
+    );
+    for await (const page of pages) {
       const [newest] = (page.Items ?? []) as DataBatch[];
       if (newest) return newest;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    }
     return undefined;
   }
 
@@ -89,23 +87,19 @@ export class DynamoDbDataBatchStore implements DataBatchStore {
 
   async unfinished(market: Market, kind: DataKind): Promise<string[]> {
     const ids: string[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: '#scope = :scope AND batchId < :lock',
-          FilterExpression: '#status <> :complete',
-          ExpressionAttributeNames: { '#scope': 'scope', '#status': 'status' },
-          ExpressionAttributeValues: { ':scope': `${market}#${kind}`, ':lock': LOCK_ID, ':complete': 'complete' },
-          ProjectionExpression: 'batchId',
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) ids.push(String(item.batchId));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const pages = paginateQuery(
+      { client: this.doc },
+      {
+        TableName: this.table,
+        KeyConditionExpression: '#scope = :scope AND batchId < :lock',
+        FilterExpression: '#status <> :complete',
+        ExpressionAttributeNames: { '#scope': 'scope', '#status': 'status' },
+        ExpressionAttributeValues: { ':scope': `${market}#${kind}`, ':lock': LOCK_ID, ':complete': 'complete' },
+        ProjectionExpression: 'batchId',
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) for (const item of page.Items ?? []) ids.push(String(item.batchId));
     return ids;
   }
 

@@ -38,7 +38,7 @@
  * all its items and deletes the previous ones, and each write of one first looks for leftovers.
  */
 import { createHash } from 'node:crypto';
-import { GetCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { lookupKeysOfMark } from '../../marks/lookup-keys';
 import { batchIdOf, type DrawingKind, type Market, type MarkRecord, type StatusCategory } from '../../marks/mark-record';
 import type { KnownAbsent, MarkBatchWriter, MarkStore, MarkSummary, MarkWriteResult } from '../../ports';
@@ -208,20 +208,16 @@ export class DynamoDbMarkStore implements MarkStore {
 
   /** Every item id of a market in a table, without the market (a scan that reads only the id). */
   private async *idsOf(table: string, attribute: 'lookupKey' | 'markId', market: Market): AsyncIterable<string> {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(
-        new ScanCommand({
-          TableName: table,
-          ProjectionExpression: attribute,
-          FilterExpression: `begins_with(${attribute}, :market)`,
-          ExpressionAttributeValues: { ':market': `${market}#` },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) yield String(item[attribute]).slice(market.length + 1);
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const pages = paginateScan(
+      { client: this.doc },
+      {
+        TableName: table,
+        ProjectionExpression: attribute,
+        FilterExpression: `begins_with(${attribute}, :market)`,
+        ExpressionAttributeValues: { ':market': `${market}#` },
+      },
+    );
+    for await (const page of pages) for (const item of page.Items ?? []) yield String(item[attribute]).slice(market.length + 1);
   }
 
   async getMark(market: Market, serial: string): Promise<(MarkRecord & { lookupKeys: string[] }) | undefined> {
@@ -266,24 +262,22 @@ export class DynamoDbMarkStore implements MarkStore {
     // DynamoDB takes at most 100 values in an IN list.
     for (let i = 0; i < batchIds.length; i += 99) {
       const ids = batchIds.slice(i, i + 99);
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await this.doc.send(
-          new ScanCommand({
-            TableName: this.tables.marks,
-            ProjectionExpression: '#record, lookupKeys',
-            FilterExpression: `begins_with(markId, :market) AND batchId IN (${ids.map((_, j) => `:b${j}`).join(', ')})`,
-            ExpressionAttributeNames: { '#record': 'record' },
-            ExpressionAttributeValues: { ':market': `${market}#`, ...Object.fromEntries(ids.map((id, j) => [`:b${j}`, id])) },
-            ConsistentRead: true,
-            ExclusiveStartKey: startKey,
-          }),
-        );
+      const pages = paginateScan(
+        { client: this.doc },
+        {
+          TableName: this.tables.marks,
+          ProjectionExpression: '#record, lookupKeys',
+          FilterExpression: `begins_with(markId, :market) AND batchId IN (${ids.map((_, j) => `:b${j}`).join(', ')})`,
+          ExpressionAttributeNames: { '#record': 'record' },
+          ExpressionAttributeValues: { ':market': `${market}#`, ...Object.fromEntries(ids.map((id, j) => [`:b${j}`, id])) },
+          ConsistentRead: true,
+        },
+      );
+      for await (const page of pages) {
         for (const item of (page.Items ?? []) as Pick<StoredMark, 'record' | 'lookupKeys'>[]) {
           yield { record: JSON.parse(item.record) as MarkRecord, lookupKeys: item.lookupKeys };
         }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 /** The TRO list on DynamoDB: one item per brand, replaced whole when a newer list names it. */
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { troBrandKey, type TroEntry } from '../../marks/tro-csv';
 import type { TroBrand, TroStore } from '../../ports';
 import { batchWriteAll } from './dynamodb-batch';
@@ -19,12 +19,7 @@ export class DynamoDbTroStore implements TroStore {
   /** The whole list: a few thousand brands at most, read once per function instance and kept in memory. */
   async all(): Promise<TroBrand[]> {
     const out: TroBrand[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(new ScanCommand({ TableName: this.table, ExclusiveStartKey: startKey }));
-      out.push(...((page.Items ?? []) as TroBrand[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    for await (const page of paginateScan({ client: this.doc }, { TableName: this.table })) out.push(...((page.Items ?? []) as TroBrand[]));
     return out;
   }
 }

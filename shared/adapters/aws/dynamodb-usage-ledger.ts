@@ -3,7 +3,7 @@
  * the usage table written in the same transaction, so at all times:
  *   balance = sum(credits) - sum(charges not refunded)
  */
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, paginateQuery, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { AccountNotFoundError, DebitOutcomeUnknownError, InsufficientPointsError } from '../../errors';
 import { newId } from '../../metering/api-keys';
 import type { Debit, LedgerEntry, UsageLedger } from '../../ports';
@@ -157,22 +157,14 @@ export class DynamoDbUsageLedger implements UsageLedger {
 
   async entries(accountId: string, options: { limit?: number; newestFirst?: boolean } = {}): Promise<LedgerEntry[]> {
     const out: LedgerEntry[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tables.usage,
-          KeyConditionExpression: 'accountId = :a',
-          ExpressionAttributeValues: { ':a': accountId },
-          ScanIndexForward: !options.newestFirst,
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-          ...(options.limit ? { Limit: options.limit - out.length } : {}),
-        }),
-      );
+    const pages = paginateQuery(
+      { client: this.doc, ...(options.limit ? { pageSize: options.limit } : {}) },
+      { TableName: this.tables.usage, KeyConditionExpression: 'accountId = :a', ExpressionAttributeValues: { ':a': accountId }, ScanIndexForward: !options.newestFirst, ConsistentRead: true },
+    );
+    for await (const page of pages) {
       out.push(...((page.Items ?? []) as LedgerEntry[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey && (!options.limit || out.length < options.limit));
+      if (options.limit && out.length >= options.limit) return out.slice(0, options.limit);
+    }
     return out;
   }
 }

@@ -6,7 +6,7 @@
  * The interrupted-write and racing-reader cases wrap the AWS SDK client to fail, or to let a writer in, at one chosen
  * call: that is the only way to stop a write at an exact point. Everything else is the real client on DynamoDB Local.
  */
-import { BatchGetCommand, BatchWriteCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, PutCommand, paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbMarkStore, KEY_ITEM_BUDGET_BYTES, KeyItemTooLargeError } from '../../../shared/adapters/aws/dynamodb-mark-store';
 import { phoneticKey } from '../../../shared/marks/lookup-keys';
 import type { MarkRecord } from '../../../shared/marks/mark-record';
@@ -61,20 +61,16 @@ async function upsertInChunks(target: DynamoDbMarkStore, records: readonly MarkR
 async function itemsOfKey(key: string): Promise<Record<string, unknown>[]> {
   const base = `US#${key}`;
   const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await doc.send(
-      new ScanCommand({
-        TableName: tables.markKeys,
-        ConsistentRead: true,
-        FilterExpression: 'lookupKey = :base OR begins_with(lookupKey, :overflow)',
-        ExpressionAttributeValues: { ':base': base, ':overflow': `${base}#` },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const pages = paginateScan(
+    { client: doc },
+    {
+      TableName: tables.markKeys,
+      ConsistentRead: true,
+      FilterExpression: 'lookupKey = :base OR begins_with(lookupKey, :overflow)',
+      ExpressionAttributeValues: { ':base': base, ':overflow': `${base}#` },
+    },
+  );
+  for await (const page of pages) items.push(...(page.Items ?? []));
   return items.sort((a, b) => String(a.lookupKey).localeCompare(String(b.lookupKey)));
 }
 
