@@ -3,7 +3,7 @@
  * process at start with every problem listed, rather than failing on the first request.
  */
 import * as z from 'zod';
-import { TABLES, tableEnvVar, type TableId } from '../infra/tables/definitions';
+import { TABLES, tableEnvVar, type TableId } from './tables/definitions';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 

@@ -12,7 +12,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { TABLES, tableEnvVar, type TableId } from '../tables/definitions';
+import { TABLES, tableEnvVar, type TableId } from '../../shared/tables/definitions';
 import { handlerEntry, nodejsBundling, type FunctionId } from './bundling';
 
 /** Actions of each level of table access. Transactions need no action of their own: each item's action counts. */

@@ -1,12 +1,12 @@
 /**
- * Every DynamoDB table of the service, built from the one shared list (infra/tables/definitions.ts): on-demand,
+ * Every DynamoDB table of the service, built from the one shared list (shared/tables/definitions.ts): on-demand,
  * TTL where the definition has it, its GSIs; point-in-time recovery and deletion protection where the environment
  * asks for them. CloudFormation names the tables; functions learn the names from their environment.
  */
 import { RemovalPolicy, Tags } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { TABLES, type KeyAttribute, type TableId } from '../tables/definitions';
+import { TABLES, type KeyAttribute, type TableId } from '../../shared/tables/definitions';
 
 export interface DataTablesProps {
   removalPolicy: RemovalPolicy;

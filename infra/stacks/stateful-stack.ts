@@ -8,7 +8,7 @@ import type { EnvironmentConfig } from '../config/environments';
 import { DataBuckets } from '../constructs/data-buckets';
 import { DataTables } from '../constructs/data-tables';
 import { LogoVectorIndexes } from '../constructs/logo-vector-indexes';
-import { TABLES, tableEnvVar } from '../tables/definitions';
+import { TABLES, tableEnvVar } from '../../shared/tables/definitions';
 
 export interface StatefulStackProps extends StackProps {
   config: EnvironmentConfig;

@@ -4,7 +4,7 @@ import type { DrawingKind, StatusCategory } from './mark-record';
 /**
  * USPTO code tables, checked once when the module loads. They ship in data/uspto/code-tables with their
  * provenance (SOURCE.txt, _sources.json), and as code-tables.json, built from the CSVs by
- * infra/data/build-code-tables.ts so that they bundle into a Lambda. A table that does not have the expected shape
+ * builders/build-code-tables.ts so that they bundle into a Lambda. A table that does not have the expected shape
  * stops the process at start rather than silently marking every mark dead.
  */
 

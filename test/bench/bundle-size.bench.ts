@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import path from 'node:path';
 import { build } from 'esbuild';
 import { esbuildOptions, FUNCTION_IDS, handlerEntry, PROJECT_ROOT, type FunctionId } from '../../infra/constructs/bundling';
-import { TABLES, tableEnvVar } from '../../infra/tables/definitions';
+import { TABLES, tableEnvVar } from '../../shared/tables/definitions';
 import { machineLine, percentile } from './bench-support';
 
 const RUNS = 7;

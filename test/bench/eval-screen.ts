@@ -17,7 +17,7 @@ import type { MarkStore } from '../../shared/ports';
 import { isDualUse, isGenericWord, isStopword } from '../../shared/screening/lexicon';
 import type { ScreeningResult } from '../../shared/screening/screen-titles';
 import { wordsOfTitle } from '../../shared/screening/title-words';
-import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
+import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { createSampleCorpusStack, hardCases } from '../support/sample-corpus-stack';
 import { machineLine, runAndWriteSection } from './bench-support';
 

@@ -1,5 +1,5 @@
 /**
- * Ingest of a generated USPTO daily XML file (infra/data/synthetic-uspto.ts, the real sample's structure) into
+ * Ingest of a generated USPTO daily XML file (builders/synthetic-uspto.ts, the real sample's structure) into
  * DynamoDB Local through the ingest CLI's code path, in a process of its own (ingest-process.ts): records per
  * second, that process's peak RSS (sampled every
  * 250 ms), the DynamoDB items written per record (counted at the SDK), the CPU time of that process and of
@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import type { IngestRunReport } from './ingest-process';
-import { writeSyntheticDailyXml } from '../../infra/data/synthetic-uspto';
-import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
+import { writeSyntheticDailyXml } from '../../builders/synthetic-uspto';
+import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { createTestStack } from '../support/test-stack';
 import { machineLine } from './bench-support';
 

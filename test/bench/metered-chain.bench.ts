@@ -6,14 +6,14 @@
  * Each in-flight worker uses its own account (separate sellers), and one scenario has all 16 on one account.
  */
 import { buildApiHandler } from '../../shared/http/api-handler';
-import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
-import { lambdaContext, toApiGatewayEvent } from '../../infra/local/lambda-event';
+import { startDynamoDbLocal } from '../../local/dynamodb-local';
+import { lambdaContext, toApiGatewayEvent } from '../../local/lambda-event';
 import { chargeTestOperation } from '../support/test-operation';
 import { createTestStack } from '../support/test-stack';
 import { post, startTestServer } from '../support/test-server';
 import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
 import { issueApiKey, openAccount } from '../../shared/metering/accounts';
-import { InMemoryMetering } from './in-memory-ports';
+import { InMemoryMetering } from '../support/in-memory-ports';
 import { machineLine, percentile, runInFlight, runAndWriteSection } from './bench-support';
 
 const IN_FLIGHT = 16;

@@ -14,9 +14,9 @@ import { createScreeningService } from '../../shared/screening/screening-service
 import { batchScreenOperation } from '../../functions/batch-screen/handler';
 import { ROUTES } from '../../functions/routes';
 import { handler as notFound } from '../../functions/not-found/handler';
-import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
-import { createLocalApp, listen } from '../../infra/local/server';
-import { loadSampleCorpus } from '../../infra/local/sample-corpus';
+import { startDynamoDbLocal } from '../../local/dynamodb-local';
+import { createLocalApp, listen } from '../../local/server';
+import { loadSampleCorpus } from '../../local/sample-corpus';
 import { createTestStack } from '../support/test-stack';
 import { machineLine, percentile } from './bench-support';
 

@@ -10,7 +10,7 @@
 import { Readable } from 'node:stream';
 import { buildDataStores } from '../../shared/composition-root';
 import { ingestBatch, type IngestRequest, type IngestStores } from '../../shared/ingest/ingest-batch';
-import type { RunningServer } from '../../infra/local/server';
+import type { RunningServer } from '../../local/server';
 import { createTestStack, type TestStack } from '../support/test-stack';
 import { post, readJson, startTestServer } from '../support/test-server';
 

@@ -22,8 +22,8 @@ import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob
 import { UsearchVectorIndex } from '../../shared/adapters/local/usearch-vector-index';
 import type { Embedder, NormalizedImage } from '../../shared/ports';
 import { imageSearchOperation } from '../../functions/image-search/handler';
-import { createLocalApp, listen, type RunningServer } from '../../infra/local/server';
-import { startSageMakerEndpointServer, type LocalSageMakerEndpoint } from '../../infra/local/sagemaker-endpoint-server';
+import { createLocalApp, listen, type RunningServer } from '../../local/server';
+import { startSageMakerEndpointServer, type LocalSageMakerEndpoint } from '../support/sagemaker-endpoint-server';
 import { handler as notFound } from '../../functions/not-found/handler';
 import { createTestStack, type TestStack } from '../support/test-stack';
 import { post, readJson, startTestServer } from '../support/test-server';

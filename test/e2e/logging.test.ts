@@ -2,7 +2,7 @@
  * What the service writes to its logs while serving real HTTP requests: one access line per request with the
  * request id, and EMF metric lines for billing.
  */
-import type { RunningServer } from '../../infra/local/server';
+import type { RunningServer } from '../../local/server';
 import { chargeTestOperation } from '../support/test-operation';
 import { createTestStack, type TestStack } from '../support/test-stack';
 import { post, startTestServer } from '../support/test-server';

@@ -3,7 +3,7 @@
  * idempotent replays. Driven by an operation registered only in tests (test/support/test-operation.ts).
  */
 import { auditAccount } from '../../shared/metering/accounts';
-import type { RunningServer } from '../../infra/local/server';
+import type { RunningServer } from '../../local/server';
 import { chargeTestOperation } from '../support/test-operation';
 import { createTestStack, type TestStack } from '../support/test-stack';
 import { post, readJson, startTestServer } from '../support/test-server';

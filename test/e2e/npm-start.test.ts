@@ -30,7 +30,7 @@ function waitForOutput(process: ChildProcess, pattern: RegExp, timeoutMs: number
 }
 
 it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM', async () => {
-  child = spawn(process.execPath, [require.resolve('tsx/cli'), 'infra/local/start.ts'], {
+  child = spawn(process.execPath, [require.resolve('tsx/cli'), 'local/start.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { ENVIRONMENT_NAMES, environmentConfig, UnknownEnvironmentError, type EnvironmentName } from '../../infra/config/environments';
 import { NON_FILTERABLE_METADATA } from '../../infra/constructs/logo-vector-indexes';
-import { TABLES } from '../../infra/tables/definitions';
+import { TABLES } from '../../shared/tables/definitions';
 import { functionLogicalId, onlyResource, resourcesOfType, synthEnvironment, tableIdOf, type SynthesisedEnvironment } from './synth-environment';
 
 const envs = {} as Record<EnvironmentName, SynthesisedEnvironment>;
@@ -46,7 +46,7 @@ describe('environments', () => {
   });
 });
 
-describe('tables (from infra/tables/definitions.ts)', () => {
+describe('tables (from shared/tables/definitions.ts)', () => {
   it('builds exactly one table per definition, on demand, with its keys, TTL and GSIs', () => {
     const tables = resourcesOfType(envs.dev.statefulJson, 'AWS::DynamoDB::Table');
     expect(tables.map(([, t]) => tableIdOf(t)).sort()).toEqual(TABLES.map((t) => t.id).sort());

@@ -5,7 +5,7 @@
 import { ROUTES } from '../../functions/routes';
 import { ACCESS_LOG_FIELDS } from '../../infra/constructs/http-api';
 import { TABLE_ACTIONS } from '../../infra/constructs/api-function';
-import { TABLES, tableEnvVar } from '../../infra/tables/definitions';
+import { TABLES, tableEnvVar } from '../../shared/tables/definitions';
 import { describeValue, functionLogicalId, grantsOf, onlyResource, resourcesOfType, synthEnvironment, type SynthesisedEnvironment } from './synth-environment';
 
 const CONSTRUCT_OF = { 'batch-screen': 'BatchScreen', 'image-search': 'ImageSearch' } as const;

@@ -1,8 +1,8 @@
 /**
  * The admin CLI (`npm run admin -- ...`) run in-process against a private set of tables on DynamoDB Local.
  */
-import { runAdmin } from '../../infra/local/admin-cli';
-import { runIngestCli } from '../../infra/local/ingest-cli';
+import { runAdmin } from '../../local/admin-cli';
+import { runIngestCli } from '../../local/ingest-cli';
 import { hashApiKey } from '../../shared/metering/api-keys';
 import { createTestStack, type TestStack } from '../support/test-stack';
 

@@ -20,9 +20,9 @@ import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob
 import { buildDataStores } from '../../shared/composition-root';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import type { BlobStore } from '../../shared/ports';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local';
-import { writeSyntheticDailyXml } from '../../infra/data/synthetic-uspto';
-import type { RunningServer } from '../../infra/local/server';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local';
+import { writeSyntheticDailyXml } from '../../builders/synthetic-uspto';
+import type { RunningServer } from '../../local/server';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { auditLedger, type ObservedResponse } from '../support/ledger-audit';
 import { createTestStack, type TestStack } from '../support/test-stack';

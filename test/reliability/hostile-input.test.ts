@@ -6,7 +6,7 @@
  * every part of a request.
  */
 import fc from 'fast-check';
-import type { RunningServer } from '../../infra/local/server';
+import type { RunningServer } from '../../local/server';
 import { auditAccount } from '../../shared/metering/accounts';
 import { createTestStack, type TestStack } from '../support/test-stack';
 import { startTestServer } from '../support/test-server';

@@ -7,7 +7,7 @@
 // First: loggers built when a module loads (the not-found function's) must see the level too.
 import './verbose-logs';
 import { hashApiKey } from '../../shared/metering/api-keys';
-import type { RunningServer } from '../../infra/local/server';
+import type { RunningServer } from '../../local/server';
 import { captureOutput, type CapturedOutput } from '../support/captured-output';
 import { chargeTestOperation } from '../support/test-operation';
 import { createTestStack, type TestStack } from '../support/test-stack';

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const imageShare = Math.min(1, numberArg(values['image-share'], 0.3, 'image-share'));
 
   console.error('Starting DynamoDB Local and the API, loading the sample corpus ...');
-  const { startLocalService } = await import('../../infra/local/local-service');
+  const { startLocalService } = await import('../../local/local-service');
   const service = await startLocalService({ port: 0, tablePrefix: 'load', logoIndexDir: mkdtempSync(path.join(os.tmpdir(), 'load-indexes-')) });
   try {
     await service.loadSamples();

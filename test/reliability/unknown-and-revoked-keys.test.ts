@@ -4,7 +4,7 @@
  */
 import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
 import { buildDependencies } from '../../shared/composition-root';
-import type { RunningServer } from '../../infra/local/server';
+import type { RunningServer } from '../../local/server';
 import { createTestStack, type TestStack } from '../support/test-stack';
 import { startTestServer } from '../support/test-server';
 import { sendRaw, type RawResponse } from './raw-http';

@@ -1,5 +1,5 @@
 /** One DynamoDB Local for the whole test run; each suite creates its own uniquely prefixed tables in it. */
-import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
+import { startDynamoDbLocal } from '../../local/dynamodb-local';
 
 export default async function globalSetup(): Promise<void> {
   const ddb = await startDynamoDbLocal();

@@ -1,4 +1,4 @@
-import type { DynamoDbLocal } from '../../infra/local/dynamodb-local';
+import type { DynamoDbLocal } from '../../local/dynamodb-local';
 
 export default async function globalTeardown(): Promise<void> {
   const ddb = (globalThis as Record<string, unknown>).__dynamoDbLocal as DynamoDbLocal | undefined;

@@ -3,7 +3,7 @@ import { buildDataStores } from '../../shared/composition-root';
 import type { IngestStores } from '../../shared/ingest/ingest-batch';
 import { createScreeningService, type ScreeningService } from '../../shared/screening/screening-service';
 import type { TitleScreener } from '../../shared/screening/screen-titles';
-import { loadSampleCorpus } from '../../infra/local/sample-corpus';
+import { loadSampleCorpus } from '../../local/sample-corpus';
 import { createTestStack, type TestStack } from './test-stack';
 
 export interface SampleCorpusStack {

@@ -6,7 +6,7 @@ import { buildDataStores, buildLogoSearch } from '../../shared/composition-root'
 import { createScreeningService } from '../../shared/screening/screening-service';
 import { imageSearchOperation } from '../../functions/image-search/handler';
 import { handler as notFound } from '../../functions/not-found/handler';
-import { createLocalApp, listen, type LambdaHttpHandler, type RunningServer } from '../../infra/local/server';
+import { createLocalApp, listen, type LambdaHttpHandler, type RunningServer } from '../../local/server';
 import { ROUTES } from '../../functions/routes';
 import type { TestStack } from './test-stack';
 

@@ -12,8 +12,8 @@ import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client
 import { issueApiKey, openAccount } from '../../shared/metering/accounts';
 import type { Tier } from '../../shared/metering/tiers';
 import type { ApiDependencies } from '../../shared/http/types';
-import { createTables } from '../../infra/local/create-tables';
-import { localEnvironment } from '../../infra/local/local-config';
+import { createTables } from '../../local/create-tables';
+import { localEnvironment } from '../../local/local-config';
 
 export function testDynamoDbEndpoint(): string {
   const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;

@@ -1,7 +1,7 @@
 /**
  * The SageMaker CLIP embedder with the REAL SageMakerRuntimeClient over HTTP.
  *
- * A SageMaker endpoint has no local form, so the remote side is infra/local/sagemaker-endpoint-server.ts: it speaks
+ * A SageMaker endpoint has no local form, so the remote side is test/support/sagemaker-endpoint-server.ts: it speaks
  * the SageMaker runtime's HTTP (POST /endpoints/<name>/invocations, its error headers and bodies) and answers the
  * wire contract of shared/adapters/aws/sagemaker-embedder.ts from a real local embedder. Nothing in the SDK is mocked.
  *
@@ -12,7 +12,7 @@ import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import {
   startSageMakerEndpointServer,
   type LocalSageMakerEndpoint,
-} from '../../../infra/local/sagemaker-endpoint-server';
+} from '../../support/sagemaker-endpoint-server';
 import { SageMakerClipEmbedder } from '../../../shared/adapters/aws/sagemaker-embedder';
 import { SearchBackendUnavailableError } from '../../../shared/errors';
 import type { Embedder, NormalizedImage } from '../../../shared/ports';

@@ -11,9 +11,9 @@ import { buildDataStores } from '../../../shared/composition-root';
 import { createDynamoDbClients } from '../../../shared/adapters/aws/dynamodb-client';
 import { loadConfig } from '../../../shared/config';
 import { ingestBatch } from '../../../shared/ingest/ingest-batch';
-import { createTables } from '../../../infra/local/create-tables';
-import { localEnvironment } from '../../../infra/local/local-config';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../../infra/local/dynamodb-local';
+import { createTables } from '../../../local/create-tables';
+import { localEnvironment } from '../../../local/local-config';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../../local/dynamodb-local';
 
 const SEED = path.join(__dirname, '../../fixtures/uspto/daily-xml-sample/seed.xml');
 const SERIALS = ['87310367', '87703889', '87703896', '87796079', '71112081', '71522974', '72029003'];

@@ -1,6 +1,6 @@
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { brandKey, isSelfContainedSvg } from '../../../infra/data/build-sample-corpus';
+import { brandKey, isSelfContainedSvg } from '../../../builders/build-sample-corpus';
 import { parseMarkJsonl } from '../../../shared/marks/cn-jsonl';
 import { calendarDateSchema, type MarkRecord, type ParsedMark } from '../../../shared/marks/mark-record';
 

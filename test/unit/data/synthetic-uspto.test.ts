@@ -6,7 +6,7 @@ import {
   writeSyntheticDailyXml,
   type SyntheticDailyXmlOptions,
   type SyntheticDailyXmlSummary,
-} from '../../../infra/data/synthetic-uspto';
+} from '../../../builders/synthetic-uspto';
 import type { ParsedMark } from '../../../shared/marks/mark-record';
 import { parseUsptoDailyXml } from '../../../shared/marks/uspto-daily-xml';
 

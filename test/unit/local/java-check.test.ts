@@ -1,4 +1,4 @@
-import { assertJavaAvailable, JavaMissingError } from '../../../infra/local/dynamodb-local';
+import { assertJavaAvailable, JavaMissingError } from '../../../local/dynamodb-local';
 
 it('says plainly how to install Java when `java` is not on PATH', () => {
   const withoutJava = { ...process.env, PATH: '/nonexistent' };

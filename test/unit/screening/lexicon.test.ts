@@ -10,7 +10,7 @@ import {
   pluralOf,
   serializeLexicon,
   singularOf,
-} from '../../../infra/data/build-lexicon';
+} from '../../../builders/build-lexicon';
 import { normalizeText } from '../../../shared/marks/lookup-keys';
 import {
   factsOfNormalised,
@@ -340,11 +340,11 @@ describe('the committed lexicon.json', () => {
 
   const sourcesPresent = existsSync(path.join(DEFAULT_SHARED_DIR, 'data/nice/nice-classification.json'));
   if (!sourcesPresent) {
-    it.skip(`equals what infra/data/build-lexicon.ts builds (skipped: the sources in ${DEFAULT_SHARED_DIR} are absent)`, () => {});
+    it.skip(`equals what builders/build-lexicon.ts builds (skipped: the sources in ${DEFAULT_SHARED_DIR} are absent)`, () => {});
     return;
   }
 
-  it('equals what infra/data/build-lexicon.ts builds from the sources', () => {
+  it('equals what builders/build-lexicon.ts builds from the sources', () => {
     const rebuilt = serializeLexicon(buildLexicon(DEFAULT_SHARED_DIR));
 
     expect(readFileSync(LEXICON_FILE, 'utf8')).toBe(rebuilt);

@@ -1,6 +1,6 @@
-/** Creates the tables of infra/tables/definitions.ts in DynamoDB Local, under a name prefix. */
+/** Creates the tables of shared/tables/definitions.ts in DynamoDB Local, under a name prefix. */
 import { CreateTableCommand, type AttributeDefinition, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { TABLES, physicalTableName, type TableDefinition, type TableId } from '../tables/definitions';
+import { TABLES, physicalTableName, type TableDefinition, type TableId } from '../shared/tables/definitions';
 
 function attributeDefinitions(table: TableDefinition): AttributeDefinition[] {
   const keys = [table.partitionKey, table.sortKey, ...(table.globalSecondaryIndexes ?? []).flatMap((i) => [i.partitionKey, i.sortKey])];

@@ -8,15 +8,15 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { S3BlobStore } from '../../shared/adapters/aws/s3-blob-store';
-import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob-store';
-import { buildDataStores, buildLogoIngest } from '../../shared/composition-root';
-import { ingestLogos } from '../../shared/ingest/ingest-logos';
-import { loadConfig } from '../../shared/config';
-import { BATCH_KINDS, type BatchKind, type IngestCounts, type IngestReject, type IngestStores, type IngestSummary } from '../../shared/ingest/ingest-batch';
-import { ingestBlob } from '../../shared/ingest/ingest-blob';
-import { isCalendarDate, MARKETS, type Market } from '../../shared/marks/mark-record';
-import type { BlobStore } from '../../shared/ports';
+import { S3BlobStore } from '../shared/adapters/aws/s3-blob-store';
+import { FileSystemBlobStore } from '../shared/adapters/local/filesystem-blob-store';
+import { buildDataStores, buildLogoIngest } from '../shared/composition-root';
+import { ingestLogos } from '../shared/ingest/ingest-logos';
+import { loadConfig } from '../shared/config';
+import { BATCH_KINDS, type BatchKind, type IngestCounts, type IngestReject, type IngestStores, type IngestSummary } from '../shared/ingest/ingest-batch';
+import { ingestBlob } from '../shared/ingest/ingest-blob';
+import { isCalendarDate, MARKETS, type Market } from '../shared/marks/mark-record';
+import type { BlobStore } from '../shared/ports';
 import { resolveEnvironment, targetEnvironment, type EnvironmentSource } from './target-environment';
 
 const HELP = `Usage: npm run ingest -- <kind> <path | s3://bucket/key> [options]

@@ -1,6 +1,6 @@
 /**
  * Builds the US sample corpus and its logo batch from public brand lists:
- *   npx tsx infra/data/build-sample-corpus.ts [--brand-list DIR] [--packages DIR] [--out data/sample]
+ *   npx tsx builders/build-sample-corpus.ts [--brand-list DIR] [--packages DIR] [--out data/sample]
  *
  * Input: the Amazon brand list (brands.txt, MIT), and the simple-icons (CC0) and devicon (MIT) npm packages, found
  * under --packages (a node_modules folder; default: this project's). Nothing is fetched.
@@ -17,9 +17,9 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { SaxesParser } from 'saxes';
-import { markJsonlLineSchema, type MarkJsonlLine } from '../../shared/marks/cn-jsonl';
+import { markJsonlLineSchema, type MarkJsonlLine } from '../shared/marks/cn-jsonl';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 
 /** Serial prefix that no trademark office uses; USPTO serials are 8 digits. */
 export const US_SAMPLE_SERIAL_PREFIX = 'US-SAMPLE-';

@@ -1,5 +1,5 @@
 /**
- * `npx tsx infra/data/build-code-tables.ts [--check]`: the USPTO code tables the parsers use, from the CSVs in
+ * `npx tsx builders/build-code-tables.ts [--check]`: the USPTO code tables the parsers use, from the CSVs in
  * data/uspto/code-tables into one JSON module that bundles into a Lambda (a CSV read from disk at run time would
  * not be there). --check exits 1 when the committed JSON no longer matches the CSVs.
  */
@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 
-const DIR = path.join(__dirname, '../../data/uspto/code-tables');
+const DIR = path.join(__dirname, '../data/uspto/code-tables');
 const TABLES = ['status_codes.csv', 'drawing_codes.csv'] as const;
 export const CODE_TABLES_JSON = path.join(DIR, 'code-tables.json');
 

@@ -1,5 +1,5 @@
 /**
- * Builds the CN beta sample: npx tsx infra/data/build-cn-sample.ts [--out data/sample] [--as-of YYYY-MM-DD]
+ * Builds the CN beta sample: npx tsx builders/build-cn-sample.ts [--out data/sample] [--as-of YYYY-MM-DD]
  *
  * Input: sample-corpus/cn-brands.csv, a hand-made table (Chinese name, pinyin, Latin name, Nice classes).
  * Output: <out>/cn-marks.jsonl (canonical mark JSONL, market CN, marks in force only) and <out>/cn-coverage.json.
@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { markJsonlLineSchema, type MarkJsonlLine } from '../../shared/marks/cn-jsonl';
+import { markJsonlLineSchema, type MarkJsonlLine } from '../shared/marks/cn-jsonl';
 
 export const CN_SAMPLE_SERIAL_PREFIX = 'CN-SAMPLE-';
 const COMBINED_FORM_BRANDS = 12;
@@ -29,7 +29,7 @@ function valueOf(argv: readonly string[], flag: string): string | undefined {
 
 function main(): void {
   const argv = process.argv.slice(2);
-  const outDir = valueOf(argv, '--out') ?? path.resolve(__dirname, '../../data/sample');
+  const outDir = valueOf(argv, '--out') ?? path.resolve(__dirname, '../data/sample');
   const asOf = valueOf(argv, '--as-of') ?? new Date().toISOString().slice(0, 10);
   const rows = parse(readFileSync(path.join(__dirname, 'sample-corpus/cn-brands.csv'), 'utf8'), {
     columns: true,

@@ -6,10 +6,10 @@
 // Lambda runs Node 22; locally the SDK's notice about an older Node is noise.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../shared/config';
-import { buildDependencies } from '../../shared/composition-root';
-import { auditAccount, issueApiKey, openAccount } from '../../shared/metering/accounts';
-import { isTier, TIERS } from '../../shared/metering/tiers';
+import { loadConfig } from '../shared/config';
+import { buildDependencies } from '../shared/composition-root';
+import { auditAccount, issueApiKey, openAccount } from '../shared/metering/accounts';
+import { isTier, TIERS } from '../shared/metering/tiers';
 import { resolveEnvironment, targetEnvironment, type EnvironmentSource } from './target-environment';
 
 const HELP = `Usage: npm run admin -- <command> [options]

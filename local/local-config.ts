@@ -1,5 +1,5 @@
 /** The environment the functions see when they run locally against DynamoDB Local. */
-import { TABLES, physicalTableName, tableEnvVar } from '../tables/definitions';
+import { TABLES, physicalTableName, tableEnvVar } from '../shared/tables/definitions';
 
 export function localEnvironment(options: { dynamoDbEndpoint: string; tablePrefix: string; envName?: string; logoIndexDir?: string }): Record<string, string> {
   return {

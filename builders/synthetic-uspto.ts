@@ -1,6 +1,6 @@
 /**
  * Synthetic USPTO "Trademark Applications Daily XML" for scale tests and benchmarks:
- *   npx tsx infra/data/synthetic-uspto.ts --records N [--out path] [--seed S] [--dead-share 0.2] [--gzip]
+ *   npx tsx builders/synthetic-uspto.ts --records N [--out path] [--seed S] [--dead-share 0.2] [--gzip]
  *     [--pending-share 0.4] [--date YYYYMMDD]   (default out: .local/synthetic/synthetic-uspto-N.xml[.gz])
  *
  * Input: the number of case-files, a seed and the share of dead marks.
@@ -24,9 +24,9 @@ import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
-import { usptoStatusOf } from '../../shared/marks/uspto-status';
+import { usptoStatusOf } from '../shared/marks/uspto-status';
 
-const DATA_DIR = path.resolve(__dirname, '../../data/uspto');
+const DATA_DIR = path.resolve(__dirname, '../data/uspto');
 
 export const SYNTHETIC_FIRST_SERIAL = 60_000_000;
 /** Series 60 to 69: ten million serials that no real daily file uses. */

@@ -4,13 +4,13 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob-store';
-import type { IngestStores, IngestSummary } from '../../shared/ingest/ingest-batch';
-import { ingestBlob, type BlobIngest } from '../../shared/ingest/ingest-blob';
-import { ingestLogos, type LogoIngestDeps } from '../../shared/ingest/ingest-logos';
-import type { Market } from '../../shared/marks/mark-record';
+import { FileSystemBlobStore } from '../shared/adapters/local/filesystem-blob-store';
+import type { IngestStores, IngestSummary } from '../shared/ingest/ingest-batch';
+import { ingestBlob, type BlobIngest } from '../shared/ingest/ingest-blob';
+import { ingestLogos, type LogoIngestDeps } from '../shared/ingest/ingest-logos';
+import type { Market } from '../shared/marks/mark-record';
 
-const DATA = path.join(__dirname, '../../data');
+const DATA = path.join(__dirname, '../data');
 /** The day the sample corpus was assembled; its data_as_of. */
 export const SAMPLE_CORPUS_DATE = '2026-11-22';
 

@@ -2,8 +2,8 @@
  * The whole service on one machine: DynamoDB Local, the tables from the shared definitions, and the local HTTP
  * server in front of the Lambda handlers. `npm start` and the end-to-end tests both stand on it.
  */
-import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
-import { ROUTES, type FunctionName } from '../../functions/routes';
+import { createDynamoDbClients } from '../shared/adapters/aws/dynamodb-client';
+import { ROUTES, type FunctionName } from '../functions/routes';
 import { createTables } from './create-tables';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { createLocalApp, listen, type LambdaHttpHandler, type LocalRoute, type RunningServer } from './server';

@@ -3,7 +3,7 @@
  * server (configured from the environment, exactly as in Lambda), and the sample corpus loaded through the real
  * ingest code. `npm start` and `npm run load` both stand on it.
  */
-import type { IngestSummary } from '../../shared/ingest/ingest-batch';
+import type { IngestSummary } from '../shared/ingest/ingest-batch';
 import { localEnvironment } from './local-config';
 import { startLocalRuntime, type LocalRuntime } from './runtime';
 
@@ -22,9 +22,9 @@ export async function startLocalService(options: { port: number; tablePrefix: st
       // The handlers read their configuration from the environment, exactly as in Lambda.
       Object.assign(process.env, localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix: options.tablePrefix, logoIndexDir: options.logoIndexDir }));
       const [batchScreen, imageSearch, notFound] = await Promise.all([
-        import('../../functions/batch-screen/handler'),
-        import('../../functions/image-search/handler'),
-        import('../../functions/not-found/handler'),
+        import('../functions/batch-screen/handler'),
+        import('../functions/image-search/handler'),
+        import('../functions/not-found/handler'),
       ]);
       return { functions: { 'batch-screen': batchScreen.handler, 'image-search': imageSearch.handler }, fallback: notFound.handler };
     },
@@ -32,8 +32,8 @@ export async function startLocalService(options: { port: number; tablePrefix: st
   return {
     runtime,
     async loadSamples() {
-      const { buildDataStores, buildLogoIngest } = await import('../../shared/composition-root');
-      const { loadConfig } = await import('../../shared/config');
+      const { buildDataStores, buildLogoIngest } = await import('../shared/composition-root');
+      const { loadConfig } = await import('../shared/config');
       const { startSampleCorpus, loadSampleLogos } = await import('./sample-corpus');
       const config = loadConfig();
       const stores = buildDataStores(config);

@@ -11,7 +11,7 @@ import { startLocalService, type LocalService } from './local-service';
 import { RUNTIME_FILE } from './runtime-file';
 
 const TABLE_PREFIX = 'tmk-local';
-const LOGO_INDEX_DIR = path.join(__dirname, '../../.local/indexes');
+const LOGO_INDEX_DIR = path.join(__dirname, '../.local/indexes');
 
 function portFromEnv(): number {
   const raw = process.env.PORT ?? '3000';
@@ -48,8 +48,8 @@ async function main(): Promise<void> {
     `Loaded the sample corpus in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s: ` +
       loaded.map((s) => `${s.batchId.split('#')[1]} ${s.written + s.unchanged}`).join(', '),
   );
-  const { dependencies } = await import('../../shared/composition-root');
-  const { openAccount, issueApiKey } = await import('../../shared/metering/accounts');
+  const { dependencies } = await import('../shared/composition-root');
+  const { openAccount, issueApiKey } = await import('../shared/metering/accounts');
   const deps = dependencies();
   const now = new Date();
   const account = await openAccount(deps, { name: 'Demo seller', tier: 'professional', points: 10_000, now });

@@ -3,7 +3,7 @@
  * those of the running `npm start` (found through .local/runtime.json).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { tableEnvVar } from '../tables/definitions';
+import { tableEnvVar } from '../shared/tables/definitions';
 import { localEnvironment } from './local-config';
 import { RUNTIME_FILE } from './runtime-file';
 

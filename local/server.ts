@@ -9,7 +9,7 @@ import { createServer, maxHeaderSize as defaultMaxHeaderSize, STATUS_CODES } fro
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { HeadersTooLargeError, MalformedRequestError, MethodNotAllowedError, PayloadTooLargeError, type ServiceError } from '../../shared/errors';
+import { HeadersTooLargeError, MalformedRequestError, MethodNotAllowedError, PayloadTooLargeError, type ServiceError } from '../shared/errors';
 import { lambdaContext, toApiGatewayEvent } from './lambda-event';
 
 export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
