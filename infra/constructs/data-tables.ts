@@ -3,7 +3,7 @@
  * TTL where the definition has it, its GSIs; point-in-time recovery and deletion protection where the environment
  * asks for them. CloudFormation names the tables; functions learn the names from their environment.
  */
-import { RemovalPolicy, Tags } from 'aws-cdk-lib';
+import { type RemovalPolicy, Tags } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { TABLES, type KeyAttribute, type TableId } from '../../shared/tables/definitions';

@@ -3,7 +3,7 @@
  * from the environment's config (CLIP ViT-B/32: 512, cosine). Every metadata key is filterable unless listed as
  * non-filterable, so `nice` and `is_live` (the query filters) stay filterable and the display fields do not.
  */
-import { RemovalPolicy } from 'aws-cdk-lib';
+import type { RemovalPolicy } from 'aws-cdk-lib';
 import { CfnIndex, CfnVectorBucket } from 'aws-cdk-lib/aws-s3vectors';
 import { Construct } from 'constructs';
 

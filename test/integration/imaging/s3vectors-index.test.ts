@@ -12,7 +12,7 @@ import {
   GetVectorsCommand,
   PutVectorsCommand,
   QueryVectorsCommand,
-  S3VectorsClient,
+  type S3VectorsClient,
 } from '@aws-sdk/client-s3vectors';
 import { S3VectorsIndex, scoreFromCosineDistance } from '../../../shared/adapters/aws/s3vectors-index';
 import { SearchBackendUnavailableError } from '../../../shared/errors';
