@@ -15,7 +15,7 @@ const common = {
   transform: { '^.+\\.(t|j|mj)s$': swc },
   // @middy/* ships ESM only: let swc turn it into CommonJS like our own code.
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
-  setupFiles: ['<rootDir>/test/support/quiet-logs.ts'],
+  setupFiles: ['<rootDir>/test/support/quiet-logs.ts', '<rootDir>/test/support/isolated-state.ts'],
 };
 
 /** Layers that need DynamoDB Local start one for the whole run; each suite makes its own prefixed tables in it. */

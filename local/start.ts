@@ -8,10 +8,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { JavaMissingError } from './dynamodb-local';
 import { startLocalService, type LocalService } from './local-service';
-import { RUNTIME_FILE } from './runtime-file';
+import { RUNTIME_FILE, STATE_DIR } from './runtime-file';
 
 const TABLE_PREFIX = 'tmk-local';
-const LOGO_INDEX_DIR = path.join(__dirname, '../.local/indexes');
+const LOGO_INDEX_DIR = path.join(STATE_DIR, 'indexes');
 
 function portFromEnv(): number {
   const raw = process.env.PORT ?? '3000';

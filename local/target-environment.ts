@@ -1,6 +1,6 @@
 /**
  * Which tables a command-line tool works on: deployed ones when their names are in the environment, otherwise
- * those of the running `npm start` (found through .local/runtime.json).
+ * those of the running `npm start` (found through its runtime file, see runtime-file.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { tableEnvVar } from '../shared/tables/definitions';

@@ -3,6 +3,7 @@
  * and curl lines, answers over HTTP, and on SIGTERM stops everything it started.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readJson } from '../support/test-server';
 
@@ -40,6 +41,9 @@ it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM'
   const dynamoDb = /DynamoDB Local at (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
   const apiKey = /API key \(shown once\):\s+(tmk_local_\w{32})/.exec(banner)![1]!;
   expect(banner).toMatch(/professional tier, 10000 points/);
+  // Its state is in this test's own folder (TMK_STATE_DIR), never in the checkout's .local of a developer's npm start.
+  const runtimeFile = path.join(process.env.TMK_STATE_DIR!, 'runtime.json');
+  expect(JSON.parse(readFileSync(runtimeFile, 'utf8'))).toMatchObject({ url: base, dynamoDbEndpoint: dynamoDb });
   expect(banner).toContain(`curl -s -X POST ${base}/v1/batch-screen -H 'Authorization: Bearer ${apiKey}'`);
 
   const noKey = await fetch(`${base}/v1/batch-screen`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"items":[]}' });
@@ -56,6 +60,7 @@ it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM'
   const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
+  expect(existsSync(runtimeFile)).toBe(false);
   await expect(fetch(dynamoDb, { method: 'POST', signal: AbortSignal.timeout(2000) })).rejects.toThrow();
   await expect(fetch(base, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
 });

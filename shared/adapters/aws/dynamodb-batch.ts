@@ -4,29 +4,18 @@
  * attempts run out (then it throws: a batch that cannot be written must not be reported as written).
  */
 import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { mapWithConcurrency } from '../../async/concurrency';
+import { retry } from '../../async/retry';
 
 type Key = Record<string, unknown>;
 type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Key } };
 
 const MAX_ATTEMPTS = 8;
 
-async function backoff(attempt: number): Promise<void> {
-  await new Promise((r) => setTimeout(r, Math.random() * Math.min(1000, 20 * 2 ** attempt)));
-}
+/** What DynamoDB left unprocessed is sent again after a backoff; the loop ends when nothing is left. */
+class UnprocessedError extends Error {}
 
-async function inParallel<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const results = new Array<T>(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, tasks.length) }, async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        results[i] = await tasks[i]!();
-      }
-    }),
-  );
-  return results;
-}
+const RETRY = { attempts: MAX_ATTEMPTS, baseMs: 20, capMs: 1000, retryable: (e: unknown) => e instanceof UnprocessedError };
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -34,12 +23,13 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-export async function batchGetAll(
+/** `T`: the shape of the items read (the table's items, or the attributes projected). */
+export async function batchGetAll<T = Record<string, unknown>>(
   doc: DynamoDBDocumentClient,
   table: string,
   keys: readonly Key[],
   options: { consistent?: boolean; inFlight?: number; attributes?: readonly string[] } = {},
-): Promise<Record<string, unknown>[]> {
+): Promise<T[]> {
   // Attribute names go through placeholders: some (`name`, `status` ...) are reserved words.
   const projection = options.attributes
     ? {
@@ -47,22 +37,18 @@ export async function batchGetAll(
         ExpressionAttributeNames: Object.fromEntries(options.attributes.map((name, i) => [`#a${i}`, name])),
       }
     : {};
-  const pages = await inParallel(
-    chunks(keys, 100).map((chunk) => async () => {
-      const found: Record<string, unknown>[] = [];
-      let pending: Key[] = chunk;
-      for (let attempt = 1; pending.length > 0; attempt++) {
-        if (attempt > MAX_ATTEMPTS) throw new Error(`BatchGetItem on ${table}: ${pending.length} keys still unprocessed`);
-        const out = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: options.consistent, ...projection } } }));
-        found.push(...(out.Responses?.[table] ?? []));
-        pending = (out.UnprocessedKeys?.[table]?.Keys as Key[] | undefined) ?? [];
-        if (pending.length) await backoff(attempt);
-      }
-      return found;
-    }),
-    options.inFlight ?? 4,
-  );
-  return pages.flat();
+  const pages = await mapWithConcurrency(chunks(keys, 100), options.inFlight ?? 4, async (chunk) => {
+    const found: Record<string, unknown>[] = [];
+    let pending: Key[] = chunk;
+    await retry(async () => {
+      const out = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: options.consistent, ...projection } } }));
+      found.push(...(out.Responses?.[table] ?? []));
+      pending = (out.UnprocessedKeys?.[table]?.Keys as Key[] | undefined) ?? [];
+      if (pending.length) throw new UnprocessedError(`BatchGetItem on ${table}: ${pending.length} keys still unprocessed`);
+    }, RETRY);
+    return found;
+  });
+  return pages.flat() as T[];
 }
 
 export async function batchWriteAll(
@@ -71,16 +57,12 @@ export async function batchWriteAll(
   requests: readonly WriteRequest[],
   options: { inFlight?: number } = {},
 ): Promise<void> {
-  await inParallel(
-    chunks(requests, 25).map((chunk) => async () => {
-      let pending: WriteRequest[] = chunk;
-      for (let attempt = 1; pending.length > 0; attempt++) {
-        if (attempt > MAX_ATTEMPTS) throw new Error(`BatchWriteItem on ${table}: ${pending.length} writes still unprocessed`);
-        const out = await doc.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-        pending = (out.UnprocessedItems?.[table] as WriteRequest[] | undefined) ?? [];
-        if (pending.length) await backoff(attempt);
-      }
-    }),
-    options.inFlight ?? 4,
-  );
+  await mapWithConcurrency(chunks(requests, 25), options.inFlight ?? 4, async (chunk) => {
+    let pending: WriteRequest[] = chunk;
+    await retry(async () => {
+      const out = await doc.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      pending = (out.UnprocessedItems?.[table] as WriteRequest[] | undefined) ?? [];
+      if (pending.length) throw new UnprocessedError(`BatchWriteItem on ${table}: ${pending.length} writes still unprocessed`);
+    }, RETRY);
+  });
 }

@@ -12,7 +12,7 @@ export class DynamoDbTroStore implements TroStore {
 
   async upsert(entries: readonly TroEntry[], batchDate: string): Promise<number> {
     const items: TroBrand[] = entries.map((entry) => ({ ...entry, brandKey: troBrandKey(entry.brand), batchDate }));
-    await batchWriteAll(this.doc, this.table, items.map((item) => ({ PutRequest: { Item: item as unknown as Record<string, unknown> } })));
+    await batchWriteAll(this.doc, this.table, items.map((item) => ({ PutRequest: { Item: { ...item } } })));
     return items.length;
   }
 

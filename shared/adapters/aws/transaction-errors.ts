@@ -1,6 +1,7 @@
 /** Reading DynamoDB's TransactionCanceledException: which item's condition failed, and the item as it was. */
 import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { retry } from '../../async/retry';
 
 export function cancellationReasons(error: unknown): CancellationReason[] | undefined {
   return error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : undefined;
@@ -21,14 +22,14 @@ export function isTransactionConflict(reasons: CancellationReason[]): boolean {
 }
 
 /** Retries a transaction cancelled only by conflicts, with full-jitter exponential backoff. */
-export async function withConflictRetry<T>(attempt: () => Promise<T>, maxAttempts = 8): Promise<T> {
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt();
-    } catch (error) {
+export function withConflictRetry<T>(attempt: () => Promise<T>, maxAttempts = 8): Promise<T> {
+  return retry(attempt, {
+    attempts: maxAttempts,
+    baseMs: 5,
+    capMs: 200,
+    retryable: (error) => {
       const reasons = cancellationReasons(error);
-      if (!reasons || !isTransactionConflict(reasons) || n >= maxAttempts) throw error;
-      await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** n)));
-    }
-  }
+      return reasons !== undefined && isTransactionConflict(reasons);
+    },
+  });
 }

@@ -4,7 +4,8 @@
  * Keys that outgrow one item are covered in sharded-key-items.test.ts.
  */
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoDbMarkStore, KEY_ITEM_BUDGET_BYTES, KeyItemTooLargeError, packedParts } from '../../../shared/adapters/aws/dynamodb-mark-store';
+import { DynamoDbMarkStore } from '../../../shared/adapters/aws/dynamodb-mark-store';
+import { KEY_ITEM_BUDGET_BYTES, KeyItemTooLargeError, packedParts } from '../../../shared/adapters/aws/mark-key-items';
 import type { MarkRecord, StatusCategory } from '../../../shared/marks/mark-record';
 import { markRecord, markTables } from '../../support/mark-records';
 

@@ -7,7 +7,8 @@
  * call: that is the only way to stop a write at an exact point. Everything else is the real client on DynamoDB Local.
  */
 import { BatchGetCommand, BatchWriteCommand, PutCommand, paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoDbMarkStore, KEY_ITEM_BUDGET_BYTES, KeyItemTooLargeError } from '../../../shared/adapters/aws/dynamodb-mark-store';
+import { DynamoDbMarkStore } from '../../../shared/adapters/aws/dynamodb-mark-store';
+import { KEY_ITEM_BUDGET_BYTES, KeyItemTooLargeError } from '../../../shared/adapters/aws/mark-key-items';
 import { phoneticKey } from '../../../shared/marks/lookup-keys';
 import type { MarkRecord } from '../../../shared/marks/mark-record';
 import type { MarkSummary } from '../../../shared/ports';
