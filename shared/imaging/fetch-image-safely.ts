@@ -22,6 +22,7 @@ import { promises as dns } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { classifyAddress, sameAddress } from './classify-address';
 import type { Socket } from 'node:net';
 import { UrlFetchFailedError, UrlNotAllowedError } from '../errors';
 import { MAX_IMAGE_BYTES } from './image-input';
@@ -208,141 +209,6 @@ async function resolveWithin(
   } finally {
     signal.removeEventListener('abort', onAbort!);
   }
-}
-
-// ---- The address rules -------------------------------------------------------------------------------------------
-
-export type AddressVerdict = { isPublic: true } | { isPublic: false; reason: string };
-
-interface Range {
-  bytes: number[];
-  bits: number;
-  reason: string;
-}
-
-function range(cidr: string, reason: string): Range {
-  const [address = '', bits = ''] = cidr.split('/');
-  const bytes = addressBytes(address);
-  if (!bytes) throw new Error(`bad range ${cidr}`);
-  return { bytes, bits: Number(bits), reason };
-}
-
-/** IANA's IPv4 special-purpose registry, minus nothing: none of it hosts an image a client could mean. */
-const IPV4_REFUSED: readonly Range[] = [
-  range('0.0.0.0/8', 'a "this network" address (0.0.0.0/8)'),
-  range('10.0.0.0/8', 'a private address (10.0.0.0/8)'),
-  range('100.64.0.0/10', 'a carrier-grade NAT address (100.64.0.0/10)'),
-  range('127.0.0.0/8', 'a loopback address (127.0.0.0/8)'),
-  range('169.254.0.0/16', 'a link-local address (169.254.0.0/16, where cloud metadata services live)'),
-  range('172.16.0.0/12', 'a private address (172.16.0.0/12)'),
-  range('192.0.0.0/24', 'an IETF protocol address (192.0.0.0/24)'),
-  range('192.0.2.0/24', 'a documentation address (192.0.2.0/24)'),
-  range('192.88.99.0/24', 'a 6to4 relay address (192.88.99.0/24)'),
-  range('192.168.0.0/16', 'a private address (192.168.0.0/16)'),
-  range('198.18.0.0/15', 'a benchmarking address (198.18.0.0/15)'),
-  range('198.51.100.0/24', 'a documentation address (198.51.100.0/24)'),
-  range('203.0.113.0/24', 'a documentation address (203.0.113.0/24)'),
-  range('224.0.0.0/4', 'a multicast address (224.0.0.0/4)'),
-  range('255.255.255.255/32', 'the broadcast address'),
-  range('240.0.0.0/4', 'a reserved address (240.0.0.0/4)'),
-];
-
-/** IPv6 forms that carry an IPv4 address: they are as public as the address they carry. */
-const IPV6_EMBEDDING: readonly { range: Range; offset: number }[] = [
-  { range: range('::ffff:0:0/96', 'an IPv4-mapped address'), offset: 12 },
-  { range: range('64:ff9b::/96', 'a NAT64 address'), offset: 12 },
-  { range: range('2002::/16', 'a 6to4 address'), offset: 2 },
-];
-
-const IPV6_REFUSED: readonly Range[] = [
-  range('::/128', 'the unspecified address (::)'),
-  range('::1/128', 'a loopback address (::1)'),
-  range('::/96', 'an IPv4-compatible address (::/96, deprecated)'),
-  range('64:ff9b:1::/48', 'a local-use NAT64 address (64:ff9b:1::/48)'),
-  range('100::/64', 'a discard-only address (100::/64)'),
-  range('2001::/23', 'an IETF protocol address (2001::/23, Teredo included)'),
-  range('2001:db8::/32', 'a documentation address (2001:db8::/32)'),
-  range('3fff::/20', 'a documentation address (3fff::/20)'),
-  range('fc00::/7', 'a unique local address (fc00::/7)'),
-  range('fe80::/10', 'a link-local address (fe80::/10)'),
-  range('fec0::/10', 'a site-local address (fec0::/10)'),
-  range('ff00::/8', 'a multicast address (ff00::/8)'),
-];
-
-const IPV6_GLOBAL_UNICAST = range('2000::/3', 'global unicast');
-
-/**
- * Whether an IP address is on the public internet. Anything not understood is refused: the rule is an allow-list
- * (public IPv4 outside the special-purpose ranges, IPv6 global unicast 2000::/3 outside its special ranges).
- */
-export function classifyAddress(address: string): AddressVerdict {
-  const bytes = addressBytes(address);
-  if (!bytes) return { isPublic: false, reason: 'not an IP address' };
-  return bytes.length === 4 ? classifyIPv4(bytes) : classifyIPv6(bytes);
-}
-
-function classifyIPv4(bytes: number[]): AddressVerdict {
-  const refused = IPV4_REFUSED.find((candidate) => inRange(bytes, candidate));
-  return refused ? { isPublic: false, reason: refused.reason } : { isPublic: true };
-}
-
-function classifyIPv6(bytes: number[]): AddressVerdict {
-  for (const { range: embedding, offset } of IPV6_EMBEDDING) {
-    if (!inRange(bytes, embedding)) continue;
-    const v4 = bytes.slice(offset, offset + 4);
-    const inner = classifyIPv4(v4);
-    return inner.isPublic ? inner : { isPublic: false, reason: `${embedding.reason} of ${v4.join('.')}, ${inner.reason}` };
-  }
-  const refused = IPV6_REFUSED.find((candidate) => inRange(bytes, candidate));
-  if (refused) return { isPublic: false, reason: refused.reason };
-  if (!inRange(bytes, IPV6_GLOBAL_UNICAST)) return { isPublic: false, reason: 'a reserved IPv6 address (outside 2000::/3)' };
-  return { isPublic: true };
-}
-
-function inRange(bytes: number[], candidate: Range): boolean {
-  if (bytes.length !== candidate.bytes.length) return false;
-  let bits = candidate.bits;
-  for (let index = 0; bits > 0; index++, bits -= 8) {
-    const mask = bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff;
-    if ((bytes[index]! & mask) !== (candidate.bytes[index]! & mask)) return false;
-  }
-  return true;
-}
-
-/** 4 bytes for IPv4, 16 for IPv6 (a `%zone` suffix is dropped), undefined for anything else. */
-function addressBytes(text: string): number[] | undefined {
-  const address = text.replace(/%.*$/, '');
-  const kind = net.isIP(address);
-  if (kind === 4) return address.split('.').map(Number);
-  if (kind !== 6) return undefined;
-
-  let groups = address;
-  const tail: number[] = [];
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
-  if (dotted) {
-    const [, a, b, c, d] = dotted.map(Number) as [number, number, number, number, number];
-    tail.push(a * 256 + b, c * 256 + d);
-    groups = address.slice(0, dotted.index);
-    if (!groups.endsWith('::')) groups = groups.slice(0, -1);
-  }
-  const [head = '', rest] = groups.split('::');
-  const parse = (part: string): number[] => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
-  const before = parse(head);
-  const after = [...(rest === undefined ? [] : parse(rest)), ...tail];
-  const zeros = rest === undefined ? 0 : 8 - before.length - after.length;
-  const words = rest === undefined ? [...before, ...tail] : [...before, ...new Array<number>(zeros).fill(0), ...after];
-  if (words.length !== 8) return undefined;
-  return words.flatMap((word) => [word >> 8, word & 0xff]);
-}
-
-function sameAddress(left: string | undefined, right: string): boolean {
-  if (left === undefined) return false;
-  const a = addressBytes(left);
-  const b = addressBytes(right);
-  if (!a || !b) return false;
-  const asV6 = (bytes: number[]): number[] =>
-    bytes.length === 4 ? [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...bytes] : bytes;
-  return asV6(a).join('.') === asV6(b).join('.');
 }
 
 // ---- Steps 3 and 5: one pinned request ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { UrlNotAllowedError } from '../../../shared/errors';
-import { checkUrlBeforeLookup, classifyAddress } from '../../../shared/imaging/fetch-image-safely';
+import { classifyAddress } from '../../../shared/imaging/classify-address';
+import { checkUrlBeforeLookup } from '../../../shared/imaging/fetch-image-safely';
 
 /** The refusal's reason, or 'allowed'; anything thrown that is not a refusal fails the test. */
 function verdictOf(url: string | URL, options?: Parameters<typeof checkUrlBeforeLookup>[1], via?: string): string {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { classifyAddress } from '../../../shared/imaging/fetch-image-safely';
+import { classifyAddress } from '../../../shared/imaging/classify-address';
 
 const reasonOf = (address: string): string => {
   const verdict = classifyAddress(address);
