@@ -423,39 +423,3 @@ export class DebitOutcomeUnknownError extends Error {
     this.name = 'DebitOutcomeUnknownError';
   }
 }
-
-const TRANSIENT_NAMES = new Set([
-  'TimeoutError',
-  'RequestTimeout',
-  'RequestTimeoutException',
-  'ThrottlingException',
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-  'InternalFailure',
-  'ServiceUnavailable',
-  'ServiceUnavailableException',
-  'TransactionInProgressException',
-]);
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
-
-/**
- * Whether an error means a dependency (a table, a bucket, an endpoint) could not be reached or was overloaded,
- * rather than a fault in the request or the code: such a request is answered 503 and may be retried.
- */
-export function isTransientFailure(error: unknown): boolean {
-  // Duck-typed, not `instanceof`: errors raised by Node's sockets may come from another realm than ours.
-  for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const candidate = e as { name?: string; code?: string; message?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
-    if (e instanceof DebitOutcomeUnknownError) return true;
-    if (candidate.$retryable || (candidate.name && TRANSIENT_NAMES.has(candidate.name))) return true;
-    if (candidate.code && NETWORK_CODES.has(candidate.code)) return true;
-    const status = candidate.$metadata?.httpStatusCode;
-    if (status !== undefined && (status >= 500 || status === 429)) return true;
-    // The SDK wraps what it cannot read as an Error (a socket error from another realm) into this message.
-    if (typeof candidate.message === 'string' && SDK_WRAPPED_NETWORK_ERROR.test(candidate.message)) return true;
-  }
-  return false;
-}
-
-const SDK_WRAPPED_NETWORK_ERROR = /^AWS SDK error wrapper for .*(socket hang up|TimeoutError|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)/;

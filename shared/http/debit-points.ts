@@ -8,7 +8,8 @@
  * back. A debit that got no answer is refunded the same way: the refund's condition makes it a no-op when the
  * charge was never made.
  */
-import { DebitOutcomeUnknownError, isTransientFailure } from '../errors';
+import { isTransientFailure } from '../dependency-failures';
+import { DebitOutcomeUnknownError } from '../errors';
 import type { AccountStore, Debit, UsageLedger } from '../ports';
 import type { Logger } from '../observability';
 import type { ApiMiddleware, ApiRequest, Operation } from './types';

@@ -5,7 +5,8 @@
  * (safe to retry: nothing was charged). Anything else is a 500 with a generic message that says whether the
  * charge stands; its stack goes to the log, never to the client.
  */
-import { isTransientFailure, ServiceError, ServiceUnavailableError } from '../errors';
+import { isTransientFailure } from '../dependency-failures';
+import { ServiceError, ServiceUnavailableError } from '../errors';
 import type { Logger } from '../observability';
 import { jsonResponse } from './headers';
 import { pick } from './language';

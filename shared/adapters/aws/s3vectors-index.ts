@@ -35,6 +35,7 @@ import {
 } from '@aws-sdk/client-s3vectors';
 import { SearchBackendUnavailableError } from '../../errors';
 import type { LogoMetadata, VectorIndex, VectorMatch, VectorQuery } from '../../ports';
+import { classifyDependencyFailure } from '../../dependency-failures';
 
 /** Documented S3 Vectors limits. */
 export const S3_VECTORS_MAX_TOP_K = 100;
@@ -149,24 +150,7 @@ function toMatch(found: QueryOutputVector): VectorMatch {
   };
 }
 
-interface SdkErrorShape {
-  name?: string;
-  $metadata?: { httpStatusCode?: number };
-  $retryable?: { throttling?: boolean };
-}
-
 function reasonOf(err: unknown, signal: AbortSignal | undefined): 'timeout' | 'throttled' | 'failed' {
-  const e = (err ?? {}) as SdkErrorShape;
-  if (signal?.aborted || e.name === 'AbortError' || e.name === 'TimeoutError' || e.name === 'RequestTimeoutException') {
-    return 'timeout';
-  }
-  if (
-    e.name === 'TooManyRequestsException' ||
-    e.name === 'ThrottlingException' ||
-    e.$metadata?.httpStatusCode === 429 ||
-    e.$retryable?.throttling === true
-  ) {
-    return 'throttled';
-  }
-  return 'failed';
+  const kind = classifyDependencyFailure(err, signal);
+  return kind === 'unavailable' ? 'failed' : kind;
 }

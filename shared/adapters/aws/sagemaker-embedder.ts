@@ -31,6 +31,7 @@ import { InvokeEndpointCommand, type SageMakerRuntimeClient } from '@aws-sdk/cli
 import sharp from 'sharp';
 import { SearchBackendUnavailableError } from '../../errors';
 import type { Embedder, NormalizedImage } from '../../ports';
+import { classifyDependencyFailure } from '../../dependency-failures';
 
 export const CLIP_DIMENSIONS = 512;
 export const CLIP_INPUT_SIZE = 224;
@@ -139,22 +140,7 @@ function l2Normalise(vector: Float32Array): Float32Array {
   return vector.map((v) => v / norm);
 }
 
-interface SdkErrorShape {
-  name?: string;
-  $metadata?: { httpStatusCode?: number };
-  $retryable?: { throttling?: boolean };
-}
-
 function reasonOf(err: unknown, signal: AbortSignal): 'timeout' | 'throttled' | 'failed' {
-  const e = (err ?? {}) as SdkErrorShape;
-  if (signal.aborted || e.name === 'AbortError' || e.name === 'TimeoutError') return 'timeout';
-  if (
-    e.name === 'ThrottlingException' ||
-    e.name === 'TooManyRequestsException' ||
-    e.$metadata?.httpStatusCode === 429 ||
-    e.$retryable?.throttling === true
-  ) {
-    return 'throttled';
-  }
-  return 'failed';
+  const kind = classifyDependencyFailure(err, signal);
+  return kind === 'unavailable' ? 'failed' : kind;
 }
