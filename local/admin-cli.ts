@@ -7,7 +7,7 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../shared/config';
-import { buildDependencies } from '../shared/composition-root';
+import { buildDependencies } from '../shared/composition/metering';
 import { auditAccount, issueApiKey, openAccount } from '../shared/metering/accounts';
 import { isTier, TIERS } from '../shared/metering/tiers';
 import { resolveEnvironment, targetEnvironment, type EnvironmentSource } from './target-environment';

@@ -32,7 +32,8 @@ export async function startLocalService(options: { port: number; tablePrefix: st
   return {
     runtime,
     async loadSamples() {
-      const { buildDataStores, buildLogoIngest } = await import('../shared/composition-root');
+      const { buildDataStores } = await import('../shared/composition/data-stores');
+      const { buildLogoIngest } = await import('../shared/composition/logo-search');
       const { loadConfig } = await import('../shared/config');
       const { startSampleCorpus, loadSampleLogos } = await import('./sample-corpus');
       const config = loadConfig();

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     `Loaded the sample corpus in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s: ` +
       loaded.map((s) => `${s.batchId.split('#')[1]} ${s.written + s.unchanged}`).join(', '),
   );
-  const { dependencies } = await import('../shared/composition-root');
+  const { dependencies } = await import('../shared/composition/metering');
   const { openAccount, issueApiKey } = await import('../shared/metering/accounts');
   const deps = dependencies();
   const now = new Date();

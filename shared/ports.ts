@@ -1,6 +1,6 @@
 /**
  * The ports the domain and the HTTP chain depend on. Adapters live in shared/adapters/aws (DynamoDB, ...) and
- * shared/adapters/local; the composition root (shared/composition-root.ts) picks them from config.
+ * shared/adapters/local; the composition root (shared/composition/) picks them from config.
  */
 import type { Tier } from './metering/tiers';
 import type { DrawingKind, Market, MarkRecord, StatusCategory } from './marks/mark-record';

@@ -1,5 +1,6 @@
 /** POST /v1/batch-screen: 1 point per item, professional tier and above; results[i] answers items[i]. */
-import { dependencies, screeningService } from '../../shared/composition-root';
+import { dependencies } from '../../shared/composition/metering';
+import { screeningService } from '../../shared/composition/screening';
 import { buildApiHandler, lazyHandler } from '../../shared/http/api-handler';
 import type { Operation } from '../../shared/http/types';
 import type { ScreeningResult } from '../../shared/screening/screen-titles';

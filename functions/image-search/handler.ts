@@ -1,5 +1,6 @@
 /** POST /v1/image-search: 5 points per call, professional tier and above. */
-import { dependencies, logoSearchService } from '../../shared/composition-root';
+import { dependencies } from '../../shared/composition/metering';
+import { logoSearchService } from '../../shared/composition/logo-search';
 import { buildApiHandler, lazyHandler } from '../../shared/http/api-handler';
 import type { Operation } from '../../shared/http/types';
 import type { LogoSearchResponse } from '../../shared/imaging/search-logos';

@@ -8,7 +8,8 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import type { Context, S3Event } from 'aws-lambda';
 import { S3BlobStore } from '../../shared/adapters/aws/s3-blob-store';
-import { buildDataStores, buildLogoIngest } from '../../shared/composition-root';
+import { buildDataStores } from '../../shared/composition/data-stores';
+import { buildLogoIngest } from '../../shared/composition/logo-search';
 import { loadConfig } from '../../shared/config';
 import { isCoverageSidecar, isLogoBatchKey, parseBatchKey, parseLogoBatchKey } from '../../shared/ingest/batch-key';
 import type { IngestStores, IngestSummary } from '../../shared/ingest/ingest-batch';

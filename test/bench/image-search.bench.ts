@@ -5,7 +5,8 @@
 import sharp from 'sharp';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildDataStores, buildLogoIngest } from '../../shared/composition-root';
+import { buildDataStores } from '../../shared/composition/data-stores';
+import { buildLogoIngest } from '../../shared/composition/logo-search';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { loadSampleCorpus, loadSampleLogos } from '../../local/sample-corpus';
 import { createTestStack } from '../support/test-stack';

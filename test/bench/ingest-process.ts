@@ -9,7 +9,7 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
 import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob-store';
-import { buildDataStores } from '../../shared/composition-root';
+import { buildDataStores } from '../../shared/composition/data-stores';
 import { loadConfig } from '../../shared/config';
 import { ingestBlob } from '../../shared/ingest/ingest-blob';
 import type { IngestSummary } from '../../shared/ingest/ingest-batch';

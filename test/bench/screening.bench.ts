@@ -8,7 +8,7 @@ import { parse } from 'csv-parse/sync';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
-import { buildDataStores } from '../../shared/composition-root';
+import { buildDataStores } from '../../shared/composition/data-stores';
 import { buildApiHandler } from '../../shared/http/api-handler';
 import { createScreeningService } from '../../shared/screening/screening-service';
 import { batchScreenOperation } from '../../functions/batch-screen/handler';

@@ -8,7 +8,7 @@
  * without `detail`; the charge equal to the number of items; an idempotent replay charged once.
  */
 import { Readable } from 'node:stream';
-import { buildDataStores } from '../../shared/composition-root';
+import { buildDataStores } from '../../shared/composition/data-stores';
 import { ingestBatch, type IngestRequest, type IngestStores } from '../../shared/ingest/ingest-batch';
 import type { RunningServer } from '../../local/server';
 import { createTestStack, type TestStack } from '../support/test-stack';

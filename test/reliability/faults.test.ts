@@ -17,7 +17,7 @@ import { finished } from 'node:stream/promises';
 import type { S3Event } from 'aws-lambda';
 import { ingestS3Event } from '../../functions/ingest/handler';
 import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob-store';
-import { buildDataStores } from '../../shared/composition-root';
+import { buildDataStores } from '../../shared/composition/data-stores';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import type { BlobStore } from '../../shared/ports';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local';

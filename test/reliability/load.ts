@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const service = await startLocalService({ port: 0, tablePrefix: 'load', logoIndexDir: mkdtempSync(path.join(os.tmpdir(), 'load-indexes-')) });
   try {
     await service.loadSamples();
-    const { dependencies } = await import('../../shared/composition-root');
+    const { dependencies } = await import('../../shared/composition/metering');
     const deps = dependencies();
     const [accounts, bodies] = await Promise.all([openLoadAccounts(deps, accountCount), trafficBodies()]);
 

@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:http';
 import { lookup } from 'node:dns/promises';
 import os from 'node:os';
 import type { RunningServer } from '../../local/server';
-import { buildDataStores } from '../../shared/composition-root';
+import { buildDataStores } from '../../shared/composition/data-stores';
 import { FolderUsearchIndexStore } from '../../shared/adapters/local/usearch-index-store';
 import { createLogoSearchService } from '../../shared/imaging/logo-search-service';
 import { imageSearchOperation } from '../../functions/image-search/handler';

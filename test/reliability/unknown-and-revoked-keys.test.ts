@@ -3,7 +3,7 @@
  * headers (but the per-request ones), the same DynamoDB calls (counted at the SDK), and the same time, measured.
  */
 import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
-import { buildDependencies } from '../../shared/composition-root';
+import { buildDependencies } from '../../shared/composition/metering';
 import type { RunningServer } from '../../local/server';
 import { createTestStack, type TestStack } from '../support/test-stack';
 import { startTestServer } from '../support/test-server';

@@ -1,5 +1,5 @@
 /** A test stack with the whole sample corpus loaded through the real ingest code (about 15 s on DynamoDB Local). */
-import { buildDataStores } from '../../shared/composition-root';
+import { buildDataStores } from '../../shared/composition/data-stores';
 import type { IngestStores } from '../../shared/ingest/ingest-batch';
 import { createScreeningService, type ScreeningService } from '../../shared/screening/screening-service';
 import type { TitleScreener } from '../../shared/screening/screen-titles';

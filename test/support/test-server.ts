@@ -2,7 +2,8 @@
 import { buildApiHandler } from '../../shared/http/api-handler';
 import type { Operation } from '../../shared/http/types';
 import { batchScreenOperation } from '../../functions/batch-screen/handler';
-import { buildDataStores, buildLogoSearch } from '../../shared/composition-root';
+import { buildDataStores } from '../../shared/composition/data-stores';
+import { buildLogoSearch } from '../../shared/composition/logo-search';
 import { createScreeningService } from '../../shared/screening/screening-service';
 import { imageSearchOperation } from '../../functions/image-search/handler';
 import { handler as notFound } from '../../functions/not-found/handler';

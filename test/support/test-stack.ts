@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type AppConfig } from '../../shared/config';
-import { buildDependencies } from '../../shared/composition-root';
+import { buildDependencies } from '../../shared/composition/metering';
 import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
 import { issueApiKey, openAccount } from '../../shared/metering/accounts';
 import type { Tier } from '../../shared/metering/tiers';

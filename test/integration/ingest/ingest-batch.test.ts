@@ -6,7 +6,7 @@ import { mkdtemp, mkdir, copyFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { buildDataStores } from '../../../shared/composition-root';
+import { buildDataStores } from '../../../shared/composition/data-stores';
 import { FileSystemBlobStore } from '../../../shared/adapters/local/filesystem-blob-store';
 import { ingestBatch, type IngestRequest, type IngestStores } from '../../../shared/ingest/ingest-batch';
 import { ingestS3Event } from '../../../functions/ingest/handler';

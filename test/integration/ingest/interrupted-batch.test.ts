@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildDataStores } from '../../../shared/composition-root';
+import { buildDataStores } from '../../../shared/composition/data-stores';
 import { createDynamoDbClients } from '../../../shared/adapters/aws/dynamodb-client';
 import { loadConfig } from '../../../shared/config';
 import { ingestBatch } from '../../../shared/ingest/ingest-batch';

@@ -6,7 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import { createDynamoDbClients } from '../../../shared/adapters/aws/dynamodb-client';
-import { buildDataStores } from '../../../shared/composition-root';
+import { buildDataStores } from '../../../shared/composition/data-stores';
 import { ingestBatch, type IngestRequest, type IngestStores } from '../../../shared/ingest/ingest-batch';
 import type { MarkStore } from '../../../shared/ports';
 import { createTestStack, testDynamoDbEndpoint } from '../../support/test-stack';

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDynamoDbClients } from '../../../shared/adapters/aws/dynamodb-client';
 import { DynamoDbMarkStore } from '../../../shared/adapters/aws/dynamodb-mark-store';
-import { buildDataStores } from '../../../shared/composition-root';
+import { buildDataStores } from '../../../shared/composition/data-stores';
 import { ingestBatch, type IngestRequest, type IngestStores } from '../../../shared/ingest/ingest-batch';
 import { phoneticKey } from '../../../shared/marks/lookup-keys';
 import { createScreeningService } from '../../../shared/screening/screening-service';

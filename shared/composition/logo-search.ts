@@ -1,0 +1,58 @@
+/**
+ * Logo search and logo ingest: the descriptor index from a folder or S3; the primary embedder on SageMaker with
+ * S3 Vectors where configured. Only the image functions load this (and so S3, SageMaker, S3 Vectors and sharp).
+ */
+import { S3Client } from '@aws-sdk/client-s3';
+import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { S3VectorsClient } from '@aws-sdk/client-s3vectors';
+import { DEFAULT_INDEX_FOLDER, S3UsearchIndexStore } from '../adapters/aws/s3-usearch-index-store';
+import { S3VectorsIndex } from '../adapters/aws/s3vectors-index';
+import { SageMakerClipEmbedder } from '../adapters/aws/sagemaker-embedder';
+import { FolderUsearchIndexStore } from '../adapters/local/usearch-index-store';
+import { type AppConfig, loadConfig } from '../config';
+import { createLogoSearchService, type LogoSearchService } from '../imaging/logo-search-service';
+import { normalizeImage } from '../imaging/normalize-image';
+import { PerceptualDescriptorEmbedder } from '../imaging/perceptual-descriptor';
+import type { LogoIngestDeps } from '../ingest/ingest-logos';
+import type { Market } from '../marks/mark-record';
+import { buildDataStores } from './data-stores';
+
+/** The logo search: the descriptor index from a folder or S3; CLIP on SageMaker with S3 Vectors where configured. */
+export function buildLogoSearch(config: AppConfig, batches = buildDataStores(config).batches): LogoSearchService {
+  const indexes = config.logos.bucket
+    ? new S3UsearchIndexStore(new S3Client({ region: config.region }), config.logos.bucket, config.logos.degradedPrefix, DEFAULT_INDEX_FOLDER)
+    : new FolderUsearchIndexStore(config.logos.indexDir);
+  const clip = config.logos.clip;
+  // One attempt only on the search path: a retry would not fit the time budget, and the fallback answers instead.
+  const primary = clip
+    ? {
+        embedder: new SageMakerClipEmbedder(new SageMakerRuntimeClient({ region: config.region, maxAttempts: 1 }), clip.endpointName),
+        index: (market: Market) => new S3VectorsIndex(new S3VectorsClient({ region: config.region, maxAttempts: 1 }), { indexArn: clip.indexArns[market] }),
+      }
+    : undefined;
+  return createLogoSearchService({ batches, indexes, ...(primary ? { primary } : {}), primaryBudgetMs: config.logos.primaryBudgetMs });
+}
+
+/** What logo ingest needs: the marks, the batches, the index store, and every embedder in use. */
+export function buildLogoIngest(config: AppConfig, stores = buildDataStores(config)): LogoIngestDeps {
+  const indexes = config.logos.bucket
+    ? new S3UsearchIndexStore(new S3Client({ region: config.region }), config.logos.bucket, config.logos.degradedPrefix, DEFAULT_INDEX_FOLDER)
+    : new FolderUsearchIndexStore(config.logos.indexDir);
+  const clip = config.logos.clip;
+  const embedders: LogoIngestDeps['embedders'] = [{ embedder: new PerceptualDescriptorEmbedder() }];
+  if (clip) {
+    embedders.push({
+      embedder: new SageMakerClipEmbedder(new SageMakerRuntimeClient({ region: config.region }), clip.endpointName, { budgetMs: 10_000 }),
+      remoteIndex: (market) => new S3VectorsIndex(new S3VectorsClient({ region: config.region }), { indexArn: clip.indexArns[market] }),
+    });
+  }
+  return { marks: stores.marks, batches: stores.batches, indexes, embedders, normalize: (bytes) => normalizeImage(bytes), now: stores.now };
+}
+
+let processLogoSearch: LogoSearchService | undefined;
+
+/** The logo search of this process, over the data stores and indexes of its config. */
+export function logoSearchService(): LogoSearchService {
+  processLogoSearch ??= buildLogoSearch(loadConfig());
+  return processLogoSearch;
+}

@@ -1,0 +1,11 @@
+/** The screening engine of this process, over the data stores of its config. */
+import { loadConfig } from '../config';
+import { createScreeningService, type ScreeningService } from '../screening/screening-service';
+import { buildDataStores } from './data-stores';
+
+let processScreening: ScreeningService | undefined;
+
+export function screeningService(): ScreeningService {
+  processScreening ??= createScreeningService(buildDataStores(loadConfig()));
+  return processScreening;
+}
