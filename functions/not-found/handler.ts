@@ -1,10 +1,10 @@
 /** Every request no route matches: 404 `not_found`, or 405 `method_not_allowed` on a known path, in the usual shape. */
-import middy, { type MiddlewareObj } from '@middy/core';
+import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { MethodNotAllowedError, NotFoundError } from '../../shared/errors';
 import { errorEnvelope } from '../../shared/http/error-envelope';
 import { requestLogging } from '../../shared/http/request-logging';
-import type { ApiEvent, ApiResult } from '../../shared/http/types';
+import type { ApiEvent, ApiResult, RequestState } from '../../shared/http/types';
 import { createLogger } from '../../shared/observability';
 import { allowedMethods } from '../routes';
 
@@ -17,6 +17,6 @@ export async function refuseUnroutedRequest(event: ApiEvent): Promise<ApiResult>
 
 const logger = createLogger('trademark-risk-api');
 
-export const handler = middy<ApiEvent, ApiResult, Error, Context>()
-  .use([requestLogging({ logger, operation: 'not-found' }), errorEnvelope({ logger })] as unknown as MiddlewareObj<ApiEvent, ApiResult, Error, Context>[])
+export const handler = middy<ApiEvent, ApiResult, Error, Context, RequestState>()
+  .use([requestLogging({ logger, operation: 'not-found' }), errorEnvelope({ logger })])
   .handler(refuseUnroutedRequest);

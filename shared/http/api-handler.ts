@@ -5,7 +5,7 @@
  * middy runs `after` and `onError` in reverse, so the debit refunds before the envelope answers, and the access
  * log sees the final response.
  */
-import middy, { type MiddlewareObj } from '@middy/core';
+import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { authenticate } from './authenticate';
 import { debitPoints } from './debit-points';
@@ -53,9 +53,8 @@ export function buildApiHandler<Input, Output>(operation: Operation<Input, Outpu
     return jsonResponse(200, output);
   };
 
-  // Our middlewares type middy's request with the state they share; middy's own request type is looser.
-  return middy<ApiEvent, ApiResult, Error, Context>({ timeoutEarlyInMillis: REFUND_RESERVE_MS })
-    .use(chain as unknown as MiddlewareObj<ApiEvent, ApiResult, Error, Context>[])
+  return middy<ApiEvent, ApiResult, Error, Context, RequestState>({ timeoutEarlyInMillis: REFUND_RESERVE_MS })
+    .use(chain)
     .handler(runOperation);
 }
 

@@ -1,6 +1,6 @@
 /** The shapes shared by the HTTP chain: an operation's definition, the per-request state, the dependencies. */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { MiddyfiedHandler } from '@middy/core';
+import type { MiddlewareObj, MiddyfiedHandler, Request } from '@middy/core';
 import type * as z from 'zod';
 import type { HttpConfig } from '../config';
 import type { Tier } from '../metering/tiers';
@@ -45,7 +45,8 @@ export interface Caller {
 }
 
 /** Everything one request accumulates on its way through the chain (middy's `request.internal`). */
-export interface RequestState {
+// A type literal, not an interface: middy wants `internal` to be a Record<string, unknown>.
+export type RequestState = {
   requestId: string;
   startedAt: number;
   language: Language;
@@ -61,7 +62,7 @@ export interface RequestState {
   charge?: { points: number; units: number; debit?: Debit; balance?: Promise<number | undefined>; refunded?: boolean };
   /** See OperationContext.outcomes. */
   outcomes?: Set<string>;
-}
+};
 
 export interface ApiDependencies {
   http: HttpConfig;
@@ -74,19 +75,7 @@ export interface ApiDependencies {
   now: () => Date;
 }
 
-/** middy's request, with our per-request state typed. */
-export interface ApiRequest {
-  event: ApiEvent;
-  context: Context;
-  response: ApiResult | undefined;
-  error: unknown;
-  internal: RequestState;
-}
-
-export interface ApiMiddleware {
-  before?: (request: ApiRequest) => Promise<void> | void;
-  after?: (request: ApiRequest) => Promise<void> | void;
-  onError?: (request: ApiRequest) => Promise<void> | void;
-}
-
-export type ApiHandler = MiddyfiedHandler<ApiEvent, ApiResult, Error, Context>;
+/** middy's request and middleware, with our per-request state typed as `internal`. */
+export type ApiRequest = Request<ApiEvent, ApiResult, Error, Context, RequestState>;
+export type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, Context, RequestState>;
+export type ApiHandler = MiddyfiedHandler<ApiEvent, ApiResult, Error, Context, RequestState>;

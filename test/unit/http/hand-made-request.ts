@@ -26,8 +26,8 @@ export function handMadeRequest(options: { event?: HandMadeEvent; internal?: Par
   return {
     event,
     context: {} as Context,
-    response: undefined,
-    error: options.error,
+    response: null,
+    error: (options.error ?? null) as Error | null,
     internal: { requestId: 'req-fixed-1', startedAt: 0, language: 'en', operation: 'test', ...options.internal },
   };
 }
