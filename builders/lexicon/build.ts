@@ -39,7 +39,10 @@ const isChosenAttribute = (attribute: string, patterns: RegExp[]): boolean =>
   !EXCLUDED_ATTRIBUTES.has(attribute) && patterns.some((pattern) => pattern.test(attribute));
 
 /** 1. generic words, and the Shopify attributes whose values were taken. */
-function genericWordsOf(sources: LexiconSources, hand: HandSets): { generic: Set<string>; chosenAttributes: Set<string> } {
+function genericWordsOf(
+  sources: LexiconSources,
+  hand: HandSets,
+): { generic: Set<string>; chosenAttributes: Set<string> } {
   const generic = new Set<string>();
   // Tokens of one or two letters from the sources are abbreviations in parentheses ("Gem mint (GM)", "(PS)") that
   // are brands as often as not: only the hand lists bring short words.
@@ -64,8 +67,8 @@ function genericWordsOf(sources: LexiconSources, hand: HandSets): { generic: Set
 }
 
 /**
- * 2. the dual-use words: the brand-names-that-are-words list, plus the WordNet trademarks and the single-word Amazon-list
- * brands that the sources use as words too ("fossil", "walkers", "element").
+ * 2. the dual-use words: the brand-names-that-are-words list, plus the WordNet trademarks and the single-word
+ * Amazon-list brands that the sources use as words too ("fossil", "walkers", "element").
  */
 function dualUseWordsOf(sources: LexiconSources, isWordOfSources: (word: string) => boolean): Set<string> {
   const dualUse = new Set(sources.dualUseTerms);

@@ -135,7 +135,10 @@ function classVotes(sources: LexiconSources): Votes {
  * Product word -> its classes with weights ("09:60 28:40"), for every number form of each voted lemma that is not a
  * stopword, a trade name, a colour or an audience word, plus the Chinese hand table.
  */
-export function classesOfWords(sources: LexiconSources, excluded: { stopwords: Set<string>; tradeNames: Set<string> }): Map<string, string> {
+export function classesOfWords(
+  sources: LexiconSources,
+  excluded: { stopwords: Set<string>; tradeNames: Set<string> },
+): Map<string, string> {
   const classesOfWord = new Map<string, string>();
   for (const [lemma, byClass] of classVotes(sources)) {
     if (
