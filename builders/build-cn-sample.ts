@@ -22,15 +22,15 @@ interface CnBrandRow {
   nice: string;
 }
 
-function valueOf(argv: readonly string[], flag: string): string | undefined {
+function optionValue(argv: readonly string[], flag: string): string | undefined {
   const index = argv.indexOf(flag);
   return index === -1 ? undefined : argv[index + 1];
 }
 
 function main(): void {
   const argv = process.argv.slice(2);
-  const outDir = valueOf(argv, '--out') ?? path.resolve(__dirname, '../data/sample');
-  const asOf = valueOf(argv, '--as-of') ?? new Date().toISOString().slice(0, 10);
+  const outDir = optionValue(argv, '--out') ?? path.resolve(__dirname, '../data/sample');
+  const asOf = optionValue(argv, '--as-of') ?? new Date().toISOString().slice(0, 10);
   const rows = parse(readFileSync(path.join(__dirname, 'sample-corpus/cn-brands.csv'), 'utf8'), {
     columns: true,
     comment: '#',

@@ -97,14 +97,14 @@ interface CliOptions {
 }
 
 function optionsFrom(argv: readonly string[]): CliOptions {
-  const valueOf = (flag: string): string | undefined => {
+  const optionValue = (flag: string): string | undefined => {
     const index = argv.indexOf(flag);
     return index === -1 ? undefined : argv[index + 1];
   };
   return {
-    brandListDir: valueOf('--brand-list') ?? '/work/shared/data/lexicon/amazon-brand-list',
-    packagesDir: valueOf('--packages') ?? path.join(ROOT, 'node_modules'),
-    outDir: valueOf('--out') ?? path.join(ROOT, 'data/sample'),
+    brandListDir: optionValue('--brand-list') ?? '/work/shared/data/lexicon/amazon-brand-list',
+    packagesDir: optionValue('--packages') ?? path.join(ROOT, 'node_modules'),
+    outDir: optionValue('--out') ?? path.join(ROOT, 'data/sample'),
   };
 }
 

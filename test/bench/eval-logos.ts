@@ -17,7 +17,7 @@ import type { Embedder, NormalizedImage } from '../../shared/ports';
 import { normalizeImage } from '../../shared/imaging/normalize-image';
 import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
 import { machineLine, runAndWriteSection } from './bench-support';
-import { seededRandom } from '../../builders/synthetic-uspto';
+import { seededRandom } from '../../builders/synthetic-uspto/random';
 
 const LOGO_FOLDER = path.join(__dirname, '../../data/sample/logos');
 const RENDER_SIZE = 400;

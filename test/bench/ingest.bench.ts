@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import type { IngestRunReport } from './ingest-process';
-import { writeSyntheticDailyXml } from '../../builders/synthetic-uspto';
+import { writeSyntheticDailyXml } from '../../builders/synthetic-uspto/daily-xml';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { createTestStack } from '../support/test-stack';
 import { machineLine } from './bench-support';

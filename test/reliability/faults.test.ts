@@ -21,7 +21,7 @@ import { buildDataStores } from '../../shared/composition/data-stores';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import type { BlobStore } from '../../shared/ports';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local';
-import { writeSyntheticDailyXml } from '../../builders/synthetic-uspto';
+import { writeSyntheticDailyXml } from '../../builders/synthetic-uspto/daily-xml';
 import type { RunningServer } from '../../local/server';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { auditLedger, type ObservedResponse } from '../support/ledger-audit';

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import {
   SYNTHETIC_FIRST_SERIAL,
-  SYNTHETIC_OWNER_MARKER,
   writeSyntheticDailyXml,
   type SyntheticDailyXmlOptions,
   type SyntheticDailyXmlSummary,
-} from '../../../builders/synthetic-uspto';
+} from '../../../builders/synthetic-uspto/daily-xml';
+import { SYNTHETIC_OWNER_MARKER } from '../../../builders/synthetic-uspto/vocabulary';
 import type { ParsedMark } from '../../../shared/marks/mark-record';
 import { parseUsptoDailyXml } from '../../../shared/marks/uspto-daily-xml';
 

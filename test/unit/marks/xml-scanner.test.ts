@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { SaxesParser } from 'saxes';
 import { XmlScanError, XmlScanner } from '../../../shared/marks/xml-scanner';
-import { writeSyntheticDailyXml } from '../../../builders/synthetic-uspto';
+import { writeSyntheticDailyXml } from '../../../builders/synthetic-uspto/daily-xml';
 
 /**
  * The scanner is checked against saxes, a conforming XML parser: on any document saxes accepts, both must report

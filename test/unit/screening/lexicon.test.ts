@@ -1,16 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import {
-  buildLexicon,
-  DEFAULT_SHARED_DIR,
-  LEXICON_FILE,
-  niceHeadNoun,
-  categoryHeadNouns,
-  pluralOf,
-  serializeLexicon,
-  singularOf,
-} from '../../../builders/build-lexicon';
+import { buildLexicon, serializeLexicon } from '../../../builders/lexicon/build';
+import { DEFAULT_SHARED_DIR, LEXICON_FILE } from '../../../builders/lexicon/paths';
+import { categoryHeadNouns, niceHeadNoun } from '../../../builders/lexicon/product-classes';
+import { pluralOf, singularOf } from '../../../builders/lexicon/word-forms';
 import { normalizeText } from '../../../shared/marks/lookup-keys';
 import {
   factsOfNormalised,
