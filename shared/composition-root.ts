@@ -8,6 +8,8 @@ import { DynamoDbAccountStore } from './adapters/aws/dynamodb-account-store';
 import { DynamoDbIdempotencyStore } from './adapters/aws/dynamodb-idempotency-store';
 import { DynamoDbRateLimiter } from './adapters/aws/dynamodb-rate-limiter';
 import { DynamoDbUsageLedger } from './adapters/aws/dynamodb-usage-ledger';
+import { DynamoDbAllowlistStore } from './adapters/aws/dynamodb-allowlist-store';
+import type { AllowlistStore } from './ports';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbDataBatchStore } from './adapters/aws/dynamodb-data-batch-store';
 import { DynamoDbKeyFilterStore } from './adapters/aws/dynamodb-key-filter-store';
@@ -92,7 +94,18 @@ export function buildLogoIngest(config: AppConfig, stores = buildDataStores(conf
   return { marks: stores.marks, batches: stores.batches, indexes, embedders, normalize: (bytes) => normalizeImage(bytes), now: stores.now };
 }
 
+/** Each account's own brands (the allowlist), read by screening and the allowlist routes. */
+export function buildAllowlistStore(config: AppConfig, doc = createDynamoDbClients({ region: config.region, endpoint: config.dynamoDbEndpoint }).doc): AllowlistStore {
+  return new DynamoDbAllowlistStore(doc, config.tables.allowlists);
+}
+
 let processDependencies: ApiDependencies | undefined;
+let processAllowlists: AllowlistStore | undefined;
+
+export function allowlistStore(): AllowlistStore {
+  processAllowlists ??= buildAllowlistStore(loadConfig());
+  return processAllowlists;
+}
 let processLogoSearch: LogoSearchService | undefined;
 
 export function logoSearchService(): LogoSearchService {
