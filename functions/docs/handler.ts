@@ -25,6 +25,7 @@ Scalar.createApiReference('#api-reference', {
   url: '/v1/openapi.json',
   proxyUrl: '',
   withDefaultFonts: false,
+  customCss: ':root { --scalar-font: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; --scalar-font-code: ui-monospace, Menlo, Consolas, monospace; }',
   telemetry: false,
   hideClientButton: false,
   showDeveloperTools: 'never',
@@ -36,9 +37,21 @@ Scalar.createApiReference('#api-reference', {
 </html>
 `;
 
+/** The page loads nothing from anywhere else: its script, fonts, and its "try it" calls stay on this host. */
+const PAGE_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export async function serveDocs(event: ApiEvent): Promise<ApiResult> {
   if ((event.rawPath ?? '').replace(/^\/v1/, '') !== DOCS_ASSET_PATH) {
-    return { statusCode: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300' }, body: PAGE };
+    return { statusCode: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'Content-Security-Policy': PAGE_POLICY }, body: PAGE };
   }
   const asset = rendererAsset();
   const headers = { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400', ETag: asset.etag, Vary: 'Accept-Encoding' };

@@ -171,7 +171,6 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: { title: 'Trademark-risk API', version: '1.0.0', description: DESCRIPTION },
-    servers: [{ url: '/', description: 'This host' }],
     security: [{ bearerAuth: [] }],
     tags: [{ name: 'Screening' }, { name: 'Image search' }, { name: 'Account' }, { name: 'Reference' }],
     paths,
