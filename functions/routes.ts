@@ -1,24 +1,44 @@
 /**
  * Which path goes to which function, for API Gateway (infra) and the local server alike. Clients whose base URL
- * already ends in /v1 send /v1/v1/...: those aliases go to the same functions.
+ * already ends in /v1 send /v1/v1/...: every /v1 route has that alias, to the same function.
  */
-export type FunctionName = 'batch-screen' | 'image-search';
+export type FunctionName =
+  | 'batch-screen'
+  | 'image-search'
+  | 'account'
+  | 'usage'
+  | 'get-allowlist'
+  | 'put-allowlist'
+  | 'openapi'
+  | 'docs';
+
+export type RouteMethod = 'GET' | 'POST' | 'PUT';
 
 export interface Route {
-  method: 'POST';
+  method: RouteMethod;
   path: string;
   functionName: FunctionName;
 }
 
-const OPERATIONS: { path: string; functionName: FunctionName }[] = [
-  { path: '/v1/batch-screen', functionName: 'batch-screen' },
-  { path: '/v1/image-search', functionName: 'image-search' },
+/** The routes as documented; the OpenAPI document lists exactly these (a test holds it to them). */
+export const PUBLIC_ROUTES: readonly Route[] = [
+  { method: 'POST', path: '/v1/batch-screen', functionName: 'batch-screen' },
+  { method: 'POST', path: '/v1/image-search', functionName: 'image-search' },
+  { method: 'GET', path: '/v1/account', functionName: 'account' },
+  { method: 'GET', path: '/v1/usage', functionName: 'usage' },
+  { method: 'GET', path: '/v1/allowlist', functionName: 'get-allowlist' },
+  { method: 'PUT', path: '/v1/allowlist', functionName: 'put-allowlist' },
+  { method: 'GET', path: '/v1/openapi.json', functionName: 'openapi' },
+  { method: 'GET', path: '/docs', functionName: 'docs' },
 ];
 
-export const ROUTES: readonly Route[] = OPERATIONS.flatMap(({ path, functionName }) => [
-  { method: 'POST' as const, path, functionName },
-  { method: 'POST' as const, path: `/v1${path}`, functionName },
-]);
+/** The docs page's own files (the renderer's script), served by the docs function. */
+export const DOCS_ASSET_PATH = '/docs/assets/api-reference.js';
+
+export const ROUTES: readonly Route[] = [
+  ...PUBLIC_ROUTES.flatMap((route) => (route.path.startsWith('/v1/') ? [route, { ...route, path: `/v1${route.path}` }] : [route])),
+  { method: 'GET', path: DOCS_ASSET_PATH, functionName: 'docs' },
+];
 
 /** The methods a known path accepts, or undefined for an unknown path (trailing slash tolerated). */
 export function allowedMethods(path: string): string[] | undefined {

@@ -10,6 +10,10 @@ import { loadConfig } from '../shared/config';
 import { buildDependencies } from '../shared/composition/metering';
 import { auditAccount, issueApiKey, openAccount } from '../shared/metering/accounts';
 import { isTier, TIERS } from '../shared/metering/tiers';
+import { adjustDown, findAccounts, formatRows, parseGrace, resumeAccount, rotateApiKey, suspendAccount, usageByKeyAndDay } from '../shared/metering/account-admin';
+import { buildAllowlistStore } from '../shared/composition/allowlist';
+import { putAllowlistRequestSchema, distinctBrands } from '../functions/put-allowlist/schema';
+import { issuesOf } from '../shared/http/validate-input';
 import { resolveEnvironment, targetEnvironment, type EnvironmentSource } from './target-environment';
 
 const HELP = `Usage: npm run admin -- <command> [options]
@@ -24,6 +28,15 @@ const HELP = `Usage: npm run admin -- <command> [options]
   show           --account ACCOUNT_ID [--recent 20]        balance and recent usage
   refund         --account ACCOUNT_ID --entry ENTRY_ID      give back one charge (at most once)
   audit          --account ACCOUNT_ID                      balance against the ledger
+  list-accounts  [--format table|csv|json]
+  find-account   (--prefix KEY_PREFIX | --name TEXT)        by a key's display prefix, or id/name text
+  usage          --account ACCOUNT_ID [--key-id KEY_ID] [--from DATE] [--to DATE] [--format table|csv]
+                                                           charges per day, key and operation (default: 30 days)
+  adjust         --account ACCOUNT_ID --points N --reason TEXT   takes N points off (never below zero)
+  suspend        --account ACCOUNT_ID --reason TEXT        its keys are refused (403 account_suspended)
+  resume         --account ACCOUNT_ID --reason TEXT
+  rotate-key     --account ACCOUNT_ID --key-id KEY_ID [--grace 24h]   new key; the old one works for the grace
+  allowlist      --account ACCOUNT_ID [--set "Brand A,Brand B" | --clear]   the account's own brands
 
 Targets the tables of a running \`npm start\`, or deployed tables named in the environment.`;
 
@@ -38,6 +51,20 @@ function required(value: string | undefined, name: string): string {
   return value;
 }
 
+function formatOf(value: string | undefined): 'table' | 'csv' {
+  if (value === undefined || value === 'table' || value === 'csv') return value ?? 'table';
+  throw new Error('--format must be table or csv');
+}
+
+/** A date (YYYY-MM-DD, UTC; as --to it includes that whole day) or an ISO 8601 instant. */
+function dateOf(value: string, name: string, endOfDay: boolean): Date {
+  const bare = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const at = new Date(bare ? `${value}T00:00:00.000Z` : value);
+  if (Number.isNaN(at.getTime())) throw new Error(`--${name} must be a date (YYYY-MM-DD) or an ISO 8601 instant`);
+  return bare && endOfDay ? new Date(at.getTime() + 86_400_000) : at;
+}
+
+/** One case per command, in the order of the help text: longer than 80 lines, and clearer whole than split. */
 export async function runAdmin(argv: string[], env: EnvironmentSource, print: (line: string) => void): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help') return print(HELP);
@@ -47,6 +74,8 @@ export async function runAdmin(argv: string[], env: EnvironmentSource, print: (l
       name: { type: 'string' }, tier: { type: 'string' }, points: { type: 'string' }, 'rate-limit': { type: 'string' },
       account: { type: 'string' }, label: { type: 'string' }, 'key-id': { type: 'string' }, note: { type: 'string' },
       requests: { type: 'string' }, default: { type: 'boolean' }, recent: { type: 'string' }, entry: { type: 'string' },
+      format: { type: 'string' }, prefix: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' },
+      reason: { type: 'string' }, grace: { type: 'string' }, set: { type: 'string' }, clear: { type: 'boolean' },
     },
     strict: true,
   });
@@ -114,6 +143,48 @@ export async function runAdmin(argv: string[], env: EnvironmentSource, print: (l
     }
     case 'audit':
       return json(await auditAccount(deps, required(o.account, 'account')));
+    case 'list-accounts':
+    case 'find-account': {
+      if (command === 'find-account' && !o.prefix && !o.name) throw new Error('--prefix or --name is required');
+      const accounts = await findAccounts(deps, { keyPrefix: o.prefix, text: o.name });
+      const rows = accounts.map((a) => ({ accountId: a.accountId, name: a.name, tier: a.tier, points: a.points, suspended: a.suspendedAt ? 'yes' : '', createdAt: a.createdAt }));
+      if ((o.format ?? 'table') === 'json') return json(rows);
+      return print(formatRows(rows, ['accountId', 'name', 'tier', 'points', 'suspended', 'createdAt'], formatOf(o.format)));
+    }
+    case 'usage': {
+      const to = o.to ? dateOf(o.to, 'to', true) : now;
+      const from = o.from ? dateOf(o.from, 'from', false) : new Date(to.getTime() - 30 * 86_400_000);
+      if (from >= to) throw new Error('--from must be before --to');
+      const rows = await usageByKeyAndDay(deps, required(o.account, 'account'), { from, to, ...(o['key-id'] ? { keyId: o['key-id'] } : {}) });
+      return print(formatRows(rows as unknown as Record<string, unknown>[], ['day', 'keyId', 'operation', 'requests', 'points', 'units', 'refunded'], formatOf(o.format)));
+    }
+    case 'adjust': {
+      const balance = await adjustDown(deps, { accountId: required(o.account, 'account'), points: positiveInt(o.points, 'points'), reason: o.reason, now });
+      return json({ balance });
+    }
+    case 'suspend':
+      await suspendAccount(deps, { accountId: required(o.account, 'account'), reason: o.reason, now });
+      return print('suspended');
+    case 'resume':
+      await resumeAccount(deps, { accountId: required(o.account, 'account'), reason: o.reason, now });
+      return print('resumed');
+    case 'rotate-key': {
+      const graceMs = parseGrace(o.grace ?? '24h');
+      const rotated = await rotateApiKey(deps, { accountId: required(o.account, 'account'), keyId: required(o['key-id'], 'key-id'), graceMs, envName: config.envName, now });
+      json({ ...rotated.issued, replaces: rotated.oldKey, oldKeyValidUntil: rotated.oldKeyExpiresAt });
+      return print('Store the new key now: it is not kept and cannot be shown again.');
+    }
+    case 'allowlist': {
+      const accountId = required(o.account, 'account');
+      if (!(await deps.accounts.getAccount(accountId))) throw new Error(`no account ${accountId}`);
+      const store = buildAllowlistStore(config);
+      if (o.set === undefined && !o.clear) return json((await store.get(accountId))?.brands ?? []);
+      const parsed = putAllowlistRequestSchema.safeParse({ brands: o.clear ? [] : o.set!.split(',').filter((b) => b.trim() !== '') });
+      if (!parsed.success) throw new Error(issuesOf(parsed.error).map((i) => `${i.field}: ${i.message}`).join('; '));
+      const saved = await store.put(accountId, distinctBrands(parsed.data.brands), now);
+      await deps.ledger.recordEvent({ accountId, operation: 'allowlist', note: `allowlist set to ${saved.brands.length} brands`, now });
+      return json(saved.brands);
+    }
     default:
       throw new Error(`unknown command "${command}"\n\n${HELP}`);
   }

@@ -21,12 +21,28 @@ export async function startLocalService(options: { port: number; tablePrefix: st
     handlers: async (endpoint) => {
       // The handlers read their configuration from the environment, exactly as in Lambda.
       Object.assign(process.env, localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix: options.tablePrefix, logoIndexDir: options.logoIndexDir }));
-      const [batchScreen, imageSearch, notFound] = await Promise.all([
+      const [batchScreen, imageSearch, account, usage, getAllowlist, putAllowlist, openapi, docs, notFound] = await Promise.all([
         import('../functions/batch-screen/handler'),
         import('../functions/image-search/handler'),
+        import('../functions/account/handler'),
+        import('../functions/usage/handler'),
+        import('../functions/get-allowlist/handler'),
+        import('../functions/put-allowlist/handler'),
+        import('../functions/openapi/handler'),
+        import('../functions/docs/handler'),
         import('../functions/not-found/handler'),
       ]);
-      return { functions: { 'batch-screen': batchScreen.handler, 'image-search': imageSearch.handler }, fallback: notFound.handler };
+      const functions = {
+        'batch-screen': batchScreen.handler,
+        'image-search': imageSearch.handler,
+        account: account.handler,
+        usage: usage.handler,
+        'get-allowlist': getAllowlist.handler,
+        'put-allowlist': putAllowlist.handler,
+        openapi: openapi.handler,
+        docs: docs.handler,
+      };
+      return { functions, fallback: notFound.handler };
     },
   });
   return {

@@ -243,6 +243,18 @@ export class TierNotAllowedError extends ServiceError {
   }
 }
 
+/** An account an operator suspended: its keys are known but refused until it is resumed. */
+export class AccountSuspendedError extends ServiceError {
+  readonly status = 403;
+  readonly code = 'account_suspended';
+  constructor() {
+    super({
+      en: 'This account is suspended: its API keys are refused until it is resumed. Contact support to resolve it.',
+      zh: '该账户已被暂停：在恢复之前其 API 密钥均不可用。请联系客服处理。',
+    });
+  }
+}
+
 export class NotFoundError extends ServiceError {
   readonly status = 404;
   readonly code = 'not_found';

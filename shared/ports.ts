@@ -15,6 +15,8 @@ export interface Account {
   /** Requests allowed per rate-limit window; absent means the service default. */
   rateLimit?: number;
   createdAt: string;
+  /** Set while an operator has the account suspended (copied onto its keys). */
+  suspendedAt?: string;
 }
 
 /**
@@ -31,6 +33,10 @@ export interface ApiKeyRecord {
   createdAt: string;
   revokedAt?: string;
   label?: string;
+  /** A rotated key: accepted until this instant, refused after. */
+  expiresAt?: string;
+  /** A copy of the account's suspension. */
+  suspendedAt?: string;
 }
 
 export interface AccountStore {
@@ -44,16 +50,28 @@ export interface AccountStore {
   /** Changes the account and every one of its keys together. */
   setTier(accountId: string, tier: Tier): Promise<void>;
   setRateLimit(accountId: string, requestsPerWindow: number | undefined): Promise<void>;
+  /** Suspends (an instant) or resumes (undefined) the account and every one of its keys together. */
+  setSuspended(accountId: string, suspendedAt: string | undefined): Promise<void>;
+  /** Sets the instant after which a key is refused (a rotated key's grace period). False when no such live key. */
+  expireApiKey(accountId: string, keyId: string, expiresAt: string): Promise<boolean>;
+  /** Every account (an operator's listing: a full read of the accounts table). */
+  listAccounts(): Promise<Account[]>;
+  /** The keys whose display prefix starts with the given text, e.g. `tmk_live_Ab3d`. */
+  findApiKeysByPrefix(prefix: string): Promise<ApiKeyRecord[]>;
 }
 
-export type LedgerEntryKind = 'charge' | 'credit';
+/**
+ * charge: a metered call; credit: points added; adjustment: points taken off by an operator, with a reason;
+ * event: an operator's action that moves no points (suspend, resume, key rotation), kept with the account's record.
+ */
+export type LedgerEntryKind = 'charge' | 'credit' | 'adjustment' | 'event';
 
 export interface LedgerEntry {
   accountId: string;
   entryId: string;
   kind: LedgerEntryKind;
-  /** charge: charged or refunded; credit: credited. */
-  status: 'charged' | 'refunded' | 'credited';
+  /** charge: charged or refunded; credit: credited; adjustment: adjusted; event: recorded. */
+  status: 'charged' | 'refunded' | 'credited' | 'adjusted' | 'recorded';
   operation: string;
   /** Points moved: a charge's cost, a credit's amount. Always positive. */
   points: number;
@@ -63,6 +81,8 @@ export interface LedgerEntry {
   refundedAt?: string;
   refundReason?: string;
   note?: string;
+  /** The API key that made a charged call. */
+  keyId?: string;
 }
 
 export interface Debit {
@@ -76,12 +96,46 @@ export interface UsageLedger {
    * One atomic transaction: the balance goes down by `cost` only if it stays at or above zero, and the charge
    * record is written with it. Throws InsufficientPointsError (with the balance) or AccountNotFoundError.
    */
-  debit(input: { accountId: string; cost: number; units: number; operation: string; requestId: string; now: Date }): Promise<Debit>;
+  debit(input: { accountId: string; keyId?: string; cost: number; units: number; operation: string; requestId: string; now: Date }): Promise<Debit>;
   /** Gives the points of a charge back, at most once. Returns false when it had already been refunded. */
   refund(debit: Debit, reason: string, now: Date): Promise<boolean>;
   /** Adds points (grant, top-up) with a credit record, atomically. Returns the new balance. */
   credit(input: { accountId: string; points: number; note: string; now: Date }): Promise<number>;
   entries(accountId: string, options?: { limit?: number; newestFirst?: boolean }): Promise<LedgerEntry[]>;
+  /**
+   * Takes points off (a negative adjustment) with an `adjustment` record giving the reason, atomically. Never below
+   * zero: throws InsufficientPointsError (with the balance). Returns the new balance.
+   */
+  adjust(input: { accountId: string; points: number; reason: string; now: Date }): Promise<number>;
+  /** Records an operator's action that moves no points (an `event` entry). */
+  recordEvent(input: { accountId: string; operation: string; note: string; keyId?: string; now: Date }): Promise<LedgerEntry>;
+  /**
+   * The records at or after `from` and before `to`, newest first, `limit` at most, continuing below `before` (an
+   * entry id the previous page ended on). `more` says whether older records in the range remain.
+   */
+  page(accountId: string, query: LedgerRange & { limit: number; before?: string }): Promise<{ entries: LedgerEntry[]; more: boolean }>;
+  /** Every record of the range, newest first (for totals and reports). */
+  between(accountId: string, query: LedgerRange): AsyncIterable<LedgerEntry>;
+}
+
+export interface LedgerRange {
+  from: Date;
+  to: Date;
+  /** Only the records of this API key. */
+  keyId?: string;
+}
+
+/** An account's own brands: screening does not raise these marks on its calls. */
+export interface Allowlist {
+  accountId: string;
+  brands: string[];
+  updatedAt: string;
+}
+
+export interface AllowlistStore {
+  get(accountId: string): Promise<Allowlist | undefined>;
+  /** Replaces the account's whole list. */
+  put(accountId: string, brands: readonly string[], now: Date): Promise<Allowlist>;
 }
 
 export interface StoredResponse {

@@ -1,8 +1,10 @@
 /** POST /v1/batch-screen: 1 point per item, professional tier and above; results[i] answers items[i]. */
 import { dependencies } from '../../shared/composition/metering';
 import { screeningService } from '../../shared/composition/screening';
+import { allowlistStore } from '../../shared/composition/allowlist';
 import { buildApiHandler, lazyHandler } from '../../shared/http/api-handler';
 import type { Operation } from '../../shared/http/types';
+import type { AllowlistStore } from '../../shared/ports';
 import type { ScreeningResult } from '../../shared/screening/screen-titles';
 import type { ScreeningService } from '../../shared/screening/screening-service';
 import { batchScreenRequestSchema, precheckBatchScreen, type BatchScreenRequest } from './schema';
@@ -13,20 +15,21 @@ export interface BatchScreenResponse {
   data_as_of: string;
 }
 
-export async function screenBatch(screening: ScreeningService, input: BatchScreenRequest): Promise<BatchScreenResponse> {
-  const { results, dataAsOf } = await screening.screen(input.items, { detail: input.detail });
+export async function screenBatch(screening: ScreeningService, input: BatchScreenRequest, allowlist?: readonly string[]): Promise<BatchScreenResponse> {
+  const { results, dataAsOf } = await screening.screen(input.items, { detail: input.detail, ...(allowlist?.length ? { allowlist } : {}) });
   return { results, count: results.length, data_as_of: dataAsOf };
 }
 
-export function batchScreenOperation(screening: ScreeningService): Operation<BatchScreenRequest, BatchScreenResponse> {
+/** `allowlists`: the accounts' own brands, which screening does not raise for them. */
+export function batchScreenOperation(screening: ScreeningService, allowlists?: AllowlistStore): Operation<BatchScreenRequest, BatchScreenResponse> {
   return {
     name: 'batch-screen',
     minTier: 'professional',
     schema: batchScreenRequestSchema,
     precheck: precheckBatchScreen,
     cost: (input) => ({ points: input.items.length, units: input.items.length }),
-    run: (input) => screenBatch(screening, input),
+    run: async (input, context) => screenBatch(screening, input, (await allowlists?.get(context.accountId))?.brands),
   };
 }
 
-export const handler = lazyHandler(() => buildApiHandler(batchScreenOperation(screeningService()), dependencies()));
+export const handler = lazyHandler(() => buildApiHandler(batchScreenOperation(screeningService(), allowlistStore()), dependencies()));

@@ -20,7 +20,8 @@ export interface ServiceAlarmsProps {
   thresholds: AlarmThresholds;
   metrics: ServiceMetrics;
   stage: IHttpStage;
-  functions: Record<FunctionId, IFunction>;
+  /** The functions whose throttling is alarmed on (the metered ones, ingest and the catch-all). */
+  functions: Partial<Record<FunctionId, IFunction>>;
   ingestDeadLetters: IQueue;
   alarmEmail?: string;
 }

@@ -13,7 +13,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { TABLES, tableEnvVar, type TableId } from '../../shared/tables/definitions';
-import { handlerEntry, nodejsBundling, type FunctionId } from './bundling';
+import { handlerEntry, nodejsBundling, type BundledFile, type FunctionId } from './bundling';
 
 /** Actions of each level of table access. Transactions need no action of their own: each item's action counts. */
 export const TABLE_ACTIONS = {
@@ -46,6 +46,8 @@ export interface ApiFunctionProps {
   tables?: Record<TableId, ITable>;
   environment?: Record<string, string>;
   layers?: ILayerVersion[];
+  /** Files shipped beside the bundle (the docs page's renderer). */
+  files?: BundledFile[];
   /** Retention of the log group when the stack is deleted. */
   logRemovalPolicy: RemovalPolicy;
 }
@@ -74,7 +76,7 @@ export class ApiFunction extends Construct {
       timeout: props.timeout,
       logGroup: this.logGroup,
       layers: props.layers,
-      bundling: nodejsBundling(),
+      bundling: nodejsBundling(props.files),
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         ENV_NAME: props.envName,

@@ -19,9 +19,24 @@ export const HANDLER_BUNDLE = {
   externalModules: EXTERNAL_MODULES,
 } as const;
 
+/** A file shipped beside a handler's bundle (absolute source path, name in the bundle's folder). */
+export interface BundledFile {
+  from: string;
+  to: string;
+}
+
 /** Options for NodejsFunction. Bundling runs with the project's own esbuild (never Docker). */
-export function nodejsBundling(): BundlingOptions {
+export function nodejsBundling(files: readonly BundledFile[] = []): BundlingOptions {
   return {
+    ...(files.length
+      ? {
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (_inputDir: string, outputDir: string) => files.map((f) => `cp "${f.from}" "${path.join(outputDir, f.to)}"`),
+          },
+        }
+      : {}),
     target: HANDLER_BUNDLE.target,
     format: OutputFormat.CJS,
     minify: HANDLER_BUNDLE.minify,
@@ -50,7 +65,18 @@ export function esbuildOptions(entryPoint: string, outfile: string): BuildOption
   };
 }
 
-export const FUNCTION_IDS = ['batch-screen', 'image-search', 'ingest', 'not-found'] as const;
+export const FUNCTION_IDS = [
+  'batch-screen',
+  'image-search',
+  'account',
+  'usage',
+  'get-allowlist',
+  'put-allowlist',
+  'openapi',
+  'docs',
+  'ingest',
+  'not-found',
+] as const;
 export type FunctionId = (typeof FUNCTION_IDS)[number];
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');

@@ -7,7 +7,7 @@ import { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { FunctionName } from '../../functions/routes';
 
-export const OPERATIONS: readonly FunctionName[] = ['batch-screen', 'image-search'];
+export const OPERATIONS = ['batch-screen', 'image-search'] as const satisfies readonly FunctionName[];
 export const STATUS_CLASSES = ['2xx', '4xx', '5xx'] as const;
 
 export class ServiceMetrics {

@@ -19,6 +19,8 @@ import { IngestPipeline } from '../constructs/ingest-pipeline';
 import { ServiceMetrics } from '../constructs/service-metrics';
 import { SharpLayer } from '../constructs/sharp-layer';
 import type { StatefulStack } from './stateful-stack';
+import { RENDERER_FILE } from '../../functions/docs/renderer-asset';
+import path from 'node:path';
 
 export interface StatelessStackProps extends StackProps {
   config: EnvironmentConfig;
@@ -84,7 +86,31 @@ export class StatelessStack extends Stack {
       environment: imageEnvironment,
     });
     const notFound = new ApiFunction(this, 'NotFound', { ...common, functionId: 'not-found', memorySize: 256, timeout: config.functions.api.timeout });
-    this.functions = { 'batch-screen': batchScreen, 'image-search': imageSearch, ingest, 'not-found': notFound };
+    // The account routes: the same chain (key, rate limit), no charge, small functions.
+    const small = { memorySize: 256, timeout: config.functions.api.timeout };
+    const account = new ApiFunction(this, 'Account', { ...common, ...small, functionId: 'account', tables });
+    const usage = new ApiFunction(this, 'Usage', { ...common, ...small, functionId: 'usage', tables });
+    const getAllowlist = new ApiFunction(this, 'GetAllowlist', { ...common, ...small, functionId: 'get-allowlist', tables });
+    const putAllowlist = new ApiFunction(this, 'PutAllowlist', { ...common, ...small, functionId: 'put-allowlist', tables });
+    const openapi = new ApiFunction(this, 'OpenApi', { ...common, ...small, functionId: 'openapi' });
+    const docs = new ApiFunction(this, 'Docs', {
+      ...common,
+      ...small,
+      functionId: 'docs',
+      files: [{ from: path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js'), to: RENDERER_FILE }],
+    });
+    this.functions = {
+      'batch-screen': batchScreen,
+      'image-search': imageSearch,
+      account,
+      usage,
+      'get-allowlist': getAllowlist,
+      'put-allowlist': putAllowlist,
+      openapi,
+      docs,
+      ingest,
+      'not-found': notFound,
+    };
 
     // The metered chain of both operations: authenticate, rate limit, idempotency, debit and refund.
     for (const metered of [batchScreen, imageSearch]) {
@@ -96,6 +122,18 @@ export class StatelessStack extends Stack {
       metered.grantTable(tables['data-batches'], 'read');
     }
     batchScreen.grantTable(tables['mark-keys'], 'read');
+    batchScreen.grantTable(tables.allowlists, 'read');
+
+    // The free routes: the key and the rate limit, then only what each reads or writes.
+    for (const free of [account, usage, getAllowlist, putAllowlist]) {
+      free.grantTable(tables['api-keys'], 'read');
+      free.grantTable(tables['rate-limits'], 'readWrite');
+    }
+    account.grantTable(tables.accounts, 'read');
+    usage.grantTable(tables.usage, 'read');
+    getAllowlist.grantTable(tables.allowlists, 'read');
+    putAllowlist.grantTable(tables.allowlists, 'readWrite');
+    putAllowlist.grantTable(tables.idempotency, 'readWrite');
     batchScreen.grantTable(tables['tro-brands'], 'read');
 
     imageSearch.grantVectorIndexes(logoIndexArns, ['s3vectors:QueryVectors', 's3vectors:GetVectors']);
@@ -126,7 +164,16 @@ export class StatelessStack extends Stack {
 
     this.api = new TrademarkHttpApi(this, 'HttpApi', {
       apiName: `${config.prefix}-api`,
-      operations: { 'batch-screen': batchScreen.fn, 'image-search': imageSearch.fn },
+      operations: {
+        'batch-screen': batchScreen.fn,
+        'image-search': imageSearch.fn,
+        account: account.fn,
+        usage: usage.fn,
+        'get-allowlist': getAllowlist.fn,
+        'put-allowlist': putAllowlist.fn,
+        openapi: openapi.fn,
+        docs: docs.fn,
+      },
       notFound: notFound.fn,
       throttling: config.throttling,
       logRetention: config.logRetention,

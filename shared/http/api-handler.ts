@@ -2,6 +2,7 @@
  * Builds the Lambda handler of a metered operation. The order of the chain is all here:
  *   request id + access log, metrics, error envelope, JSON body, API key, rate limit, tier,
  *   query merge, validation, Idempotency-Key, points debit, then the operation itself.
+ * A GET reads no body and takes no Idempotency-Key; a free operation (no `cost`) has no debit.
  * middy runs `after` and `onError` in reverse, so the debit refunds before the envelope answers, and the access
  * log sees the final response.
  */
@@ -29,14 +30,14 @@ export function buildApiHandler<Input, Output>(operation: Operation<Input, Outpu
     requestLogging({ logger: deps.logger, operation: operation.name }),
     requestMetrics({ metrics: deps.metrics }),
     errorEnvelope({ logger: deps.logger }),
-    jsonBody({ maxBodyBytes: deps.http.maxBodyBytes }),
-    authenticate({ accounts: deps.accounts }),
+    ...(operation.method === 'GET' ? [] : [jsonBody({ maxBodyBytes: deps.http.maxBodyBytes })]),
+    authenticate({ accounts: deps.accounts, now: deps.now }),
     rateLimit({ rateLimiter: deps.rateLimiter, defaultLimit: deps.http.rateLimit.requests, windowSeconds: deps.http.rateLimit.windowSeconds, now: deps.now }),
     requireTier(operation.minTier),
     queryMerge({ fields: operation.queryFields ?? {} }),
     validateInput(operation),
-    idempotency({ store: deps.idempotency, now: deps.now, logger: deps.logger }),
-    debitPoints({ operation, ledger: deps.ledger, accounts: deps.accounts, logger: deps.logger, now: deps.now }),
+    ...(operation.method === 'GET' ? [] : [idempotency({ store: deps.idempotency, now: deps.now, logger: deps.logger })]),
+    ...(operation.cost ? [debitPoints({ operation: { name: operation.name, cost: operation.cost }, ledger: deps.ledger, accounts: deps.accounts, logger: deps.logger, now: deps.now })] : []),
   ];
 
   const runOperation = async (_event: ApiEvent, context: Context, options?: { signal?: AbortSignal }): Promise<ApiResult> => {
@@ -47,6 +48,9 @@ export function buildApiHandler<Input, Output>(operation: Operation<Input, Outpu
       requestId: state.requestId,
       accountId: state.caller!.accountId,
       tier: state.caller!.tier,
+      keyId: state.caller!.keyId,
+      keyPrefix: state.caller!.keyPrefix,
+      ...(state.rateLimit ? { rateLimit: state.rateLimit } : {}),
       signal: options?.signal,
       outcomes: state.outcomes,
     });

@@ -15,7 +15,7 @@ import type { Logger } from '../observability';
 import type { ApiMiddleware, ApiRequest, Operation } from './types';
 
 export function debitPoints<Input>(options: {
-  operation: Pick<Operation<Input, unknown>, 'name' | 'cost'>;
+  operation: Pick<Operation<Input, unknown>, 'name'> & { cost: NonNullable<Operation<Input, unknown>['cost']> };
   ledger: UsageLedger;
   accounts: AccountStore;
   logger: Logger;
@@ -30,6 +30,7 @@ export function debitPoints<Input>(options: {
     try {
       state.charge.debit = await options.ledger.debit({
         accountId: caller.accountId,
+        keyId: caller.keyId,
         cost: points,
         units,
         operation: options.operation.name,

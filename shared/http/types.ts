@@ -15,6 +15,8 @@ export type ApiResult = APIGatewayProxyStructuredResultV2 & { statusCode: number
 export interface Operation<Input, Output> {
   /** Used in metrics, logs and usage records, e.g. `batch-screen`. */
   name: string;
+  /** POST unless given. A GET reads no body: its input comes from the query string alone. */
+  method?: 'GET' | 'POST' | 'PUT';
   minTier: Tier;
   schema: z.ZodType<Input>;
   /** Scalar fields that may also come as query parameters, with how to read them from the query string. */
@@ -23,7 +25,8 @@ export interface Operation<Input, Output> {
   precheck?(raw: Record<string, unknown>): void;
   /** Refusals that need the parsed input (an image url's shape), run after the schema and before any charge. */
   validate?(input: Input): void;
-  cost(input: Input): { points: number; units: number };
+  /** Absent for a free operation (account, usage, allowlist): it runs the same chain without a debit. */
+  cost?(input: Input): { points: number; units: number };
   run(input: Input, context: OperationContext): Promise<Output>;
 }
 
@@ -31,6 +34,11 @@ export interface OperationContext {
   requestId: string;
   accountId: string;
   tier: Tier;
+  /** The key that made the call: its id and display prefix. */
+  keyId: string;
+  keyPrefix: string;
+  /** The caller's request allowance in the current window, as the rate limit counted it. */
+  rateLimit?: { limit: number; remaining: number };
   /** Aborted when the function is about to run out of time. */
   signal?: AbortSignal;
   /** Outcomes worth a metric of their own (e.g. `Degraded`): each is counted once for this request. */
@@ -40,6 +48,7 @@ export interface OperationContext {
 export interface Caller {
   accountId: string;
   keyId: string;
+  keyPrefix: string;
   tier: Tier;
   rateLimit?: number;
 }

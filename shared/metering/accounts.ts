@@ -32,6 +32,7 @@ export async function issueApiKey(accounts: AccountStore, input: { accountId: st
     accountId: input.accountId,
     tier: account.tier,
     ...(account.rateLimit ? { rateLimit: account.rateLimit } : {}),
+    ...(account.suspendedAt ? { suspendedAt: account.suspendedAt } : {}),
     prefix: displayPrefix(apiKey),
     createdAt: input.now.toISOString(),
     ...(input.label ? { label: input.label } : {}),
@@ -42,7 +43,10 @@ export async function issueApiKey(accounts: AccountStore, input: { accountId: st
 
 /** The balance the ledger explains: credits minus charges that were not refunded. */
 export function ledgerBalance(entries: LedgerEntry[]): number {
-  return entries.reduce((sum, e) => sum + (e.kind === 'credit' ? e.points : e.status === 'charged' ? -e.points : 0), 0);
+  return entries.reduce(
+    (sum, e) => sum + (e.kind === 'credit' ? e.points : e.kind === 'adjustment' || e.status === 'charged' ? -e.points : 0),
+    0,
+  );
 }
 
 export async function auditAccount(stores: { accounts: AccountStore; ledger: UsageLedger }, accountId: string) {

@@ -36,6 +36,6 @@ export function displayPrefix(key: string): string {
   return `${key.slice(0, lastUnderscore + 5)}…`;
 }
 
-export function newId(kind: 'acct' | 'key' | 'credit'): string {
+export function newId(kind: 'acct' | 'key' | 'credit' | 'adj' | 'evt'): string {
   return `${kind}_${randomBase62(16)}`;
 }

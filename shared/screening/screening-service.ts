@@ -4,11 +4,16 @@
  * one TitleScreener and its key cache.
  */
 import type { DataBatchStore, KeyFilterStore, MarkStore, TroStore } from '../ports';
+import { allowlistKeys, applyAllowlist } from './allowlist';
 import { TitleScreener, type ScreeningItem, type ScreeningResult } from './screen-titles';
 import { TroIndex } from './tro-index';
 
 export interface ScreeningService {
-  screen(items: readonly ScreeningItem[], options: { detail?: boolean }): Promise<{ results: ScreeningResult[]; dataAsOf: string }>;
+  /** `allowlist`: the calling account's own brands, which are not raised (see ./allowlist.ts). */
+  screen(
+    items: readonly ScreeningItem[],
+    options: { detail?: boolean; allowlist?: readonly string[] },
+  ): Promise<{ results: ScreeningResult[]; dataAsOf: string }>;
 }
 
 function refreshing<T>(load: () => Promise<T>, everyMs: number): () => Promise<T> {
@@ -36,8 +41,14 @@ export function createScreeningService(stores: { marks: MarkStore; tro: TroStore
   return {
     screener,
     async screen(items, options) {
-      const [results, asOf] = await Promise.all([screener.screen(items, options), dataAsOf()]);
-      return { results, dataAsOf: asOf };
+      const allowed = allowlistKeys(options.allowlist ?? []);
+      if (allowed.size === 0) {
+        const [results, asOf] = await Promise.all([screener.screen(items, { detail: options.detail }), dataAsOf()]);
+        return { results, dataAsOf: asOf };
+      }
+      // The allowlist filters finished results, which needs each one's conflicts: asked for, then trimmed.
+      const [results, asOf] = await Promise.all([screener.screen(items, { detail: true }), dataAsOf()]);
+      return { results: results.map((r) => applyAllowlist(r, allowed, options.detail === true)), dataAsOf: asOf };
     },
   };
 }

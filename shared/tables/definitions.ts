@@ -25,7 +25,7 @@ export interface TableDefinition {
   globalSecondaryIndexes?: IndexDefinition[];
 }
 
-export type TableId = 'accounts' | 'api-keys' | 'usage' | 'idempotency' | 'rate-limits' | 'marks' | 'mark-keys' | 'tro-brands' | 'data-batches';
+export type TableId = 'accounts' | 'api-keys' | 'usage' | 'allowlists' | 'idempotency' | 'rate-limits' | 'marks' | 'mark-keys' | 'tro-brands' | 'data-batches';
 
 export const TABLES: readonly TableDefinition[] = [
   {
@@ -50,6 +50,11 @@ export const TABLES: readonly TableDefinition[] = [
     purpose: 'The points ledger: one record per charge, refund state on the same record, one per grant or top-up.',
     partitionKey: { name: 'accountId', type: 'S' },
     sortKey: { name: 'entryId', type: 'S' },
+  },
+  {
+    id: 'allowlists',
+    purpose: "One item per account: the brands it owns or may sell, which screening does not raise on its calls.",
+    partitionKey: { name: 'accountId', type: 'S' },
   },
   {
     id: 'idempotency',

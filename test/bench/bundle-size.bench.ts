@@ -41,7 +41,7 @@ const FAKE_ENVIRONMENT: Record<string, string> = {
 function apiEvent(method: string, rawPath: string): unknown {
   return {
     version: '2.0',
-    routeKey: method === 'POST' ? `POST ${rawPath}` : '$default',
+    routeKey: method === 'GET' && rawPath === '/nowhere' ? '$default' : `${method} ${rawPath}`,
     rawPath,
     rawQueryString: '',
     headers: { 'content-type': 'application/json' },
@@ -54,6 +54,12 @@ function apiEvent(method: string, rawPath: string): unknown {
 const MINIMAL_EVENTS: Record<FunctionId, unknown> = {
   'batch-screen': apiEvent('POST', '/v1/batch-screen'),
   'image-search': apiEvent('POST', '/v1/image-search'),
+  account: apiEvent('GET', '/v1/account'),
+  usage: apiEvent('GET', '/v1/usage'),
+  'get-allowlist': apiEvent('GET', '/v1/allowlist'),
+  'put-allowlist': apiEvent('PUT', '/v1/allowlist'),
+  openapi: apiEvent('GET', '/v1/openapi.json'),
+  docs: apiEvent('GET', '/docs'),
   'not-found': apiEvent('GET', '/nowhere'),
   ingest: { Records: [{ s3: { bucket: { name: 'bench' }, object: { key: 'not-a-batch.txt' } } }] },
 };

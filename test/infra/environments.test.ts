@@ -177,7 +177,7 @@ describe('what differs between environments in the stateless stack', () => {
     const expected: Record<EnvironmentName, [number, string]> = { dev: [7, 'Delete'], staging: [30, 'Retain'], prod: [90, 'Retain'] };
     for (const name of ENVIRONMENT_NAMES) {
       const groups = resourcesOfType(envs[name].statelessJson, 'AWS::Logs::LogGroup');
-      expect(groups).toHaveLength(5);
+      expect(groups).toHaveLength(11); // ten functions and the access logs
       for (const [, group] of groups) expect([group.Properties!.RetentionInDays, group.DeletionPolicy]).toEqual(expected[name]);
     }
   });

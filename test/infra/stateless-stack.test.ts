@@ -8,8 +8,17 @@ import { TABLE_ACTIONS } from '../../infra/constructs/api-function';
 import { TABLES, tableEnvVar } from '../../shared/tables/definitions';
 import { describeValue, functionLogicalId, grantsOf, onlyResource, resourcesOfType, synthEnvironment, type SynthesisedEnvironment } from './synth-environment';
 
-const CONSTRUCT_OF = { 'batch-screen': 'BatchScreen', 'image-search': 'ImageSearch' } as const;
-const APP_FUNCTIONS = ['BatchScreen', 'ImageSearch', 'Ingest', 'NotFound'] as const;
+const CONSTRUCT_OF = {
+  'batch-screen': 'BatchScreen',
+  'image-search': 'ImageSearch',
+  account: 'Account',
+  usage: 'Usage',
+  'get-allowlist': 'GetAllowlist',
+  'put-allowlist': 'PutAllowlist',
+  openapi: 'OpenApi',
+  docs: 'Docs',
+} as const;
+const APP_FUNCTIONS = ['BatchScreen', 'ImageSearch', 'Account', 'Usage', 'GetAllowlist', 'PutAllowlist', 'OpenApi', 'Docs', 'Ingest', 'NotFound'] as const;
 
 let dev: SynthesisedEnvironment;
 
@@ -36,9 +45,27 @@ describe('HTTP API routes', () => {
     expect(functionBehindRoute(routeKey)).toBe(CONSTRUCT_OF[functionName]);
   });
 
-  it('serves all four paths, the /v1/v1 aliases included, and nothing else but $default', () => {
+  it('serves every documented route, the /v1/v1 aliases and the docs script, and nothing else but $default', () => {
     const keys = resourcesOfType(dev.statelessJson, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties!.RouteKey as string).sort();
-    expect(keys).toEqual(['$default', 'POST /v1/batch-screen', 'POST /v1/image-search', 'POST /v1/v1/batch-screen', 'POST /v1/v1/image-search']);
+    expect(keys).toEqual([
+      '$default',
+      'GET /docs',
+      'GET /docs/assets/api-reference.js',
+      'GET /v1/account',
+      'GET /v1/allowlist',
+      'GET /v1/openapi.json',
+      'GET /v1/usage',
+      'GET /v1/v1/account',
+      'GET /v1/v1/allowlist',
+      'GET /v1/v1/openapi.json',
+      'GET /v1/v1/usage',
+      'POST /v1/batch-screen',
+      'POST /v1/image-search',
+      'POST /v1/v1/batch-screen',
+      'POST /v1/v1/image-search',
+      'PUT /v1/allowlist',
+      'PUT /v1/v1/allowlist',
+    ]);
   });
 
   it('sends every other request ($default) to the not-found function', () => {
@@ -47,7 +74,7 @@ describe('HTTP API routes', () => {
 
   it('lets API Gateway invoke each function only from its own API', () => {
     const [apiId] = onlyResource(dev.statelessJson, 'AWS::ApiGatewayV2::Api', 'HttpApi');
-    for (const construct of ['BatchScreen', 'ImageSearch', 'NotFound']) {
+    for (const construct of [...Object.values(CONSTRUCT_OF), 'NotFound']) {
       const permissions = resourcesOfType(dev.statelessJson, 'AWS::Lambda::Permission').filter(
         ([, p]) => (p.Properties!.FunctionName as { 'Fn::GetAtt': [string] })['Fn::GetAtt']?.[0] === functionLogicalId(dev.statelessJson, construct),
       );
@@ -94,7 +121,7 @@ describe('functions', () => {
     expect(logGroup.DeletionPolicy).toBe('Delete');
   });
 
-  it.each(['BatchScreen', 'ImageSearch', 'Ingest'])('%s gets every table name, each pointing at its own table', (construct) => {
+  it.each(['BatchScreen', 'ImageSearch', 'Account', 'Usage', 'GetAllowlist', 'PutAllowlist', 'Ingest'])('%s gets every table name, each pointing at its own table', (construct) => {
     const variables = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.Environment.Variables as Record<string, unknown>;
     for (const table of TABLES) {
       expect([tableEnvVar(table.id), describeValue(dev, variables[tableEnvVar(table.id)])]).toEqual([tableEnvVar(table.id), `table-name:${table.id}`]);
@@ -128,7 +155,7 @@ describe('functions', () => {
   });
 
   it('keeps the layer out of the functions that do not process images', () => {
-    for (const construct of ['BatchScreen', 'NotFound']) {
+    for (const construct of ['BatchScreen', 'Account', 'Usage', 'GetAllowlist', 'PutAllowlist', 'OpenApi', 'Docs', 'NotFound']) {
       expect(dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.Layers).toBeUndefined();
     }
   });
@@ -149,7 +176,30 @@ describe('least privilege', () => {
   };
 
   it('batch-screen: the metered chain, and reads of mark-keys, tro-brands and data-batches; nothing else', () => {
-    expect(grantsOf(dev, 'BatchScreen')).toEqual({ ...meteredChain, 'table:mark-keys': read, 'table:tro-brands': read });
+    expect(grantsOf(dev, 'BatchScreen')).toEqual({ ...meteredChain, 'table:mark-keys': read, 'table:tro-brands': read, 'table:allowlists': read });
+  });
+
+  const freeChain = { 'table:api-keys': read, 'table:rate-limits': readWrite };
+
+  it('account: the key, the rate limit and a read of accounts; no usage, no balance update', () => {
+    expect(grantsOf(dev, 'Account')).toEqual({ ...freeChain, 'table:accounts': read });
+  });
+
+  it('usage: the key, the rate limit and a read of the usage table; nothing else', () => {
+    expect(grantsOf(dev, 'Usage')).toEqual({ ...freeChain, 'table:usage': read });
+  });
+
+  it('the allowlist: read for GET; write only on the allowlists (and Idempotency-Key records) for PUT', () => {
+    expect(grantsOf(dev, 'GetAllowlist')).toEqual({ ...freeChain, 'table:allowlists': read });
+    expect(grantsOf(dev, 'PutAllowlist')).toEqual({ ...freeChain, 'table:allowlists': readWrite, 'table:idempotency': readWrite });
+  });
+
+  it('the OpenAPI document and the docs page have no policy at all, and no table names', () => {
+    for (const construct of ['OpenApi', 'Docs']) {
+      expect(grantsOf(dev, construct)).toEqual({});
+      const variables = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.Environment.Variables as Record<string, unknown>;
+      expect(Object.keys(variables).filter((k) => k.endsWith('_TABLE'))).toEqual([]);
+    }
   });
 
   it('batch-screen cannot write marks, mark-keys or tro-brands, nor touch vectors, S3 or SageMaker', () => {

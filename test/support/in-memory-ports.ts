@@ -23,6 +23,10 @@ export class InMemoryMetering {
     revokeApiKey: async () => false,
     setTier: async () => undefined,
     setRateLimit: async () => undefined,
+    setSuspended: async () => undefined,
+    expireApiKey: async () => false,
+    listAccounts: async () => [...this.accountsById.values()],
+    findApiKeysByPrefix: async (prefix) => [...this.keys.values()].filter((k) => k.prefix.startsWith(prefix)),
   };
 
   readonly ledger: UsageLedger = {
@@ -47,6 +51,14 @@ export class InMemoryMetering {
       return account.points;
     },
     entries: async (id) => [...this.entries.values()].filter((e) => e.accountId === id),
+    adjust: async () => {
+      throw new Error('not used by the benchmarks');
+    },
+    recordEvent: async () => {
+      throw new Error('not used by the benchmarks');
+    },
+    page: async () => ({ entries: [], more: false }),
+    between: async function* () {},
   };
 
   readonly idempotency: IdempotencyStore = {

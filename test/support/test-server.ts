@@ -1,4 +1,4 @@
-/** The local server over the test stack: the two real operations, the not-found handler, and test-only routes. */
+/** The local server over the test stack: every real route, the not-found handler, and test-only routes. */
 import { buildApiHandler } from '../../shared/http/api-handler';
 import type { Operation } from '../../shared/http/types';
 import { batchScreenOperation } from '../../functions/batch-screen/handler';
@@ -9,6 +9,13 @@ import { imageSearchOperation } from '../../functions/image-search/handler';
 import { handler as notFound } from '../../functions/not-found/handler';
 import { createLocalApp, listen, type LambdaHttpHandler, type RunningServer } from '../../local/server';
 import { ROUTES } from '../../functions/routes';
+import { accountOperation } from '../../functions/account/handler';
+import { usageOperation } from '../../functions/usage/handler';
+import { getAllowlistOperation } from '../../functions/get-allowlist/handler';
+import { putAllowlistOperation } from '../../functions/put-allowlist/handler';
+import { handler as openapi } from '../../functions/openapi/handler';
+import { handler as docs } from '../../functions/docs/handler';
+import { buildAllowlistStore } from '../../shared/composition/allowlist';
 import type { TestStack } from './test-stack';
 
 export async function startTestServer(
@@ -16,8 +23,15 @@ export async function startTestServer(
   testOperations: { path: string; operation: Operation<any, any> }[] = [],
   options: { timeoutMs?: number } = {},
 ): Promise<RunningServer> {
+  const allowlists = buildAllowlistStore(stack.config);
   const functions: Record<string, LambdaHttpHandler> = {
-    'batch-screen': buildApiHandler(batchScreenOperation(createScreeningService(buildDataStores(stack.config))), stack.deps),
+    'batch-screen': buildApiHandler(batchScreenOperation(createScreeningService(buildDataStores(stack.config)), allowlists), stack.deps),
+    account: buildApiHandler(accountOperation(stack.deps), stack.deps),
+    usage: buildApiHandler(usageOperation(stack.deps.ledger, stack.deps.now), stack.deps),
+    'get-allowlist': buildApiHandler(getAllowlistOperation(allowlists), stack.deps),
+    'put-allowlist': buildApiHandler(putAllowlistOperation(allowlists, stack.deps.now), stack.deps),
+    openapi,
+    docs,
     'image-search': buildApiHandler(imageSearchOperation(buildLogoSearch(stack.config)), stack.deps),
   };
   const routes = [

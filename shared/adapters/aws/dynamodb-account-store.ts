@@ -1,5 +1,5 @@
 /** Accounts and their API keys on DynamoDB. Points move only through the usage ledger, never here. */
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, paginateQuery, paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { newId } from '../../metering/api-keys';
 import type { Tier } from '../../metering/tiers';
@@ -83,6 +83,50 @@ export class DynamoDbAccountStore implements AccountStore {
   async setRateLimit(accountId: string, requestsPerWindow: number | undefined): Promise<void> {
     if (requestsPerWindow === undefined) await this.updateAccountAndKeys(accountId, 'REMOVE rateLimit', {});
     else await this.updateAccountAndKeys(accountId, 'SET rateLimit = :limit', { ':limit': requestsPerWindow });
+  }
+
+  async setSuspended(accountId: string, suspendedAt: string | undefined): Promise<void> {
+    if (suspendedAt === undefined) await this.updateAccountAndKeys(accountId, 'REMOVE suspendedAt', {});
+    else await this.updateAccountAndKeys(accountId, 'SET suspendedAt = :at', { ':at': suspendedAt });
+  }
+
+  async expireApiKey(accountId: string, keyId: string, expiresAt: string): Promise<boolean> {
+    const key = (await this.listApiKeys(accountId)).find((k) => k.keyId === keyId);
+    if (!key) return false;
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tables.apiKeys,
+          Key: { keyHash: key.keyHash },
+          UpdateExpression: 'SET expiresAt = :at',
+          // A key already revoked, or already set to expire sooner, stays as it is.
+          ConditionExpression: 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt) AND (attribute_not_exists(expiresAt) OR expiresAt > :at)',
+          ExpressionAttributeValues: { ':at': expiresAt },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    const out: Account[] = [];
+    for await (const page of paginateScan({ client: this.doc }, { TableName: this.tables.accounts })) out.push(...((page.Items ?? []) as Account[]));
+    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async findApiKeysByPrefix(prefix: string): Promise<ApiKeyRecord[]> {
+    // Display prefixes end in an ellipsis; one pasted from a listing still matches.
+    const wanted = prefix.replace(/…$/, '');
+    const out: ApiKeyRecord[] = [];
+    const pages = paginateScan(
+      { client: this.doc },
+      { TableName: this.tables.apiKeys, FilterExpression: 'begins_with(prefix, :p)', ExpressionAttributeValues: { ':p': wanted } },
+    );
+    for await (const page of pages) out.push(...((page.Items ?? []) as ApiKeyRecord[]));
+    return out;
   }
 
   /** The account and the copies on its keys change in one transaction (in chunks for an account with many keys). */

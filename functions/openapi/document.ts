@@ -1,0 +1,199 @@
+/**
+ * The OpenAPI 3.1 document of the API, built from the zod schemas that validate the requests (request bodies and
+ * query parameters come from z.toJSONSchema of those very schemas, so the document cannot describe another
+ * request than the one the functions accept), the routes of functions/routes.ts, the price list and the error
+ * catalogue. `npm run openapi` writes it to docs/openapi.json; a test fails when that file and this differ.
+ */
+import * as z from 'zod';
+import { PUBLIC_ROUTES, type Route } from '../routes';
+import { PRICE_LIST } from '../../shared/metering/price-list';
+import { TIERS } from '../../shared/metering/tiers';
+import { batchScreenRequestSchema, MAX_ITEMS, MAX_TITLE_CHARS } from '../batch-screen/schema';
+import { imageSearchRequestSchema } from '../image-search/schema';
+import { usageQuerySchema } from '../usage/schema';
+import { accountQuerySchema } from '../account/schema';
+import { putAllowlistRequestSchema } from '../put-allowlist/schema';
+import { ERROR_CATALOGUE, errorCodesOf, type ErrorGroup } from './error-catalogue';
+import { RESPONSE_SCHEMAS } from './response-schemas';
+
+type JsonSchema = Record<string, unknown>;
+
+/** How a zod request schema reads as JSON Schema: what a client may send (defaults make fields optional). */
+export function requestJsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as JsonSchema;
+  return rest;
+}
+
+interface OperationSpec {
+  summary: string;
+  description: string;
+  tag: string;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  errors: ErrorGroup[];
+  response: keyof typeof RESPONSE_SCHEMAS;
+  example?: unknown;
+  idempotent?: boolean;
+  public?: boolean;
+}
+
+/** What each route is, in words and schemas. Keyed by function name: every route has one (a test checks). */
+export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
+  'batch-screen': {
+    summary: 'Screen listing titles for trademarks',
+    description: `Screens 1 to ${MAX_ITEMS} listing titles (up to ${MAX_TITLE_CHARS} characters each). results[i] answers items[i]. risk is 高 (high), 中 (medium) or 低 (low); tro_hit flags brands that file Schedule A TRO suits; "detail": true adds brand_words and conflicts (an allowlisted brand's conflicts carry "allowlisted": true and do not count).`,
+    tag: 'Screening',
+    body: batchScreenRequestSchema,
+    errors: ['auth', 'metered', 'body', 'items'],
+    response: 'batch-screen',
+    example: { items: [{ title: 'Wireless earbuds for iPhone, noise cancelling', nice: '9' }, { title: 'Stainless steel apple slicer' }] },
+    idempotent: true,
+  },
+  'image-search': {
+    summary: 'Search registered marks by logo',
+    description: 'Finds registered marks whose logo looks like the image (base64 in image_b64, or a public http(s) url: exactly one). Results by descending score in [0, 1]. degraded is true when the search fell back to the in-process index.',
+    tag: 'Image search',
+    body: imageSearchRequestSchema,
+    errors: ['auth', 'metered', 'body', 'image'],
+    response: 'image-search',
+    example: { url: 'https://example.com/logo.png', country: 'US', limit: 5 },
+    idempotent: true,
+  },
+  account: {
+    summary: 'Your account: tier, balance, rate limit, key',
+    description: 'The account of the calling key, what each operation costs and whether this tier may call it. Free of charge, every tier.',
+    tag: 'Account',
+    query: accountQuerySchema,
+    errors: ['auth'],
+    response: 'account',
+  },
+  usage: {
+    summary: 'Your usage records and totals',
+    description: 'Usage records of the account (scope=account) or of the calling key (scope=key) in a time range, newest first, paged with an opaque cursor; totals of the whole range per operation and per UTC day. Free of charge, every tier.',
+    tag: 'Account',
+    query: usageQuerySchema,
+    errors: ['auth', 'query'],
+    response: 'usage',
+  },
+  'get-allowlist': {
+    summary: 'Your own brands (allowlist)',
+    description: 'The brands this account owns or is authorised to sell. Screening does not raise them on this account\'s calls. Free of charge, every tier.',
+    tag: 'Account',
+    query: z.object({}),
+    errors: ['auth'],
+    response: 'allowlist',
+  },
+  'put-allowlist': {
+    summary: 'Replace your own brands (allowlist)',
+    description: 'Replaces the whole list ([] clears it). Other accounts are never affected. Free of charge, every tier.',
+    tag: 'Account',
+    body: putAllowlistRequestSchema,
+    errors: ['auth', 'body', 'allowlist'],
+    response: 'allowlist',
+    example: { brands: ['Anker', 'Soundcore'] },
+  },
+  openapi: { summary: 'This document', description: 'The OpenAPI 3.1 document of the API. No key needed.', tag: 'Reference', errors: [], response: 'openapi', public: true },
+  docs: { summary: 'The API reference page', description: 'This document rendered as a page, with a client to try each operation. No key needed.', tag: 'Reference', errors: [], response: 'html', public: true },
+};
+
+function errorResponses(groups: readonly ErrorGroup[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [status, codes] of errorCodesOf(groups)) {
+    out[String(status)] = {
+      description: codes.map((c) => `\`${c}\`: ${ERROR_CATALOGUE[c]!.when}`).join('\n\n'),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: { code: codes[0], message: ERROR_CATALOGUE[codes[0]!]!.when, request_id: '5f0c6d1e-…' } } } },
+      ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } } } : {}),
+    };
+  }
+  return out;
+}
+
+function queryParameters(schema: z.ZodType): unknown[] {
+  const json = requestJsonSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return { name, in: 'query', required: (json.required ?? []).includes(name), ...(description ? { description } : {}), schema: rest };
+  });
+}
+
+function operationObject(route: Route): Record<string, unknown> {
+  const spec = OPERATIONS[route.functionName];
+  const price = PRICE_LIST.find((p) => p.operation === route.functionName);
+  const costLine = price ? `\n\n**Cost:** ${price.points === 0 ? 'free' : `${price.points} point${price.points === 1 ? '' : 's'} per ${price.per}`}. **Tier:** ${price.minTier === 'free' ? 'every tier' : `${price.minTier} and above`}.` : '';
+  const success = RESPONSE_SCHEMAS[spec.response];
+  return {
+    operationId: route.functionName.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase()),
+    summary: spec.summary,
+    description: spec.description + costLine,
+    tags: [spec.tag],
+    ...(spec.public ? { security: [] } : {}),
+    ...(price ? { 'x-points-cost': { points: price.points, per: price.per }, 'x-min-tier': price.minTier } : {}),
+    parameters: [
+      ...(spec.query ? queryParameters(spec.query) : []),
+      ...(spec.idempotent
+        ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Replays the first response for 24 h without charging again; the same key with another body is 422.', schema: { type: 'string', minLength: 1, maxLength: 255 } }]
+        : []),
+    ],
+    ...(spec.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: requestJsonSchema(spec.body), ...(spec.example ? { example: spec.example } : {}) } } } }
+      : {}),
+    responses: {
+      '200': {
+        description: 'Success',
+        ...(price && price.points > 0
+          ? { headers: { 'X-Points-Cost': { description: 'Points this call cost', schema: { type: 'integer' } }, 'X-Points-Balance': { description: 'Balance after the call', schema: { type: 'integer' } } } }
+          : {}),
+        content: { [success.mediaType]: { schema: success.schema } },
+      },
+      ...errorResponses(spec.errors),
+    },
+  };
+}
+
+const DESCRIPTION = `Trademark-risk screening of listing titles and logo search for cross-border sellers.
+
+**Authentication.** Every /v1 call carries \`Authorization: Bearer <API key>\` (keys look like \`tmk_<env>_<32 letters and digits>\`).
+
+**Points and tiers.** Tiers, lowest first: ${TIERS.join(' < ')}. ${PRICE_LIST.filter((p) => p.points > 0).map((p) => `\`${p.method} ${p.path}\` costs ${p.points} point${p.points === 1 ? '' : 's'} per ${p.per} (${p.minTier} and above)`).join('; ')}; account, usage and allowlist calls are free on every tier. Refused requests (4xx) and failures (5xx) cost nothing. Successful metered calls carry \`X-Points-Cost\` and \`X-Points-Balance\`.
+
+**Errors.** One shape everywhere: \`{"error": {"code", "message", "request_id", "details"?}}\`. \`Accept-Language: zh\` gives messages in Chinese.
+
+| status | code | when |
+|---|---|---|
+${Object.entries(ERROR_CATALOGUE).map(([code, e]) => `| ${e.status} | \`${code}\` | ${e.when} |`).join('\n')}
+`;
+
+export function buildOpenApiDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of PUBLIC_ROUTES) {
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operationObject(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Trademark-risk API', version: '1.0.0', description: DESCRIPTION },
+    security: [{ bearerAuth: [] }],
+    tags: [{ name: 'Screening' }, { name: 'Image search' }, { name: 'Account' }, { name: 'Reference' }],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'tmk_<env>_<32 base62 characters>' } },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message', 'request_id'],
+              properties: {
+                code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
+                message: { type: 'string' },
+                request_id: { type: 'string' },
+                details: { type: 'object' },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/** The JSON Schemas of the successful responses, as the OpenAPI document shows them. */
+const string = { type: 'string' } as const;
+const integer = { type: 'integer' } as const;
+const boolean = { type: 'boolean' } as const;
+const counts = { type: 'object', properties: { requests: integer, points: integer, units: integer } } as const;
+
+const json = (schema: Record<string, unknown>) => ({ mediaType: 'application/json', schema });
+
+export const RESPONSE_SCHEMAS = {
+  'batch-screen': json({
+    type: 'object',
+    required: ['results', 'count', 'data_as_of'],
+    properties: {
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['name', 'risk', 'tro_hit', 'top_conflict'],
+          properties: {
+            name: string,
+            risk: { type: 'string', enum: ['高', '中', '低'] },
+            tro_hit: boolean,
+            top_conflict: string,
+            brand_words: { type: 'array', items: string },
+            conflicts: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  mark: string, serial: string, nice: string, is_live: { enum: [0, 1] }, match: { enum: ['exact', 'phonetic', 'fuzzy', 'transliteration'] },
+                  words: { type: 'array', items: string }, tro: boolean, score: { type: 'number' }, reason: string, allowlisted: boolean,
+                },
+              },
+            },
+          },
+        },
+      },
+      count: integer,
+      data_as_of: { type: 'string', format: 'date' },
+    },
+  }),
+  'image-search': json({
+    type: 'object',
+    required: ['results', 'count', 'data_as_of', 'degraded'],
+    properties: {
+      results: {
+        type: 'array',
+        items: { type: 'object', properties: { serial: string, mark: string, score: { type: 'number', minimum: 0, maximum: 1 }, nice: string, is_live: { enum: [0, 1] }, jurisdiction: string } },
+      },
+      count: integer,
+      data_as_of: string,
+      degraded: boolean,
+      country: string,
+      source: string,
+      partial: boolean,
+      coverage_note: string,
+    },
+  }),
+  account: json({
+    type: 'object',
+    properties: {
+      account_id: string,
+      name: string,
+      tier: { type: 'string', enum: ['free', 'basic', 'professional', 'enterprise'] },
+      balance: integer,
+      rate_limit: { type: 'object', properties: { requests: integer, window_seconds: integer, remaining: integer } },
+      key: { type: 'object', properties: { id: string, prefix: string } },
+      created_at: string,
+      operations: {
+        type: 'array',
+        items: { type: 'object', properties: { operation: string, method: string, path: string, points: integer, per: string, min_tier: string, allowed: boolean } },
+      },
+    },
+  }),
+  usage: json({
+    type: 'object',
+    properties: {
+      from: string,
+      to: string,
+      scope: { enum: ['account', 'key'] },
+      records: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            id: string, at: string, kind: { enum: ['charge', 'credit', 'adjustment', 'event'] }, operation: string,
+            status: { enum: ['charged', 'refunded', 'credited', 'adjusted', 'recorded'] }, points: integer, units: integer,
+            request_id: string, key_id: string, note: string, refunded_at: string,
+          },
+        },
+      },
+      count: integer,
+      next_cursor: { type: ['string', 'null'] },
+      totals: {
+        type: 'object',
+        properties: {
+          requests: integer, points: integer, units: integer, refunded_requests: integer,
+          by_operation: { type: 'object', additionalProperties: counts },
+          by_day: { type: 'array', items: { type: 'object', properties: { date: string, operation: string, requests: integer, points: integer, units: integer } } },
+        },
+      },
+    },
+  }),
+  allowlist: json({
+    type: 'object',
+    properties: { brands: { type: 'array', items: string }, count: integer, max_brands: integer, updated_at: { type: ['string', 'null'] } },
+  }),
+  openapi: json({ type: 'object', description: 'An OpenAPI 3.1 document' }),
+  html: { mediaType: 'text/html', schema: { type: 'string' } },
+} as const;

@@ -1,0 +1,23 @@
+/**
+ * What each operation costs and who may call it, as GET /v1/account and the OpenAPI document show it. The
+ * operations charge through their own `cost` (functions/<op>/handler.ts); a test holds the two to the same figures.
+ */
+import type { Tier } from './tiers';
+
+export interface PriceListEntry {
+  operation: string;
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  points: number;
+  per: 'item' | 'call';
+  minTier: Tier;
+}
+
+export const PRICE_LIST: readonly PriceListEntry[] = [
+  { operation: 'batch-screen', method: 'POST', path: '/v1/batch-screen', points: 1, per: 'item', minTier: 'professional' },
+  { operation: 'image-search', method: 'POST', path: '/v1/image-search', points: 5, per: 'call', minTier: 'professional' },
+  { operation: 'account', method: 'GET', path: '/v1/account', points: 0, per: 'call', minTier: 'free' },
+  { operation: 'usage', method: 'GET', path: '/v1/usage', points: 0, per: 'call', minTier: 'free' },
+  { operation: 'get-allowlist', method: 'GET', path: '/v1/allowlist', points: 0, per: 'call', minTier: 'free' },
+  { operation: 'put-allowlist', method: 'PUT', path: '/v1/allowlist', points: 0, per: 'call', minTier: 'free' },
+];

@@ -1,0 +1,89 @@
+/**
+ * The docs page in a real headless Chromium (Debian's) against the local server: it renders from the bundled
+ * renderer with nothing loaded from anywhere else, lists both metered operations, and its "try it" client sends a
+ * real call with the key typed into the page and shows the answer.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { RunningServer } from '../../local/server';
+import { createTestStack, type TestStack } from '../support/test-stack';
+import { startTestServer } from '../support/test-server';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let stack: TestStack;
+let server: RunningServer;
+let browser: BrowserContext;
+let profile: string;
+let page: Page;
+const elsewhere: string[] = [];
+
+beforeAll(async () => {
+  stack = await createTestStack();
+  server = await startTestServer(stack);
+  profile = mkdtempSync(path.join(os.tmpdir(), 'chromium-profile-'));
+  browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+  page = await browser.newPage();
+  // Anything not served by this host is recorded and refused: the page must not need it.
+  await page.route('**/*', (route) => {
+    if (route.request().url().startsWith(server.url)) return route.continue();
+    elsewhere.push(route.request().url());
+    return route.abort();
+  });
+  await page.goto(`${server.url}/docs`);
+  await page.getByText('Trademark-risk API').first().waitFor({ timeout: 30_000 });
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+/** Opens a group of the sidebar unless it is open already. */
+async function openGroup(name: string): Promise<void> {
+  const closed = page.getByRole('button', { name: `Open Group - ${name}` });
+  if (await closed.count()) await closed.first().click();
+  await page.getByRole('button', { name: `Close Group - ${name}` }).first().waitFor();
+}
+
+describe('GET /docs in Chromium', () => {
+  it('renders the document from the bundled renderer, loading nothing from any other host', async () => {
+    const text = await page.innerText('body');
+    expect(text).toContain('OpenAPI 3.1.0');
+    expect(text).toContain('account_suspended');
+    expect(text).toMatch(/free < basic < professional < enterprise/);
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('lists both metered operations and the account routes', async () => {
+    await openGroup('Account');
+    await openGroup('Image search');
+    const links = await page.locator('a').evaluateAll((els) => els.map((e) => e.getAttribute('href') ?? ''));
+    expect(links).toEqual(
+      expect.arrayContaining(['#tag/screening/POST/v1/batch-screen', '#tag/image-search/POST/v1/image-search', '#tag/account/GET/v1/account', '#tag/account/GET/v1/usage']),
+    );
+    await expect(page.getByText('Search registered marks by logo').first().isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Screen listing titles for trademarks').first().isVisible()).resolves.toBe(true);
+  });
+
+  it('"try it": the key typed into the page goes with a real call to GET /v1/account, and the answer shows', async () => {
+    const { accountId, apiKey } = await stack.openAccount({ points: 777 });
+    await page.getByPlaceholder('Token').first().fill(apiKey);
+    await openGroup('Account');
+    await page.getByText('Your account: tier, balance, rate limit, key').first().click();
+    await page.getByRole('button', { name: 'Test Request (get /v1/account)' }).click();
+
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/v1/account'), { timeout: 30_000 });
+    await page.getByRole('button', { name: /^Send/ }).first().click();
+    const response = await answered;
+
+    expect(response.status()).toBe(200);
+    expect(await response.json()).toMatchObject({ account_id: accountId, balance: 777 });
+    await page.getByText(accountId).first().waitFor({ timeout: 15_000 });
+    expect(elsewhere).toEqual([]);
+  });
+});
