@@ -13,7 +13,7 @@
  * Output: row, title, nice, risk, tro_hit, top_conflict, reasons, error.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, fsyncSync, openSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse';
 import { csvLine } from './csv-text';
@@ -117,7 +117,8 @@ export async function screenCsv(options: ScreenCsvOptions): Promise<{ rows: numb
   const niceColumn = options.niceColumn ?? 'nice';
   const batchSize = options.batchSize ?? BATCH_SIZE;
   const total = await countRows(options.input);
-  const journal = openJournal(options.out, { fresh: options.fresh, input: path.resolve(options.input) });
+  const { size, mtimeMs } = statSync(options.input);
+  const journal = openJournal(options.out, { fresh: options.fresh, input: path.resolve(options.input), fingerprint: `${size}:${Math.round(mtimeMs)}` });
   const fd = openSync(options.out, journal.done.size > 0 ? 'a' : 'w');
   let bytes = journal.outputBytes;
   let rowsOut = journal.rows;
