@@ -71,6 +71,11 @@ Try it:
   curl -s -X POST ${base}/v1/image-search -H 'Authorization: Bearer ${key.apiKey}' -H 'Content-Type: application/json' \\
     -d "{\\"country\\":\\"US\\",\\"limit\\":5,\\"image_b64\\":\\"$(base64 -w0 data/sample/logos/simple-icons/adidas.svg)\\"}"
   curl -s -X POST ${base}/v1/batch-screen -H 'Content-Type: application/json' -d '{"items":[]}'    # no key: 401
+  curl -s ${base}/v1/account -H 'Authorization: Bearer ${key.apiKey}'    # balance, tier, rate limit (free)
+
+API reference (try each call there): ${base}/docs
+Next steps (usage, own brands, CSV files, MCP): README.md, "A new customer's first hour";
+  export TMK_BASE_URL=${base} TMK_API_KEY=${key.apiKey}
 
 Accounts and keys: npm run admin -- help      Stop: Ctrl-C
 `);

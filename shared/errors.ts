@@ -262,8 +262,8 @@ export class NotFoundError extends ServiceError {
     const path = clipped(requestedPath);
     super(
       {
-        en: `No operation at ${path}. The operations are POST /v1/batch-screen and POST /v1/image-search.`,
-        zh: `路径 ${path} 不存在。可用接口为 POST /v1/batch-screen 与 POST /v1/image-search。`,
+        en: `No operation at ${path}. The operations are POST /v1/batch-screen and POST /v1/image-search; every route is listed at /docs.`,
+        zh: `路径 ${path} 不存在。可用接口为 POST /v1/batch-screen 与 POST /v1/image-search；全部路径见 /docs。`,
       },
       { path },
     );

@@ -94,7 +94,7 @@ export const RESPONSE_SCHEMAS = {
       totals: {
         type: 'object',
         properties: {
-          requests: integer, points: integer, units: integer, refunded_requests: integer,
+          requests: integer, points: integer, units: integer, refunded_requests: integer, complete: { ...boolean, description: 'false when the range held over 100,000 records: the totals then cover the newest 100,000' },
           by_operation: { type: 'object', additionalProperties: counts },
           by_day: { type: 'array', items: { type: 'object', properties: { date: string, operation: string, requests: integer, points: integer, units: integer } } },
         },

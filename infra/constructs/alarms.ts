@@ -20,7 +20,7 @@ export interface ServiceAlarmsProps {
   thresholds: AlarmThresholds;
   metrics: ServiceMetrics;
   stage: IHttpStage;
-  /** The functions whose throttling is alarmed on (the metered ones, ingest and the catch-all). */
+  /** The functions whose throttling is alarmed on: every one. */
   functions: Partial<Record<FunctionId, IFunction>>;
   ingestDeadLetters: IQueue;
   alarmEmail?: string;

@@ -186,7 +186,7 @@ export class StatelessStack extends Stack {
       thresholds: config.alarms,
       metrics,
       stage: this.api.stage,
-      functions: { 'batch-screen': batchScreen.fn, 'image-search': imageSearch.fn, ingest: ingest.fn, 'not-found': notFound.fn },
+      functions: Object.fromEntries(Object.entries(this.functions).map(([id, f]) => [id, f.fn])),
       ingestDeadLetters: this.ingestPipeline.deadLetters,
       alarmEmail: config.alarmEmail,
     });

@@ -27,15 +27,20 @@ export interface Journal {
 }
 
 /** Opens the journal of `out`: resumes it when it exists (and `fresh` is not asked), otherwise starts a new run. */
-export function openJournal(out: string, options: { fresh?: boolean; input: string }): Journal {
+/**
+ * `fingerprint` (the input's size and modification time) is kept in the journal: resuming over an input that has
+ * changed since would skip rows that were never screened, so it is refused.
+ */
+export function openJournal(out: string, options: { fresh?: boolean; input: string; fingerprint?: string }): Journal {
   const file = `${out}.journal`;
   let runId: string = randomUUID();
   const done = new Map<string, JournalEntry>();
   if (!options.fresh && existsSync(file)) {
     const [head, ...lines] = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
-    const header = JSON.parse(head ?? '{}') as { runId?: string; input?: string };
+    const header = JSON.parse(head ?? '{}') as { runId?: string; input?: string; fingerprint?: string };
     if (!header.runId) throw new Error(`${file} is not a journal of this tool; remove it or pass --fresh`);
     if (header.input !== options.input) throw new Error(`${file} belongs to a run over ${header.input}, not ${options.input}; pass --fresh to start over`);
+    if (header.fingerprint !== options.fingerprint) throw new Error(`${options.input} has changed since the interrupted run; pass --fresh to start over`);
     runId = header.runId;
     for (const line of lines) {
       try {
@@ -50,7 +55,7 @@ export function openJournal(out: string, options: { fresh?: boolean; input: stri
   const outputBytes = last?.bytes ?? 0;
   if (existsSync(out) && statSync(out).size > outputBytes && done.size > 0) truncateSync(out, outputBytes);
   const fd = openSync(file, done.size > 0 ? 'a' : 'w');
-  if (done.size === 0) writeSync(fd, `${JSON.stringify({ runId, input: options.input, startedAt: new Date().toISOString() })}\n`);
+  if (done.size === 0) writeSync(fd, `${JSON.stringify({ runId, input: options.input, fingerprint: options.fingerprint, startedAt: new Date().toISOString() })}\n`);
   return {
     runId,
     done,

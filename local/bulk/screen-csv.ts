@@ -13,7 +13,7 @@
  * Output: row, title, nice, risk, tro_hit, top_conflict, reasons, error.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, fsyncSync, openSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse';
 import { csvLine } from './csv-text';
@@ -75,12 +75,50 @@ function reasonsOf(conflicts: Conflict[] | undefined): string {
   return (conflicts ?? []).map((c) => `${c.mark}: ${c.allowlisted ? 'allowlisted (own brand)' : c.reason}`).join(' | ');
 }
 
+type ScreenedResult = { risk: string; tro_hit: boolean; top_conflict: string; conflicts?: Conflict[] };
+
+/**
+ * One batch: its rows the API cannot take are set aside with their reason (checked here, or named by a 400), the
+ * rest sent under an Idempotency-Key made from the run, the batch and its items. Returns the CSV lines in row order.
+ */
+async function screenBatch(post: PostJson, batch: { runId: string; index: number; titleColumn: string }, rows: Row[]): Promise<{ lines: string[]; refusedRows: number }> {
+  const errors = new Map<number, string>();
+  rows.forEach((r, i) => {
+    if (r.title.trim() === '') errors.set(i, `${batch.titleColumn} is empty`);
+    else if ([...r.title].length > MAX_TITLE_CHARS) errors.set(i, `${batch.titleColumn} is longer than ${MAX_TITLE_CHARS} characters`);
+  });
+  const results = new Map<number, ScreenedResult>();
+  for (;;) {
+    const sent = rows.map((r, i) => ({ r, i })).filter(({ i }) => !errors.has(i));
+    if (sent.length === 0) break;
+    const items = sent.map(({ r }) => (r.nice.trim() ? { title: r.title, nice: r.nice.trim() } : { title: r.title }));
+    const key = createHash('sha256').update(`${batch.runId}\n${batch.index}\n${JSON.stringify(items)}`).digest('hex').slice(0, 48);
+    const answer = await post('/v1/batch-screen', { items, detail: true }, { 'Idempotency-Key': `bulk-${key}` });
+    if (answer.status === 200) {
+      (answer.body.results as ScreenedResult[]).forEach((result, k) => results.set(sent[k]!.i, result));
+      break;
+    }
+    const named = answer.status === 400 ? refusedItems(answer.body) : new Map<number, string>();
+    if (named.size === 0) {
+      const code = answer.body?.error?.code ?? answer.status;
+      throw new BulkRunStoppedError(`batch ${batch.index + 1} refused (${code}): ${answer.body?.error?.message ?? ''} Rows before it are written; run the same command again to resume.`);
+    }
+    for (const [k, message] of named) errors.set(sent[k]!.i, message);
+  }
+  const lines = rows.map((r, i) => {
+    const result = results.get(i);
+    return csvLine(result ? [r.row, r.title, r.nice, result.risk, result.tro_hit, result.top_conflict, reasonsOf(result.conflicts), ''] : [r.row, r.title, r.nice, '', '', '', '', errors.get(i)]);
+  });
+  return { lines, refusedRows: errors.size };
+}
+
 export async function screenCsv(options: ScreenCsvOptions): Promise<{ rows: number; batches: number; refused: number; rate: number; summary: string }> {
   const titleColumn = options.titleColumn ?? 'title';
   const niceColumn = options.niceColumn ?? 'nice';
   const batchSize = options.batchSize ?? BATCH_SIZE;
   const total = await countRows(options.input);
-  const journal = openJournal(options.out, { fresh: options.fresh, input: path.resolve(options.input) });
+  const { size, mtimeMs } = statSync(options.input);
+  const journal = openJournal(options.out, { fresh: options.fresh, input: path.resolve(options.input), fingerprint: `${size}:${Math.round(mtimeMs)}` });
   const fd = openSync(options.out, journal.done.size > 0 ? 'a' : 'w');
   let bytes = journal.outputBytes;
   let rowsOut = journal.rows;
@@ -94,34 +132,9 @@ export async function screenCsv(options: ScreenCsvOptions): Promise<{ rows: numb
   let refused = 0;
 
   const sendBatch = async (index: number, rows: Row[]): Promise<void> => {
-    const errors = new Map<number, string>();
-    rows.forEach((r, i) => {
-      if (r.title.trim() === '') errors.set(i, `${titleColumn} is empty`);
-      else if ([...r.title].length > MAX_TITLE_CHARS) errors.set(i, `${titleColumn} is longer than ${MAX_TITLE_CHARS} characters`);
-    });
-    const results = new Map<number, { risk: string; tro_hit: boolean; top_conflict: string; conflicts?: Conflict[] }>();
-    for (;;) {
-      const sent = rows.map((r, i) => ({ r, i })).filter(({ i }) => !errors.has(i));
-      if (sent.length === 0) break;
-      const items = sent.map(({ r }) => (r.nice.trim() ? { title: r.title, nice: r.nice.trim() } : { title: r.title }));
-      const key = createHash('sha256').update(`${journal.runId}\n${index}\n${JSON.stringify(items)}`).digest('hex').slice(0, 48);
-      const answer = await options.post('/v1/batch-screen', { items, detail: true }, { 'Idempotency-Key': `bulk-${key}` });
-      if (answer.status === 200) {
-        answer.body.results.forEach((result: { risk: string; tro_hit: boolean; top_conflict: string; conflicts?: Conflict[] }, k: number) => results.set(sent[k]!.i, result));
-        break;
-      }
-      const named = answer.status === 400 ? refusedItems(answer.body) : new Map<number, string>();
-      if (named.size === 0) {
-        const code = answer.body?.error?.code ?? answer.status;
-        throw new BulkRunStoppedError(`batch ${index + 1} refused (${code}): ${answer.body?.error?.message ?? ''} Rows before it are written; run the same command again to resume.`);
-      }
-      for (const [k, message] of named) errors.set(sent[k]!.i, message);
-    }
-    rows.forEach((r, i) => {
-      const result = results.get(i);
-      write(csvLine(result ? [r.row, r.title, r.nice, result.risk, result.tro_hit, result.top_conflict, reasonsOf(result.conflicts), ''] : [r.row, r.title, r.nice, '', '', '', '', errors.get(i)]));
-    });
-    refused += errors.size;
+    const { lines, refusedRows } = await screenBatch(options.post, { runId: journal.runId, index, titleColumn }, rows);
+    for (const line of lines) write(line);
+    refused += refusedRows;
     rowsOut += rows.length;
     fsyncSync(fd);
     journal.record({ unit: `batch-${index}`, rows: rowsOut, bytes });

@@ -12,6 +12,8 @@ import { InvalidRequestError } from '../errors';
 import type { LedgerEntry, LedgerRange, UsageLedger } from '../ports';
 
 export const DEFAULT_RANGE_DAYS = 30;
+/** Totals read at most this many records, so that a call stays fast for the busiest account; beyond, complete: false. */
+export const MAX_TOTALLED_RECORDS = 100_000;
 export const MAX_RANGE_DAYS = 93;
 const DAY_MS = 86_400_000;
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -43,6 +45,8 @@ export interface UsageTotals {
   points: number;
   units: number;
   refunded_requests: number;
+  /** False when the range held more than MAX_TOTALLED_RECORDS records: the totals cover the newest of them. */
+  complete: boolean;
   by_operation: Record<string, { requests: number; points: number; units: number }>;
   by_day: { date: string; operation: string; requests: number; points: number; units: number }[];
 }
@@ -123,10 +127,15 @@ export function usageRecordOf(e: LedgerEntry): UsageRecord {
 }
 
 /** Totals of the charges among the records: a refunded charge counts as a refunded request, not as points. */
-export async function totalsOf(entries: AsyncIterable<LedgerEntry> | Iterable<LedgerEntry>): Promise<UsageTotals> {
-  const totals: UsageTotals = { requests: 0, points: 0, units: 0, refunded_requests: 0, by_operation: {}, by_day: [] };
+export async function totalsOf(entries: AsyncIterable<LedgerEntry> | Iterable<LedgerEntry>, maxRecords = MAX_TOTALLED_RECORDS): Promise<UsageTotals> {
+  const totals: UsageTotals = { requests: 0, points: 0, units: 0, refunded_requests: 0, complete: true, by_operation: {}, by_day: [] };
   const days = new Map<string, UsageTotals['by_day'][number]>();
+  let read = 0;
   for await (const e of entries) {
+    if (++read > maxRecords) {
+      totals.complete = false;
+      break;
+    }
     if (e.kind !== 'charge') continue;
     if (e.status === 'refunded') {
       totals.refunded_requests++;

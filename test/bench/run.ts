@@ -6,6 +6,7 @@ import { benchBundleSize } from './bundle-size.bench';
 import { benchIngest } from './ingest.bench';
 import { benchLogoSearch } from './logo-search.bench';
 import { benchImageSearch } from './image-search.bench';
+import { benchCustomer } from './customer.bench';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
@@ -18,6 +19,7 @@ const BENCHMARKS: [string, () => Promise<string>][] = [
   ['Ingest', () => benchIngest()],
   ['Logo search speed', () => benchLogoSearch()],
   ['Image search end to end', benchImageSearch],
+  ['Account routes and bulk screening (customer)', benchCustomer],
 ];
 
 async function main(): Promise<void> {

@@ -94,6 +94,7 @@ describe('GET /v1/usage', () => {
       points: 15,
       units: 5,
       refunded_requests: 0,
+      complete: true,
       by_operation: { 'test-charge': { requests: 5, points: 15, units: 5 } },
       by_day: [{ date: today, operation: 'test-charge', requests: 5, points: 15, units: 5 }],
     });

@@ -110,6 +110,25 @@ describe('npm run screen', () => {
     expect((await auditAccount(stack.deps, accountId)).consistent).toBe(true);
   });
 
+  it('refuses to resume over an input that changed since the interrupted run, and starts over with --fresh', async () => {
+    const { apiKey } = await stack.openAccount({ points: 10_000 });
+    const input = path.join(dir, 'changed.csv');
+    const out = path.join(dir, 'changed-results.csv');
+    writeListings(input);
+    const client = createApiClient({ baseUrl: server.url, apiKey });
+    let calls = 0;
+    const dying: PostJson = async (p, body, headers) => {
+      if (++calls === 2) throw new Error('the process was killed');
+      return client(p, body, headers);
+    };
+    await expect(screenCsv({ input, out, post: dying })).rejects.toThrow('killed');
+    writeFileSync(input, `${readFileSync(input, 'utf8')}${csvLine(['SKU-X', 'One more title', ''])}`);
+
+    await expect(screenCsv({ input, out, post: client })).rejects.toThrow(/has changed since the interrupted run; pass --fresh/);
+    const fresh = await screenCsv({ input, out, post: client, fresh: true });
+    expect([fresh.rows, readCsv(out).length]).toEqual([2501, 2501]);
+  });
+
   it('waits out the rate limit (429 with Retry-After) and finishes, from the command line', async () => {
     const { apiKey } = await stack.openAccount({ points: 10_000, rateLimit: 1 });
     const input = path.join(dir, 'limited.csv');

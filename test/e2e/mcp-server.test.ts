@@ -42,7 +42,7 @@ async function connect(apiKey: string): Promise<Client> {
   return client;
 }
 
-const textOf = (result: { content?: unknown }) => (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+const textOf = (result: Record<string, unknown>) => (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
 
 describe('npm run mcp', () => {
   it('lists the two tools with their inputs', async () => {

@@ -56,6 +56,15 @@ it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM'
   expect(invalid.status).toBe(400);
   expect((await readJson(invalid)).error.code).toBe('invalid_request');
   expect((await fetch(`${base}/v2/anything`)).status).toBe(404);
+  // The account routes, the document and the docs page run in the real handlers as wired by npm start.
+  const bearer = { Authorization: `Bearer ${apiKey}` };
+  expect(await readJson(await fetch(`${base}/v1/account`, { headers: bearer }))).toMatchObject({ tier: 'professional', balance: 10000 });
+  expect((await readJson(await fetch(`${base}/v1/usage`, { headers: bearer }))).records[0]).toMatchObject({ kind: 'credit', points: 10000 });
+  expect((await readJson(await fetch(`${base}/v1/allowlist`, { headers: bearer }))).brands).toEqual([]);
+  expect((await readJson(await fetch(`${base}/v1/openapi.json`))).openapi).toBe('3.1.0');
+  const script = await fetch(`${base}/docs/assets/api-reference.js`, { headers: { 'Accept-Encoding': 'gzip' } });
+  expect([script.status, script.headers.get('content-encoding'), (await script.text()).length]).toEqual([200, 'gzip', expect.any(Number)]);
+  expect(banner).toContain(`API reference (try each call there): ${base}/docs`);
 
   const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');

@@ -36,6 +36,12 @@ describe('alarms', () => {
         'tmk-prod-image-search-throttles',
         'tmk-prod-ingest-throttles',
         'tmk-prod-not-found-throttles',
+        'tmk-prod-account-throttles',
+        'tmk-prod-usage-throttles',
+        'tmk-prod-get-allowlist-throttles',
+        'tmk-prod-put-allowlist-throttles',
+        'tmk-prod-openapi-throttles',
+        'tmk-prod-docs-throttles',
         'tmk-prod-image-search-degraded-share',
         'tmk-prod-ingest-dead-letters',
       ].sort(),
@@ -85,7 +91,18 @@ describe('alarms', () => {
     ]);
   });
 
-  it.each([['batch-screen', 'BatchScreen'], ['image-search', 'ImageSearch'], ['ingest', 'Ingest'], ['not-found', 'NotFound']])(
+  it.each([
+    ['batch-screen', 'BatchScreen'],
+    ['image-search', 'ImageSearch'],
+    ['ingest', 'Ingest'],
+    ['not-found', 'NotFound'],
+    ['account', 'Account'],
+    ['usage', 'Usage'],
+    ['get-allowlist', 'GetAllowlist'],
+    ['put-allowlist', 'PutAllowlist'],
+    ['openapi', 'OpenApi'],
+    ['docs', 'Docs'],
+  ])(
     'throttles of the %s function',
     (name, construct) => {
       expect(alarm(prod, `tmk-prod-${name}-throttles`).Properties).toEqual(
