@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { buildDataStores } from '../../shared/composition-root';
+import { buildDataStores } from '../../shared/composition/data-stores';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { loadSampleCorpus } from '../../local/sample-corpus';
 import { csvLine } from '../../local/bulk/csv-text';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Readable } from 'node:stream';
-import { buildDataStores } from '../../shared/composition-root';
+import { buildDataStores } from '../../shared/composition/data-stores';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import type { RunningServer } from '../../local/server';
 import { createTestStack, type TestStack } from '../support/test-stack';
