@@ -103,7 +103,8 @@ let processScreening: ScreeningService | undefined;
 
 /** The screening engine for this process, over the data stores of its config. */
 export function screeningService(): ScreeningService {
-  processScreening ??= createScreeningService(buildDataStores(loadConfig()));
+  const config = loadConfig();
+  processScreening ??= createScreeningService(buildDataStores(config), { refreshMs: config.screening.refreshSeconds * 1000 });
   return processScreening;
 }
 

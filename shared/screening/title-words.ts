@@ -8,6 +8,7 @@
  * normalised, segmented and looked up in the lexicon once, and its words are shared (they are frozen).
  */
 import { INVISIBLE, hasCjk, normalizeText } from '../marks/lookup-keys';
+import { foldLookAlikes } from './evasion';
 import { factsOfNormalised, type WordFacts } from './lexicon';
 
 export interface TitleWord {
@@ -27,6 +28,8 @@ export interface TitleWord {
   readonly continued: boolean;
   /** Followed, with no space, by "&" and another word ("Lock&Lock", "H&M"): the two are written as one name. */
   readonly ampersand: boolean;
+  /** Written with Cyrillic or Greek letters that look Latin ("Nikе" with a Cyrillic е), read as the Latin word. */
+  readonly lookAlike: boolean;
 }
 
 const RAW_WORDS = /[\p{L}\p{N}\p{M}'’]+/gu;
@@ -47,11 +50,14 @@ interface TokenWords {
 const tokens = new Map<string, TokenWords>();
 const MAX_TOKENS = 200_000;
 
-function wordOf(text: string, norm: string, cjk: boolean, capitalised: boolean, continued = false): TitleWord {
-  return Object.freeze({ text, norm, cjk, capitalised, facts: factsOfNormalised(norm), continued, ampersand: false });
+function wordOf(text: string, norm: string, cjk: boolean, capitalised: boolean, continued = false, lookAlike = false): TitleWord {
+  return Object.freeze({ text, norm, cjk, capitalised, facts: factsOfNormalised(norm), continued, ampersand: false, lookAlike });
 }
 
-function splitToken(token: string): TokenWords {
+function splitToken(written: string): TokenWords {
+  const folded = foldLookAlikes(written);
+  const lookAlike = folded !== undefined;
+  const token = folded ?? written;
   const inShoutingTitle: TitleWord[] = [];
   const inOtherTitle: TitleWord[] = [];
   const parts = token.split(LETTER_DIGIT_BOUNDARY);
@@ -71,9 +77,9 @@ function splitToken(token: string): TokenWords {
     if (!norm) continue;
     const first = part[0] ?? '';
     const continued = index < parts.length - 1;
-    const plain = wordOf(part, norm, false, false, continued);
+    const plain = wordOf(part, norm, false, false, continued, lookAlike);
     inShoutingTitle.push(plain);
-    inOtherTitle.push(first !== first.toLowerCase() ? wordOf(part, norm, false, true, continued) : plain);
+    inOtherTitle.push(first !== first.toLowerCase() ? wordOf(part, norm, false, true, continued, lookAlike) : plain);
   }
   return { inShoutingTitle, inOtherTitle };
 }

@@ -3,7 +3,8 @@
  * tool by (test/fixtures/screening/hard-cases.json): dual-use words, nominative use, misspellings, Chinese,
  * generic-only titles, TRO brands, an invisible character inside a brand, and the item's own class.
  */
-import { createSampleCorpusStack, hardCases, type SampleCorpusStack } from '../../support/sample-corpus-stack';
+import { hardCases } from '../../support/hard-cases';
+import { createSampleCorpusStack, type SampleCorpusStack } from '../../support/sample-corpus-stack';
 
 let corpus: SampleCorpusStack;
 beforeAll(async () => {

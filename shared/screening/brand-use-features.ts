@@ -1,0 +1,148 @@
+/**
+ * The facts the brand-use model weighs for one candidate (a mark matched by a run of title words), as numbers:
+ * the match (kind, edit distance, a spelling meant to dodge filters), the mark (length, digits, words), where the
+ * run stands and what is around it (cue words before, product words or a model code after), capitals, what the
+ * lexicon says of its words, how common its words are as plain words in listing titles (distinctiveness), the
+ * relation of the mark's classes to the item's, status and TRO. The model (brand-use-model.ts) holds one weight per
+ * name below; a model fitted on another list of features is refused when it loads.
+ */
+import type { Candidate } from './candidates';
+import { classRelationOf } from './class-relation';
+import { followsNominativeCue, nominativeCueOfNormalised } from './lexicon';
+import type { RunMatch } from './run-matches';
+import type { TitleContext } from './title-context';
+import { plainWordCount } from './word-frequencies';
+
+export const FEATURE_NAMES = [
+  'kind_fuzzy', 'kind_transliteration', 'evasion', 'distance', 'run_words_2', 'run_words_3plus', 'mark_chars_log', 'mark_chars_le3',
+  'mark_has_digit', 'mark_has_stopword', 'pos_first', 'pos_second', 'pos_brand_slot', 'pos_relative', 'pos_last', 'maker_slot',
+  'cue_nominative', 'cue_right_after', 'prev_by', 'prev_with', 'next_product', 'next_model_code', 'next_number', 'next_descriptor',
+  'capitalised', 'title_case', 'title_shouting', 'title_lower', 'all_generic', 'any_generic', 'all_dual_use', 'any_dual_use',
+  'last_descriptor', 'any_product_word', 'known_trademark', 'person_name', 'part_of_token', 'whole_mixed_token', 'plain_freq_log',
+  'plain_freq_max_log', 'unseen_word', 'class_same', 'class_related', 'class_other', 'class_strength', 'nice_explicit', 'item_class_none',
+  'tro', 'tro_only', 'live', 'cn', 'cjk', 'title_words_log',
+  'dual_use_x_first', 'dual_use_x_class_same', 'generic_x_first', 'generic_x_class_same', 'freq_x_first', 'freq_x_capitalised',
+  'freq_x_class_same', 'freq_x_next_product', 'fuzzy_x_generic', 'fuzzy_x_freq', 'cue_x_coined', 'part_of_token_x_short',
+] as const;
+
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+export const FEATURE_COUNT = FEATURE_NAMES.length;
+const INDEX = Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, i])) as Record<FeatureName, number>;
+
+/** What a candidate brings beyond its run and match. */
+export interface CandidateFacts {
+  /** Found through a spelling meant to dodge filters (look-alike letters, digits for letters, spaced letters). */
+  evasion: boolean;
+}
+
+const DIGIT = /\d/;
+
+/** Fills `out` (length FEATURE_COUNT) with the candidate's features. */
+export function fillFeatures(title: TitleContext, candidate: Candidate, match: RunMatch, facts: CandidateFacts, out: Float64Array): void {
+  out.fill(0);
+  const set = (name: FeatureName, value: number | boolean) => {
+    out[INDEX[name]] = Number(value);
+  };
+  const { words } = title;
+  const { start, end, run } = candidate;
+  const length = end - start;
+  set('kind_fuzzy', match.kind === 'fuzzy');
+  set('kind_transliteration', match.kind === 'transliteration');
+  set('evasion', facts.evasion);
+  set('distance', match.distance);
+  set('run_words_2', length === 2);
+  set('run_words_3plus', length >= 3);
+  set('mark_chars_log', Math.log(run.joined.length + 1));
+  set('mark_chars_le3', run.joined.length <= 3);
+  set('mark_has_digit', DIGIT.test(run.joined));
+
+  let allGeneric = true, anyGeneric = false, allDual = true, anyDual = false, anyProduct = false, known = false, stop = false;
+  let minFreq = Number.POSITIVE_INFINITY, maxFreq = 0, capitalised = true;
+  for (let i = start; i < end; i++) {
+    const word = words[i]!;
+    const f = word.facts;
+    allGeneric &&= f.generic && !f.dualUse;
+    anyGeneric ||= f.generic && !f.dualUse;
+    allDual &&= f.dualUse;
+    anyDual ||= f.dualUse;
+    anyProduct ||= f.classes.length > 0;
+    known ||= f.knownTrademark;
+    stop ||= f.stopword;
+    capitalised &&= word.capitalised || word.cjk || /^\d/.test(word.norm);
+    const count = plainWordCount(word.norm);
+    if (count < minFreq) minFreq = count;
+    if (count > maxFreq) maxFreq = count;
+  }
+  const freq = Math.log1p(minFreq);
+  set('mark_has_stopword', stop);
+  set('all_generic', allGeneric);
+  set('any_generic', anyGeneric);
+  set('all_dual_use', allDual);
+  set('any_dual_use', anyDual);
+  set('any_product_word', anyProduct);
+  set('known_trademark', known || (length > 1 && title.words[start]!.facts.knownTrademark));
+  set('plain_freq_log', freq);
+  set('plain_freq_max_log', Math.log1p(maxFreq));
+  set('unseen_word', minFreq === 0);
+  set('last_descriptor', words[end - 1]!.facts.descriptor);
+
+  const first = start === 0;
+  set('pos_first', first);
+  set('pos_second', start === 1);
+  set('pos_brand_slot', title.isBrandPosition(candidate));
+  set('pos_relative', words.length > 1 ? start / (words.length - 1) : 0);
+  set('pos_last', end === words.length);
+  set('maker_slot', title.isMakerSlot(candidate));
+  const norms = title.normalised;
+  const cue = nominativeCueOfNormalised(norms, start) !== undefined;
+  set('cue_nominative', cue);
+  set('cue_right_after', followsNominativeCue(norms, start));
+  const previous = start > 0 ? norms[start - 1] : undefined;
+  set('prev_by', previous === 'by' || previous === 'from');
+  set('prev_with', previous === 'with');
+  const next = words[end];
+  const nextProduct = next !== undefined && next.facts.classes.length > 0;
+  set('next_product', nextProduct);
+  set('next_model_code', next !== undefined && title.isModelCodeAt(end));
+  set('next_number', next !== undefined && /^\d/.test(next.norm));
+  set('next_descriptor', next !== undefined && next.facts.descriptor);
+
+  const casing = title.casing;
+  set('capitalised', capitalised);
+  set('title_case', casing.titleCase);
+  set('title_shouting', casing.shouting);
+  set('title_lower', casing.lower);
+  set('person_name', length === 1 && title.isInPersonName(start));
+  const partOfToken = title.isPartOfToken(candidate);
+  set('part_of_token', partOfToken);
+  set('whole_mixed_token', title.isWholeMixedToken(candidate));
+
+  const itemClasses = title.itemClassesAround(candidate);
+  const { relation, strength } = classRelationOf(match.niceClasses, itemClasses);
+  const same = relation === 'same';
+  set('class_same', same);
+  set('class_related', relation === 'related');
+  set('class_other', relation === 'other');
+  set('class_strength', strength);
+  set('nice_explicit', itemClasses.explicit);
+  set('item_class_none', itemClasses.classes.length === 0);
+  set('tro', match.tro);
+  set('tro_only', match.troOnly);
+  set('live', match.isLive);
+  set('cn', match.cn);
+  set('cjk', run.cjk);
+  set('title_words_log', Math.log(words.length + 1));
+
+  set('dual_use_x_first', anyDual && first);
+  set('dual_use_x_class_same', anyDual && same);
+  set('generic_x_first', anyGeneric && first);
+  set('generic_x_class_same', anyGeneric && same);
+  set('freq_x_first', first ? freq : 0);
+  set('freq_x_capitalised', capitalised ? freq : 0);
+  set('freq_x_class_same', same ? freq : 0);
+  set('freq_x_next_product', nextProduct ? freq : 0);
+  set('fuzzy_x_generic', match.kind === 'fuzzy' && (anyGeneric || anyDual));
+  set('fuzzy_x_freq', match.kind === 'fuzzy' ? freq : 0);
+  set('cue_x_coined', cue && !anyGeneric && !anyDual);
+  set('part_of_token_x_short', partOfToken && run.joined.length <= 4);
+}
