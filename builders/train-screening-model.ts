@@ -54,8 +54,8 @@ async function main(): Promise<void> {
   const corpus = await loadCorpus('registered');
   const trainTitles = [...splits.train.branded, ...splits.train.removed, ...evasive(splits.train.branded)];
   const validationTitles = [...splits.validation.branded, ...splits.validation.removed];
-  const train = (await labelledExamples(corpus.screener, trainTitles, splits.brands.train)).flat();
-  const validationByTitle = await labelledExamples(corpus.screener, validationTitles, splits.brands.validation);
+  const train = (await labelledExamples(corpus.screener, trainTitles)).flat();
+  const validationByTitle = await labelledExamples(corpus.screener, validationTitles);
   const validation = validationByTitle.flat();
   const rows = train.map((e) => e.features);
   const labels = train.map((e) => e.label);
@@ -70,9 +70,11 @@ async function main(): Promise<void> {
   const { fit, lambda, loss } = best!;
   const removedIds = new Set(splits.validation.removed.map((t) => t.id));
   const scored = (list: LabelledExample[]) => list.map((e) => ({ p: predict(fit, e.features), label: e.label, nominative: e.features[NOMINATIVE] === 1 }));
-  const removed = validationByTitle.filter((list, i) => removedIds.has(validationTitles[i]!.id) && list !== undefined).map(scored);
   const removedAll = validationTitles.map((t, i) => (removedIds.has(t.id) ? scored(validationByTitle[i]!) : undefined)).filter((x) => x !== undefined);
-  void removed;
+  if (process.env.SHOW_FALSE_ALARMS) {
+    const worst = validationTitles.flatMap((t, i) => (removedIds.has(t.id) ? validationByTitle[i]!.filter((e) => e.label === 0).map((e) => ({ p: predict(fit, e.features), mark: e.match.mark, title: t.title })) : []));
+    for (const w of worst.sort((a, b) => b.p - a.p).slice(0, 60)) console.log(`${w.p.toFixed(3)}\t${w.mark}\t${w.title}`);
+  }
   const medium = thresholdFor(removedAll, MEDIUM_FALSE_ALARMS, false);
   const high = Math.max(medium, thresholdFor(removedAll, HIGH_FALSE_ALARMS, true));
 

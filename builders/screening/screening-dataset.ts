@@ -52,7 +52,12 @@ export interface SplitTitles {
   removed: LabelledTitle[];
 }
 
-export function splitTitles(): Record<Split, SplitTitles> & { brands: Record<Split, Set<string>> } {
+/**
+ * The titles of each split, the brand keys labelled in each, and `allBrands`: every labelled brand's key, the
+ * names the labels know as brands (a title that names one of them in words that are not ordinary words mentions a
+ * brand, whatever split the brand's own titles are in; see labelOf).
+ */
+export function splitTitles(): Record<Split, SplitTitles> & { brands: Record<Split, Set<string>>; allBrands: Set<string> } {
   const out = { train: { branded: [], removed: [] }, validation: { branded: [], removed: [] }, test: { branded: [], removed: [] } } as Record<Split, SplitTitles>;
   const brands: Record<Split, Set<string>> = { train: new Set(), validation: new Set(), test: new Set() };
   for (const t of labelledTitles()) {
@@ -65,7 +70,8 @@ export function splitTitles(): Record<Split, SplitTitles> & { brands: Record<Spl
     for (const mark of named) stripped = withoutBrand(stripped, mark);
     if (stripped && wordsOfTitle(stripped).length > 0) out[split].removed.push({ ...t, id: `${t.id}:removed`, title: stripped, brandKeys: [] });
   }
-  return { ...out, brands };
+  const allBrands = new Set([...brands.train, ...brands.validation, ...brands.test]);
+  return { ...out, brands, allBrands };
 }
 
 /** The labelled brands as a canonical marks-jsonl batch: one live word mark each, classes from its titles. */
@@ -125,27 +131,36 @@ export interface LabelledExample extends CandidateExample {
 }
 
 /**
- * Whether a match is a brand use by the labels: the title's own labelled brand, or a brand labelled on other titles
- * of the same split that the title names in words that are not ordinary words ("Cover for Samsung Galaxy").
+ * Whether a match is a brand use by the labels: the title's own labelled brand; or a mark the title names as
+ * written, in a whole word or words of which one is no ordinary word (not a product, descriptive, stopword or
+ * number word: "Cover for Samsung Galaxy", "Dell Inspiron ... Battery"). The labels give each title one brand, but
+ * titles name other brands too (what an accessory fits, the maker of a part); such a mention is a brand use, and
+ * calling it none would teach the model that a coined brand after "for" is no brand. A mark matched by ordinary
+ * words only ("Regular Fit", "Crown") or cut out of a longer token counts only when it is the title's own brand.
  */
-export function labelOf(example: CandidateExample, title: LabelledTitle, knownBrands: ReadonlySet<string>): 0 | 1 {
-  const key = brandKey(example.match.mark);
-  if (title.brandKeys.includes(key)) return 1;
-  if (!knownBrands.has(key) || example.match.kind !== 'exact') return 0;
-  for (let i = example.candidate.start; i < example.candidate.end; i++) {
-    const facts = example.words[i]!.facts;
-    if (!(facts.generic || facts.dualUse || facts.stopword)) return 1;
+export function labelOf(example: CandidateExample, title: LabelledTitle): 0 | 1 {
+  if (title.brandKeys.includes(brandKey(example.match.mark))) return 1;
+  return namesMarkInCoinedWords(example) ? 1 : 0;
+}
+
+/** The run names the mark as written, as whole words, one of which is no ordinary word. */
+export function namesMarkInCoinedWords(example: Pick<CandidateExample, 'match' | 'candidate' | 'words'>): boolean {
+  const { match, candidate, words } = example;
+  if (match.kind === 'fuzzy' || (candidate.start > 0 && words[candidate.start - 1]!.continued) || words[candidate.end - 1]!.continued) return false;
+  for (let i = candidate.start; i < candidate.end; i++) {
+    const facts = words[i]!.facts;
+    if (!(facts.generic || facts.dualUse || facts.stopword || facts.descriptor || facts.trivial) && words[i]!.norm.length >= 2 && !words[i]!.lookAlike) return true;
   }
-  return 0;
+  return false;
 }
 
 /** Every match of the titles, labelled. */
-export async function labelledExamples(screener: TitleScreener, titles: readonly LabelledTitle[], knownBrands: ReadonlySet<string>): Promise<LabelledExample[][]> {
+export async function labelledExamples(screener: TitleScreener, titles: readonly LabelledTitle[]): Promise<LabelledExample[][]> {
   const out: LabelledExample[][] = [];
   for (let i = 0; i < titles.length; i += 1000) {
     const chunk = titles.slice(i, i + 1000);
     const examples = await screener.examples(chunk.map((t) => ({ title: t.title })));
-    examples.forEach((list, j) => out.push(list.map((e) => ({ ...e, title: chunk[j]!, label: labelOf(e, chunk[j]!, knownBrands) }))));
+    examples.forEach((list, j) => out.push(list.map((e) => ({ ...e, title: chunk[j]!, label: labelOf(e, chunk[j]!) }))));
   }
   return out;
 }
