@@ -19,3 +19,20 @@ export function evasiveSpelling(brand: string, n: number): string | undefined {
   if (way === 2) return [...brand].join('.');
   return [...brand.toUpperCase()].join(' ');
 }
+
+/**
+ * A misspelling of a one-word brand of five letters or more, one edit away: a letter doubled, dropped, or two
+ * neighbours swapped (the (n mod 3)-th way); undefined for other brands.
+ */
+export function misspelling(brand: string, n: number): string | undefined {
+  if (!/^[A-Za-z]{5,12}$/.test(brand)) return undefined;
+  const at = 1 + (n % (brand.length - 2));
+  switch (n % 3) {
+    case 0:
+      return brand.slice(0, at) + brand[at] + brand.slice(at);
+    case 1:
+      return brand.slice(0, at) + brand.slice(at + 1);
+    default:
+      return brand[at] === brand[at + 1] ? undefined : brand.slice(0, at) + brand[at + 1] + brand[at] + brand.slice(at + 2);
+  }
+}

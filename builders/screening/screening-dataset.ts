@@ -147,6 +147,8 @@ export function labelOf(example: CandidateExample, title: LabelledTitle): 0 | 1 
 export function namesMarkInCoinedWords(example: Pick<CandidateExample, 'match' | 'candidate' | 'words'>): boolean {
   const { match, candidate, words } = example;
   if (match.kind === 'fuzzy' || (candidate.start > 0 && words[candidate.start - 1]!.continued) || words[candidate.end - 1]!.continued) return false;
+  // One word of a person's name ("Victor Hugo") names the person.
+  if (words[candidate.start - 1]?.facts.givenName || (candidate.end - candidate.start === 1 && words[candidate.start]!.facts.givenName)) return false;
   for (let i = candidate.start; i < candidate.end; i++) {
     const facts = words[i]!.facts;
     if (!(facts.generic || facts.dualUse || facts.stopword || facts.descriptor || facts.trivial) && words[i]!.norm.length >= 2 && !words[i]!.lookAlike) return true;

@@ -8,7 +8,7 @@
  */
 import type { Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
-import { followsNominativeCue, nominativeCueOfNormalised } from './lexicon';
+import { factsOfNormalised, followsNominativeCue, isNumberLike, nominativeCueOfNormalised } from './lexicon';
 import type { RunMatch } from './run-matches';
 import type { TitleContext } from './title-context';
 import { plainWordCount } from './word-frequencies';
@@ -22,7 +22,9 @@ export const FEATURE_NAMES = [
   'plain_freq_max_log', 'unseen_word', 'class_same', 'class_related', 'class_other', 'class_strength', 'nice_explicit', 'item_class_none',
   'tro', 'tro_only', 'live', 'cn', 'cjk', 'title_words_log',
   'dual_use_x_first', 'dual_use_x_class_same', 'generic_x_first', 'generic_x_class_same', 'freq_x_first', 'freq_x_capitalised',
-  'freq_x_class_same', 'freq_x_next_product', 'fuzzy_x_generic', 'fuzzy_x_freq', 'cue_x_coined', 'part_of_token_x_short',
+  'freq_x_class_same', 'freq_x_next_product', 'fuzzy_x_generic', 'fuzzy_x_freq', 'cue_x_coined', 'part_of_token_x_short', 'cut_from_hyphenated', 'next_descriptor_x_dual_use', 'ampersand_name',
+  'fuzzy_x_unseen', 'fuzzy_x_first', 'dual_use_x_capitalised', 'dual_use_x_next_product', 'class_other_x_first', 'number_like',
+  'capitalised_x_first', 'title_lower_x_first',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -56,10 +58,14 @@ export function fillFeatures(title: TitleContext, candidate: Candidate, match: R
   set('mark_chars_le3', run.joined.length <= 3);
   set('mark_has_digit', DIGIT.test(run.joined));
 
+
+  // A token of letters and digits ("3M", "V7", "Galz4ever") or a spelling read back ("N1ke", "G U C C I") is one
+  // word: the lexicon's facts of its parts say nothing of it.
+  const asOneWord = facts.evasion || title.isWholeMixedToken(candidate);
+  const lexiconWords = asOneWord ? [{ facts: factsOfNormalised(run.joined), norm: run.joined, capitalised: words[start]!.capitalised, cjk: false }] : words.slice(start, end);
   let allGeneric = true, anyGeneric = false, allDual = true, anyDual = false, anyProduct = false, known = false, stop = false;
   let minFreq = Number.POSITIVE_INFINITY, maxFreq = 0, capitalised = true;
-  for (let i = start; i < end; i++) {
-    const word = words[i]!;
+  for (const word of lexiconWords) {
     const f = word.facts;
     allGeneric &&= f.generic && !f.dualUse;
     anyGeneric ||= f.generic && !f.dualUse;
@@ -145,4 +151,18 @@ export function fillFeatures(title: TitleContext, candidate: Candidate, match: R
   set('fuzzy_x_freq', match.kind === 'fuzzy' ? freq : 0);
   set('cue_x_coined', cue && !anyGeneric && !anyDual);
   set('part_of_token_x_short', partOfToken && run.joined.length <= 4);
+  set('cut_from_hyphenated', title.isCutFromHyphenated(candidate));
+  set('next_descriptor_x_dual_use', anyDual && next !== undefined && next.facts.descriptor);
+  let ampersands = length > 1;
+  for (let i = start; i < end - 1 && ampersands; i++) ampersands = words[i]!.ampersand;
+  set('ampersand_name', ampersands);
+  const fuzzy = match.kind === 'fuzzy';
+  set('fuzzy_x_unseen', fuzzy && minFreq === 0);
+  set('fuzzy_x_first', fuzzy && first);
+  set('dual_use_x_capitalised', anyDual && capitalised);
+  set('dual_use_x_next_product', anyDual && nextProduct);
+  set('class_other_x_first', relation === 'other' && first);
+  set('number_like', isNumberLike(run.joined));
+  set('capitalised_x_first', capitalised && first);
+  set('title_lower_x_first', casing.lower && first);
 }

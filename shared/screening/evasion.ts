@@ -43,27 +43,45 @@ export function foldLookAlikes(token: string): string | undefined {
 const DIGIT_FOR_LETTER: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };
 const MAX_SPACED_LETTERS = 12;
 
+/** Runs read back from evasive spellings, kept like the RunTable's so that what was found for them stays on them. */
+const runs = new Map<string, Run>();
+const MAX_RUNS = 50_000;
+
 function runOf(joined: string, words: number): Run {
-  const skeleton = words > 2 ? undefined : phoneticSkeleton(joined);
-  return { joined, cjk: false, words, exactKey: `e:${joined}`, phoneticKey: skeleton ? `p:${skeleton}` : undefined, skeleton, lookedUp: true, memo: undefined };
+  const id = `${words}:${joined}`;
+  let run = runs.get(id);
+  if (run === undefined) {
+    const skeleton = words > 2 ? undefined : phoneticSkeleton(joined);
+    run = { joined, cjk: false, words, exactKey: `e:${joined}`, phoneticKey: skeleton ? `p:${skeleton}` : undefined, skeleton, lookedUp: true, memo: undefined };
+    if (runs.size >= MAX_RUNS) runs.clear();
+    runs.set(id, run);
+  }
+  return run;
 }
 
 /**
  * Extra candidates of a title's words: a token of letters with one or two digits between them ("N1ke", "L0uis")
  * read with the digits as letters, and three or more single letters in a row ("N.i.k.e", "G U C C I") read as one
- * word. `seen` holds the joined text and span of candidates the title has already.
+ * word. Candidates the title has already (`existing`, from the RunTable) are not repeated.
  */
-export function evasionCandidates(words: readonly TitleWord[], seen: ReadonlySet<string>): Candidate[] {
+export function evasionCandidates(words: readonly TitleWord[], existing: readonly Candidate[]): Candidate[] {
   const out: Candidate[] = [];
   const add = (start: number, end: number, joined: string) => {
-    if (joined.length < 3 || seen.has(`${start}:${end}:${joined}`)) return;
+    if (joined.length < 3 || existing.some((c) => c.start === start && c.end === end && c.run.joined === joined)) return;
     out.push({ start, end, run: runOf(joined, end - start) });
   };
   for (let start = 0; start < words.length; ) {
     let end = start + 1;
     while (end <= words.length - 1 && words[end - 1]!.continued) end++;
     const folded = digitsAsLetters(words, start, end);
-    if (folded) add(start, end, folded);
+    if (folded) {
+      // With the words after it too: "L0uis Vuitton".
+      let joined = folded;
+      for (let next = end; next <= Math.min(words.length, end + 2); next++) {
+        if (next > end) joined += words[next - 1]!.norm;
+        add(start, next, joined);
+      }
+    }
     start = end;
   }
   for (let start = 0; start < words.length; ) {

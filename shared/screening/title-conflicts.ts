@@ -66,12 +66,19 @@ export class TitleConflicts {
     return c.probability >= this.model.high && !c.nominative ? 2 : 1;
   }
 
-  /** Strongest first: TRO hits, then by level, then by probability; at equal probability the earlier words. */
+  /**
+   * Strongest first: TRO hits, then by level; at the same level a mark whose words hold another's ("Hello Kitty"
+   * over "Hello", "Hugo Boss" over "Hugo") before it; then by probability; at equal probability the earlier words.
+   */
   ranked(): Conflict[] {
-    return [...this.bySerial.values()].sort(
+    const all = [...this.bySerial.values()];
+    const level = new Map(all.map((c) => [c, this.levelOf(c)]));
+    const inside = new Set(all.filter((c) => all.some((o) => o !== c && level.get(o)! >= level.get(c)! && holds(o.candidate, c.candidate))));
+    return all.sort(
       (a, b) =>
         Number(this.isTroHit(b)) - Number(this.isTroHit(a)) ||
-        this.levelOf(b) - this.levelOf(a) ||
+        level.get(b)! - level.get(a)! ||
+        Number(inside.has(a)) - Number(inside.has(b)) ||
         b.probability - a.probability ||
         Number(a.match.cn) - Number(b.match.cn) ||
         a.candidate.start - b.candidate.start ||
@@ -106,6 +113,11 @@ export class TitleConflicts {
     }
     return result;
   }
+}
+
+/** `outer` spans more words than `inner`, all of inner's among them. */
+function holds(outer: Candidate, inner: Candidate): boolean {
+  return outer.start <= inner.start && outer.end >= inner.end && outer.end - outer.start > inner.end - inner.start;
 }
 
 export function noConflictResult(item: ScreeningItem, detail: boolean): ScreeningResult {

@@ -114,6 +114,11 @@ export class TitleContext {
     return (candidate.start > 0 && this.words[candidate.start - 1]!.continued) || this.words[candidate.end - 1]!.continued;
   }
 
+  /** The candidate starts or ends inside words joined by hyphens ("White T" in "White T-Shirt", "MMF" in "250mm-f"). */
+  isCutFromHyphenated(candidate: Candidate): boolean {
+    return (candidate.start > 0 && this.words[candidate.start - 1]!.hyphen) || this.words[candidate.end - 1]!.hyphen;
+  }
+
   /** The candidate is a whole token of letters and digits of two or more parts ("3D", "V7", "Galz4ever"). */
   isWholeMixedToken(candidate: Candidate): boolean {
     if (candidate.end - candidate.start < 2 || this.isPartOfToken(candidate)) return false;

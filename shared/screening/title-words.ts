@@ -28,6 +28,8 @@ export interface TitleWord {
   readonly continued: boolean;
   /** Followed, with no space, by "&" and another word ("Lock&Lock", "H&M"): the two are written as one name. */
   readonly ampersand: boolean;
+  /** Followed, with no space, by "-" and another word ("T-Shirt", "Post-it", "55-250mm"). */
+  readonly hyphen: boolean;
   /** Written with Cyrillic or Greek letters that look Latin ("Nikе" with a Cyrillic е), read as the Latin word. */
   readonly lookAlike: boolean;
 }
@@ -51,7 +53,7 @@ const tokens = new Map<string, TokenWords>();
 const MAX_TOKENS = 200_000;
 
 function wordOf(text: string, norm: string, cjk: boolean, capitalised: boolean, continued = false, lookAlike = false): TitleWord {
-  return Object.freeze({ text, norm, cjk, capitalised, facts: factsOfNormalised(norm), continued, ampersand: false, lookAlike });
+  return Object.freeze({ text, norm, cjk, capitalised, facts: factsOfNormalised(norm), continued, ampersand: false, hyphen: false, lookAlike });
 }
 
 function splitToken(written: string): TokenWords {
@@ -101,10 +103,11 @@ export function wordsOfTitle(title: string): TitleWord[] {
   const words: TitleWord[] = [];
   RAW_WORDS.lastIndex = 0;
   for (let match = RAW_WORDS.exec(text); match !== null; match = RAW_WORDS.exec(text)) {
-    // "Lock&Lock": the word before the "&" is marked (a copy: the token's words are shared between titles).
+    // "Lock&Lock", "T-Shirt": the word before the "&" or "-" is marked (a copy: the token's words are shared).
     const previous = words.length - 1;
-    if (match.index >= 2 && text[match.index - 1] === '&' && RAW_WORDS_END.test(text[match.index - 2]!) && previous >= 0 && !words[previous]!.cjk) {
-      words[previous] = Object.freeze({ ...words[previous]!, ampersand: true });
+    const joiner = match.index >= 2 ? text[match.index - 1] : undefined;
+    if ((joiner === '&' || joiner === '-') && RAW_WORDS_END.test(text[match.index - 2]!) && previous >= 0 && !words[previous]!.cjk) {
+      words[previous] = Object.freeze({ ...words[previous]!, ...(joiner === '&' ? { ampersand: true } : { hyphen: true }) });
     }
     const tokenWords = wordsOfToken(match[0]);
     for (const word of shouting ? tokenWords.inShoutingTitle : tokenWords.inOtherTitle) words.push(word);
