@@ -24,7 +24,7 @@ export const FEATURE_NAMES = [
   'dual_use_x_first', 'dual_use_x_class_same', 'generic_x_first', 'generic_x_class_same', 'freq_x_first', 'freq_x_capitalised',
   'freq_x_class_same', 'freq_x_next_product', 'fuzzy_x_generic', 'fuzzy_x_freq', 'cue_x_coined', 'part_of_token_x_short', 'cut_from_hyphenated', 'next_descriptor_x_dual_use', 'ampersand_name',
   'fuzzy_x_unseen', 'fuzzy_x_first', 'dual_use_x_capitalised', 'dual_use_x_next_product', 'class_other_x_first', 'number_like',
-  'capitalised_x_first', 'title_lower_x_first',
+  'capitalised_x_first', 'title_lower_x_first', 'fuzzy_x_run_exact',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -35,6 +35,8 @@ const INDEX = Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, i])) as R
 export interface CandidateFacts {
   /** Found through a spelling meant to dodge filters (look-alike letters, digits for letters, spaced letters). */
   evasion: boolean;
+  /** The same words are, exactly, some mark: a mark they only come close to is not what they name. */
+  runHasExact: boolean;
 }
 
 const DIGIT = /\d/;
@@ -165,4 +167,5 @@ export function fillFeatures(title: TitleContext, candidate: Candidate, match: R
   set('number_like', isNumberLike(run.joined));
   set('capitalised_x_first', capitalised && first);
   set('title_lower_x_first', casing.lower && first);
+  set('fuzzy_x_run_exact', fuzzy && facts.runHasExact);
 }

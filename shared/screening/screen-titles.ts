@@ -17,7 +17,7 @@ import type { KeyFilter } from '../marks/key-filter';
 import type { Market } from '../marks/mark-record';
 import type { MarkStore } from '../ports';
 import { shippedBrandUseModel, type BrandUseModel } from './brand-use-model';
-import { FEATURE_COUNT, fillFeatures } from './brand-use-features';
+import { FEATURE_COUNT, fillFeatures, type CandidateFacts } from './brand-use-features';
 import { RunTable, type Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
 import { evasionCandidates, isEvasionSpelling } from './evasion';
@@ -91,9 +91,10 @@ export class TitleScreener {
     const { analysed, tro } = await this.analyse(items);
     return analysed.map((title) => {
       const out: CandidateExample[] = [];
-      this.eachMatch(title, tro, (context, candidate, match, evasion) => {
+      this.eachMatch(title, tro, (context, candidate, match, facts) => {
         const features = new Float64Array(FEATURE_COUNT);
-        fillFeatures(context, candidate, match, { evasion }, features);
+        fillFeatures(context, candidate, match, facts, features);
+        const { evasion } = facts;
         out.push({ candidate, match, words: title.words, evasion, features });
       });
       return out;
@@ -113,22 +114,26 @@ export class TitleScreener {
     return { analysed, tro };
   }
 
-  private eachMatch(title: AnalysedTitle, tro: TroIndex, visit: (context: TitleContext, candidate: Candidate, match: RunMatch, evasion: boolean) => void): TitleContext | undefined {
+  private eachMatch(title: AnalysedTitle, tro: TroIndex, visit: (context: TitleContext, candidate: Candidate, match: RunMatch, facts: CandidateFacts) => void): TitleContext | undefined {
     let context: TitleContext | undefined;
     title.candidates.forEach((candidate, index) => {
       const matches = verifiedMatches(candidate.run, tro);
       if (matches === NO_MATCHES) return;
       context ??= new TitleContext(title.item, title.words);
-      const evasion = index >= title.evasionFrom || isEvasionSpelling(title.words, candidate);
-      for (const match of matches) visit(context, candidate, match, evasion);
+      const facts: CandidateFacts = {
+        evasion: index >= title.evasionFrom || isEvasionSpelling(title.words, candidate),
+        runHasExact: matches.some((m) => m.kind === 'exact'),
+      };
+      for (const match of matches) visit(context, candidate, match, facts);
     });
     return context;
   }
 
   private judge(title: AnalysedTitle, tro: TroIndex, detail: boolean): ScreeningResult {
     const conflicts = new TitleConflicts(this.model);
-    const context = this.eachMatch(title, tro, (ctx, candidate, match, evasion) => {
-      fillFeatures(ctx, candidate, match, { evasion }, this.features);
+    const context = this.eachMatch(title, tro, (ctx, candidate, match, facts) => {
+      const { evasion } = facts;
+      fillFeatures(ctx, candidate, match, facts, this.features);
       const probability = this.model.probability(this.features);
       let ordinaryWords = true;
       for (let i = candidate.start; i < candidate.end; i++) ordinaryWords &&= title.words[i]!.facts.generic || title.words[i]!.facts.dualUse;

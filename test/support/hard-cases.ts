@@ -6,6 +6,8 @@ export interface HardCase {
   risk: '高' | '中' | '低';
   top_conflict?: string;
   tro_hit?: boolean;
+  /** Why the shipped brand-use model answers otherwise: the case is a known miss, reported, not hidden. */
+  known_miss?: string;
 }
 
 export function hardCases(): HardCase[] {
