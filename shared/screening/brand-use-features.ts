@@ -41,13 +41,50 @@ export interface CandidateFacts {
 
 const DIGIT = /\d/;
 
-/** Fills `out` (length FEATURE_COUNT) with the candidate's features. */
-export function fillFeatures(title: TitleContext, candidate: Candidate, match: RunMatch, facts: CandidateFacts, out: Float64Array): void {
-  out.fill(0);
-  const set = (name: FeatureName, value: number | boolean) => {
-    out[INDEX[name]] = Number(value);
-  };
+type Setter = (name: FeatureName, value: number | boolean) => void;
+
+/** What the lexicon and the title-word frequencies say of the run's words, summed up. */
+interface WordSummary {
+  allGeneric: boolean;
+  anyGeneric: boolean;
+  allDual: boolean;
+  anyDual: boolean;
+  anyProduct: boolean;
+  known: boolean;
+  stop: boolean;
+  capitalised: boolean;
+  minFreq: number;
+  maxFreq: number;
+}
+
+/**
+ * A token of letters and digits ("3M", "V7", "Galz4ever") or a spelling read back ("N1ke", "G U C C I") is one
+ * word: the lexicon's facts of its parts say nothing of it.
+ */
+function summariseWords(title: TitleContext, candidate: Candidate, evasion: boolean): WordSummary {
   const { words } = title;
+  const { start, end, run } = candidate;
+  const asOneWord = evasion || title.isWholeMixedToken(candidate);
+  const lexiconWords = asOneWord ? [{ facts: factsOfNormalised(run.joined), norm: run.joined, capitalised: words[start]!.capitalised, cjk: false }] : words.slice(start, end);
+  const sum: WordSummary = { allGeneric: true, anyGeneric: false, allDual: true, anyDual: false, anyProduct: false, known: false, stop: false, capitalised: true, minFreq: Number.POSITIVE_INFINITY, maxFreq: 0 };
+  for (const word of lexiconWords) {
+    const f = word.facts;
+    sum.allGeneric &&= f.generic && !f.dualUse;
+    sum.anyGeneric ||= f.generic && !f.dualUse;
+    sum.allDual &&= f.dualUse;
+    sum.anyDual ||= f.dualUse;
+    sum.anyProduct ||= f.classes.length > 0;
+    sum.known ||= f.knownTrademark;
+    sum.stop ||= f.stopword;
+    sum.capitalised &&= word.capitalised || word.cjk || /^\d/.test(word.norm);
+    const count = plainWordCount(word.norm);
+    sum.minFreq = Math.min(sum.minFreq, count);
+    sum.maxFreq = Math.max(sum.maxFreq, count);
+  }
+  return sum;
+}
+
+function setMatchAndWords(set: Setter, title: TitleContext, candidate: Candidate, match: RunMatch, facts: CandidateFacts, w: WordSummary): void {
   const { start, end, run } = candidate;
   const length = end - start;
   set('kind_fuzzy', match.kind === 'fuzzy');
@@ -59,76 +96,61 @@ export function fillFeatures(title: TitleContext, candidate: Candidate, match: R
   set('mark_chars_log', Math.log(run.joined.length + 1));
   set('mark_chars_le3', run.joined.length <= 3);
   set('mark_has_digit', DIGIT.test(run.joined));
+  set('number_like', isNumberLike(run.joined));
+  set('mark_has_stopword', w.stop);
+  set('all_generic', w.allGeneric);
+  set('any_generic', w.anyGeneric);
+  set('all_dual_use', w.allDual);
+  set('any_dual_use', w.anyDual);
+  set('any_product_word', w.anyProduct);
+  set('known_trademark', w.known || (length > 1 && title.words[start]!.facts.knownTrademark));
+  set('plain_freq_log', Math.log1p(w.minFreq));
+  set('plain_freq_max_log', Math.log1p(w.maxFreq));
+  set('unseen_word', w.minFreq === 0);
+  set('last_descriptor', title.words[end - 1]!.facts.descriptor);
+  set('capitalised', w.capitalised);
+  set('person_name', length === 1 && title.isInPersonName(start));
+  set('part_of_token', title.isPartOfToken(candidate));
+  set('whole_mixed_token', title.isWholeMixedToken(candidate));
+  set('cut_from_hyphenated', title.isCutFromHyphenated(candidate));
+  let ampersands = length > 1;
+  for (let i = start; i < end - 1 && ampersands; i++) ampersands = title.words[i]!.ampersand;
+  set('ampersand_name', ampersands);
+}
 
-
-  // A token of letters and digits ("3M", "V7", "Galz4ever") or a spelling read back ("N1ke", "G U C C I") is one
-  // word: the lexicon's facts of its parts say nothing of it.
-  const asOneWord = facts.evasion || title.isWholeMixedToken(candidate);
-  const lexiconWords = asOneWord ? [{ facts: factsOfNormalised(run.joined), norm: run.joined, capitalised: words[start]!.capitalised, cjk: false }] : words.slice(start, end);
-  let allGeneric = true, anyGeneric = false, allDual = true, anyDual = false, anyProduct = false, known = false, stop = false;
-  let minFreq = Number.POSITIVE_INFINITY, maxFreq = 0, capitalised = true;
-  for (const word of lexiconWords) {
-    const f = word.facts;
-    allGeneric &&= f.generic && !f.dualUse;
-    anyGeneric ||= f.generic && !f.dualUse;
-    allDual &&= f.dualUse;
-    anyDual ||= f.dualUse;
-    anyProduct ||= f.classes.length > 0;
-    known ||= f.knownTrademark;
-    stop ||= f.stopword;
-    capitalised &&= word.capitalised || word.cjk || /^\d/.test(word.norm);
-    const count = plainWordCount(word.norm);
-    if (count < minFreq) minFreq = count;
-    if (count > maxFreq) maxFreq = count;
-  }
-  const freq = Math.log1p(minFreq);
-  set('mark_has_stopword', stop);
-  set('all_generic', allGeneric);
-  set('any_generic', anyGeneric);
-  set('all_dual_use', allDual);
-  set('any_dual_use', anyDual);
-  set('any_product_word', anyProduct);
-  set('known_trademark', known || (length > 1 && title.words[start]!.facts.knownTrademark));
-  set('plain_freq_log', freq);
-  set('plain_freq_max_log', Math.log1p(maxFreq));
-  set('unseen_word', minFreq === 0);
-  set('last_descriptor', words[end - 1]!.facts.descriptor);
-
-  const first = start === 0;
-  set('pos_first', first);
+/** Where the run stands, what comes before and after it, and how the title is written. */
+function setContext(set: Setter, title: TitleContext, candidate: Candidate): void {
+  const { words } = title;
+  const { start, end } = candidate;
+  set('pos_first', start === 0);
   set('pos_second', start === 1);
   set('pos_brand_slot', title.isBrandPosition(candidate));
   set('pos_relative', words.length > 1 ? start / (words.length - 1) : 0);
   set('pos_last', end === words.length);
   set('maker_slot', title.isMakerSlot(candidate));
   const norms = title.normalised;
-  const cue = nominativeCueOfNormalised(norms, start) !== undefined;
-  set('cue_nominative', cue);
+  set('cue_nominative', nominativeCueOfNormalised(norms, start) !== undefined);
   set('cue_right_after', followsNominativeCue(norms, start));
   const previous = start > 0 ? norms[start - 1] : undefined;
   set('prev_by', previous === 'by' || previous === 'from');
   set('prev_with', previous === 'with');
   const next = words[end];
-  const nextProduct = next !== undefined && next.facts.classes.length > 0;
-  set('next_product', nextProduct);
+  set('next_product', next !== undefined && next.facts.classes.length > 0);
   set('next_model_code', next !== undefined && title.isModelCodeAt(end));
   set('next_number', next !== undefined && /^\d/.test(next.norm));
   set('next_descriptor', next !== undefined && next.facts.descriptor);
-
   const casing = title.casing;
-  set('capitalised', capitalised);
   set('title_case', casing.titleCase);
   set('title_shouting', casing.shouting);
   set('title_lower', casing.lower);
-  set('person_name', length === 1 && title.isInPersonName(start));
-  const partOfToken = title.isPartOfToken(candidate);
-  set('part_of_token', partOfToken);
-  set('whole_mixed_token', title.isWholeMixedToken(candidate));
+  set('title_words_log', Math.log(words.length + 1));
+}
 
+/** The mark's classes against the item's, its status, TRO and register. */
+function setClassAndStatus(set: Setter, title: TitleContext, candidate: Candidate, match: RunMatch): void {
   const itemClasses = title.itemClassesAround(candidate);
   const { relation, strength } = classRelationOf(match.niceClasses, itemClasses);
-  const same = relation === 'same';
-  set('class_same', same);
+  set('class_same', relation === 'same');
   set('class_related', relation === 'related');
   set('class_other', relation === 'other');
   set('class_strength', strength);
@@ -138,34 +160,52 @@ export function fillFeatures(title: TitleContext, candidate: Candidate, match: R
   set('tro_only', match.troOnly);
   set('live', match.isLive);
   set('cn', match.cn);
-  set('cjk', run.cjk);
-  set('title_words_log', Math.log(words.length + 1));
+  set('cjk', candidate.run.cjk);
+}
 
-  set('dual_use_x_first', anyDual && first);
-  set('dual_use_x_class_same', anyDual && same);
-  set('generic_x_first', anyGeneric && first);
-  set('generic_x_class_same', anyGeneric && same);
+/** Products of the features above that a linear model cannot form itself. */
+function setInteractions(out: Float64Array, candidate: Candidate, match: RunMatch, facts: CandidateFacts, w: WordSummary): void {
+  const get = (name: FeatureName) => out[INDEX[name]]!;
+  const set: Setter = (name, value) => {
+    out[INDEX[name]] = Number(value);
+  };
+  const first = get('pos_first') === 1;
+  const same = get('class_same') === 1;
+  const nextProduct = get('next_product') === 1;
+  const fuzzy = match.kind === 'fuzzy';
+  const freq = get('plain_freq_log');
+  set('dual_use_x_first', w.anyDual && first);
+  set('dual_use_x_class_same', w.anyDual && same);
+  set('generic_x_first', w.anyGeneric && first);
+  set('generic_x_class_same', w.anyGeneric && same);
   set('freq_x_first', first ? freq : 0);
-  set('freq_x_capitalised', capitalised ? freq : 0);
+  set('freq_x_capitalised', w.capitalised ? freq : 0);
   set('freq_x_class_same', same ? freq : 0);
   set('freq_x_next_product', nextProduct ? freq : 0);
-  set('fuzzy_x_generic', match.kind === 'fuzzy' && (anyGeneric || anyDual));
-  set('fuzzy_x_freq', match.kind === 'fuzzy' ? freq : 0);
-  set('cue_x_coined', cue && !anyGeneric && !anyDual);
-  set('part_of_token_x_short', partOfToken && run.joined.length <= 4);
-  set('cut_from_hyphenated', title.isCutFromHyphenated(candidate));
-  set('next_descriptor_x_dual_use', anyDual && next !== undefined && next.facts.descriptor);
-  let ampersands = length > 1;
-  for (let i = start; i < end - 1 && ampersands; i++) ampersands = words[i]!.ampersand;
-  set('ampersand_name', ampersands);
-  const fuzzy = match.kind === 'fuzzy';
-  set('fuzzy_x_unseen', fuzzy && minFreq === 0);
+  set('fuzzy_x_generic', fuzzy && (w.anyGeneric || w.anyDual));
+  set('fuzzy_x_freq', fuzzy ? freq : 0);
+  set('cue_x_coined', get('cue_nominative') === 1 && !w.anyGeneric && !w.anyDual);
+  set('part_of_token_x_short', get('part_of_token') === 1 && candidate.run.joined.length <= 4);
+  set('next_descriptor_x_dual_use', w.anyDual && get('next_descriptor') === 1);
+  set('fuzzy_x_unseen', fuzzy && w.minFreq === 0);
   set('fuzzy_x_first', fuzzy && first);
-  set('dual_use_x_capitalised', anyDual && capitalised);
-  set('dual_use_x_next_product', anyDual && nextProduct);
-  set('class_other_x_first', relation === 'other' && first);
-  set('number_like', isNumberLike(run.joined));
-  set('capitalised_x_first', capitalised && first);
-  set('title_lower_x_first', casing.lower && first);
+  set('dual_use_x_capitalised', w.anyDual && w.capitalised);
+  set('dual_use_x_next_product', w.anyDual && nextProduct);
+  set('class_other_x_first', get('class_other') === 1 && first);
+  set('capitalised_x_first', w.capitalised && first);
+  set('title_lower_x_first', get('title_lower') === 1 && first);
   set('fuzzy_x_run_exact', fuzzy && facts.runHasExact);
+}
+
+/** Fills `out` (length FEATURE_COUNT) with the candidate's features. */
+export function fillFeatures(title: TitleContext, candidate: Candidate, match: RunMatch, facts: CandidateFacts, out: Float64Array): void {
+  out.fill(0);
+  const set: Setter = (name, value) => {
+    out[INDEX[name]] = Number(value);
+  };
+  const words = summariseWords(title, candidate, facts.evasion);
+  setMatchAndWords(set, title, candidate, match, facts, words);
+  setContext(set, title, candidate);
+  setClassAndStatus(set, title, candidate, match);
+  setInteractions(out, candidate, match, facts, words);
 }
