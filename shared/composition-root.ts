@@ -103,8 +103,10 @@ let processScreening: ScreeningService | undefined;
 
 /** The screening engine for this process, over the data stores of its config. */
 export function screeningService(): ScreeningService {
-  const config = loadConfig();
-  processScreening ??= createScreeningService(buildDataStores(config), { refreshMs: config.screening.refreshSeconds * 1000 });
+  if (processScreening === undefined) {
+    const config = loadConfig();
+    processScreening = createScreeningService(buildDataStores(config), { refreshMs: config.screening.refreshSeconds * 1000 });
+  }
   return processScreening;
 }
 
