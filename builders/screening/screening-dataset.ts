@@ -136,7 +136,8 @@ export interface LabelledExample extends CandidateExample {
  * number word: "Cover for Samsung Galaxy", "Dell Inspiron ... Battery"). The labels give each title one brand, but
  * titles name other brands too (what an accessory fits, the maker of a part); such a mention is a brand use, and
  * calling it none would teach the model that a coined brand after "for" is no brand. A mark matched by ordinary
- * words only ("Regular Fit", "Crown") or cut out of a longer token counts only when it is the title's own brand.
+ * words only ("Regular Fit", "Crown") or cut out of a longer token or hyphenated code counts only when it is the
+ * title's own brand.
  */
 export function labelOf(example: CandidateExample, title: LabelledTitle): 0 | 1 {
   if (title.brandKeys.includes(brandKey(example.match.mark))) return 1;
@@ -146,7 +147,9 @@ export function labelOf(example: CandidateExample, title: LabelledTitle): 0 | 1 
 /** The run names the mark as written, as whole words, one of which is no ordinary word. */
 export function namesMarkInCoinedWords(example: Pick<CandidateExample, 'match' | 'candidate' | 'words'>): boolean {
   const { match, candidate, words } = example;
-  if (match.kind === 'fuzzy' || (candidate.start > 0 && words[candidate.start - 1]!.continued) || words[candidate.end - 1]!.continued) return false;
+  // Cut out of a token of letters and digits or of hyphenated words ("FA-RK-28X28"): a code, not a name.
+  const cut = (i: number) => words[i] !== undefined && (words[i]!.continued || words[i]!.hyphen);
+  if (match.kind === 'fuzzy' || cut(candidate.start - 1) || cut(candidate.end - 1)) return false;
   // One word of a person's name ("Victor Hugo") names the person.
   if (words[candidate.start - 1]?.facts.givenName || (candidate.end - candidate.start === 1 && words[candidate.start]!.facts.givenName)) return false;
   for (let i = candidate.start; i < candidate.end; i++) {
