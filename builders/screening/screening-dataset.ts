@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import { inferNiceClassesOfFacts } from '../../shared/screening/lexicon';
+import { isEnglishWord } from '../../shared/screening/word-frequencies';
 import { createScreeningService } from '../../shared/screening/screening-service';
 import type { CandidateExample, TitleScreener } from '../../shared/screening/screen-titles';
 import { wordsOfTitle } from '../../shared/screening/title-words';
@@ -133,7 +134,7 @@ export interface LabelledExample extends CandidateExample {
 /**
  * Whether a match is a brand use by the labels: the title's own labelled brand; or a mark the title names as
  * written, in a whole word or words of which one is no ordinary word (not a product, descriptive, stopword or
- * number word: "Cover for Samsung Galaxy", "Dell Inspiron ... Battery"). The labels give each title one brand, but
+ * number word, nor an English dictionary word: "Cover for Samsung Galaxy", "Dell Inspiron ... Battery"). The labels give each title one brand, but
  * titles name other brands too (what an accessory fits, the maker of a part); such a mention is a brand use, and
  * calling it none would teach the model that a coined brand after "for" is no brand. A mark matched by ordinary
  * words only ("Regular Fit", "Crown") or cut out of a longer token or hyphenated code counts only when it is the
@@ -154,7 +155,8 @@ export function namesMarkInCoinedWords(example: Pick<CandidateExample, 'match' |
   if (words[candidate.start - 1]?.facts.givenName || (candidate.end - candidate.start === 1 && words[candidate.start]!.facts.givenName)) return false;
   for (let i = candidate.start; i < candidate.end; i++) {
     const facts = words[i]!.facts;
-    if (!(facts.generic || facts.dualUse || facts.stopword || facts.descriptor || facts.trivial) && words[i]!.norm.length >= 2 && !words[i]!.lookAlike) return true;
+    const word = words[i]!;
+    if (!(facts.generic || facts.dualUse || facts.stopword || facts.descriptor || facts.trivial || isEnglishWord(word.norm)) && word.norm.length >= 2 && !word.lookAlike) return true;
   }
   return false;
 }

@@ -11,7 +11,7 @@ import { classRelationOf } from './class-relation';
 import { factsOfNormalised, followsNominativeCue, isNumberLike, nominativeCueOfNormalised } from './lexicon';
 import type { RunMatch } from './run-matches';
 import type { TitleContext } from './title-context';
-import { plainWordCount } from './word-frequencies';
+import { isEnglishWord, plainWordCount } from './word-frequencies';
 
 export const FEATURE_NAMES = [
   'kind_fuzzy', 'kind_transliteration', 'evasion', 'distance', 'run_words_2', 'run_words_3plus', 'mark_chars_log', 'mark_chars_le3',
@@ -24,7 +24,8 @@ export const FEATURE_NAMES = [
   'dual_use_x_first', 'dual_use_x_class_same', 'generic_x_first', 'generic_x_class_same', 'freq_x_first', 'freq_x_capitalised',
   'freq_x_class_same', 'freq_x_next_product', 'fuzzy_x_generic', 'fuzzy_x_freq', 'cue_x_coined', 'part_of_token_x_short', 'cut_from_hyphenated', 'next_descriptor_x_dual_use', 'ampersand_name',
   'fuzzy_x_unseen', 'fuzzy_x_first', 'dual_use_x_capitalised', 'dual_use_x_next_product', 'class_other_x_first', 'number_like',
-  'capitalised_x_first', 'title_lower_x_first', 'fuzzy_x_run_exact',
+  'capitalised_x_first', 'title_lower_x_first', 'fuzzy_x_run_exact', 'english_all', 'english_any', 'english_x_first',
+  'english_x_class_same',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -55,6 +56,9 @@ interface WordSummary {
   capitalised: boolean;
   minFreq: number;
   maxFreq: number;
+  /** Every word (any word) is an English dictionary word. */
+  englishAll: boolean;
+  englishAny: boolean;
 }
 
 /**
@@ -66,7 +70,7 @@ function summariseWords(title: TitleContext, candidate: Candidate, evasion: bool
   const { start, end, run } = candidate;
   const asOneWord = evasion || title.isWholeMixedToken(candidate);
   const lexiconWords = asOneWord ? [{ facts: factsOfNormalised(run.joined), norm: run.joined, capitalised: words[start]!.capitalised, cjk: false }] : words.slice(start, end);
-  const sum: WordSummary = { allGeneric: true, anyGeneric: false, allDual: true, anyDual: false, anyProduct: false, known: false, stop: false, capitalised: true, minFreq: Number.POSITIVE_INFINITY, maxFreq: 0 };
+  const sum: WordSummary = { allGeneric: true, anyGeneric: false, allDual: true, anyDual: false, anyProduct: false, known: false, stop: false, capitalised: true, minFreq: Number.POSITIVE_INFINITY, maxFreq: 0, englishAll: true, englishAny: false };
   for (const word of lexiconWords) {
     const f = word.facts;
     sum.allGeneric &&= f.generic && !f.dualUse;
@@ -80,6 +84,9 @@ function summariseWords(title: TitleContext, candidate: Candidate, evasion: bool
     const count = plainWordCount(word.norm);
     sum.minFreq = Math.min(sum.minFreq, count);
     sum.maxFreq = Math.max(sum.maxFreq, count);
+    const english = isEnglishWord(word.norm);
+    sum.englishAll &&= english;
+    sum.englishAny ||= english;
   }
   return sum;
 }
@@ -195,6 +202,10 @@ function setInteractions(out: Float64Array, candidate: Candidate, match: RunMatc
   set('capitalised_x_first', w.capitalised && first);
   set('title_lower_x_first', get('title_lower') === 1 && first);
   set('fuzzy_x_run_exact', fuzzy && facts.runHasExact);
+  set('english_all', w.englishAll);
+  set('english_any', w.englishAny);
+  set('english_x_first', w.englishAll && first);
+  set('english_x_class_same', w.englishAll && same);
 }
 
 /** Fills `out` (length FEATURE_COUNT) with the candidate's features. */

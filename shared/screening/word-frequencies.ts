@@ -1,8 +1,11 @@
 /**
- * How common a word is as a plain word in listing titles (data/screening/title-word-frequencies.json, built by
- * builders/build-title-frequencies.ts): one of the brand-use model's measures of distinctiveness.
+ * The brand-use model's measures of distinctiveness: how common a word is as a plain word in listing titles
+ * (data/screening/title-word-frequencies.json, built by builders/build-title-frequencies.ts), and whether it is an
+ * English dictionary word (data/screening/english-words.json).
  */
+import englishWords from '../../data/screening/english-words.json';
 import frequencies from '../../data/screening/title-word-frequencies.json';
+import { KeyFilter } from '../marks/key-filter';
 
 const COUNTS: ReadonlyMap<string, number> = (() => {
   const map = new Map<string, number>();
@@ -16,4 +19,17 @@ const COUNTS: ReadonlyMap<string, number> = (() => {
 /** In how many titles of the table the (normalised) word stands as a plain word; 0 when never. */
 export function plainWordCount(word: string): number {
   return COUNTS.get(word) ?? 0;
+}
+
+const ENGLISH_WORDS: KeyFilter = (() => {
+  const data = englishWords as { words: number; filter: string };
+  return KeyFilter.fromBytes(Buffer.from(data.filter, 'base64'), data.words);
+})();
+
+/**
+ * Whether a (normalised) word is an English dictionary word (data/screening/english-words.json, built by
+ * builders/build-english-words.ts from the wamerican word list; a Bloom filter: about 0.06% of other words say yes).
+ */
+export function isEnglishWord(word: string): boolean {
+  return word.length >= 3 && ENGLISH_WORDS.mightContain(word);
 }

@@ -17,6 +17,7 @@ import { FEATURE_NAMES } from '../../shared/screening/brand-use-features';
 import type { BrandUseModel } from '../../shared/screening/brand-use-model';
 import type { ScreeningResult } from '../../shared/screening/screen-titles';
 import { wordsOfTitle } from '../../shared/screening/title-words';
+import { isEnglishWord } from '../../shared/screening/word-frequencies';
 import { brandKey, type LabelledTitle } from '../../builders/screening/labelled-titles';
 import { labelledExamples, loadCorpus, splitTitles, SPLIT_SEED, type Corpus, type CorpusMode } from '../../builders/screening/screening-dataset';
 import { hardCases } from '../support/hard-cases';
@@ -41,7 +42,7 @@ const isOrdinaryBrand = (brand: string) => wordsOfTitle(brand).every((w) => w.fa
 function namesAnotherBrand(result: ScreeningResult): boolean {
   const top = result.conflicts?.[0];
   if (top === undefined || top.match === 'fuzzy') return false;
-  return wordsOfTitle(top.words.join(' ')).some((w) => !(w.facts.generic || w.facts.dualUse || w.facts.stopword || w.facts.descriptor || w.facts.trivial) && w.norm.length >= 2 && !w.lookAlike);
+  return wordsOfTitle(top.words.join(' ')).some((w) => !(w.facts.generic || w.facts.dualUse || w.facts.stopword || w.facts.descriptor || w.facts.trivial || isEnglishWord(w.norm)) && w.norm.length >= 2 && !w.lookAlike);
 }
 
 interface HandChecked {
