@@ -11,7 +11,7 @@ import { classRelationOf } from './class-relation';
 import { factsOfNormalised, followsNominativeCue, isNumberLike, nominativeCueOfNormalised } from './lexicon';
 import type { RunMatch } from './run-matches';
 import type { TitleContext } from './title-context';
-import { isEnglishWord, plainWordCount } from './word-frequencies';
+import { distinctivenessOf } from './word-frequencies';
 
 export const FEATURE_NAMES = [
   'kind_fuzzy', 'kind_transliteration', 'evasion', 'distance', 'run_words_2', 'run_words_3plus', 'mark_chars_log', 'mark_chars_le3',
@@ -81,10 +81,9 @@ function summariseWords(title: TitleContext, candidate: Candidate, evasion: bool
     sum.known ||= f.knownTrademark;
     sum.stop ||= f.stopword;
     sum.capitalised &&= word.capitalised || word.cjk || /^\d/.test(word.norm);
-    const count = plainWordCount(word.norm);
+    const { count, english } = distinctivenessOf(word.norm);
     sum.minFreq = Math.min(sum.minFreq, count);
     sum.maxFreq = Math.max(sum.maxFreq, count);
-    const english = isEnglishWord(word.norm);
     sum.englishAll &&= english;
     sum.englishAny ||= english;
   }

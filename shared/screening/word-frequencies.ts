@@ -33,3 +33,23 @@ const ENGLISH_WORDS: KeyFilter = (() => {
 export function isEnglishWord(word: string): boolean {
   return word.length >= 3 && ENGLISH_WORDS.mightContain(word);
 }
+
+export interface Distinctiveness {
+  /** plainWordCount */
+  readonly count: number;
+  /** isEnglishWord */
+  readonly english: boolean;
+}
+
+const known = new Map<string, Distinctiveness>();
+
+/** Both measures of a word, worked out once per word (bounded: a flood of random tokens starts afresh). */
+export function distinctivenessOf(word: string): Distinctiveness {
+  let value = known.get(word);
+  if (value === undefined) {
+    value = Object.freeze({ count: plainWordCount(word), english: isEnglishWord(word) });
+    if (known.size >= 200_000) known.clear();
+    known.set(word, value);
+  }
+  return value;
+}
