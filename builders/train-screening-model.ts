@@ -4,7 +4,7 @@
  *  1. Labelled titles (test/fixtures/titles), split by brand (builders/screening/screening-dataset.ts); the
  *     "registered" corpus: the sample corpus plus every labelled brand as a mark, through the real ingest code.
  *  2. Train: every match in the train split's titles, in the same titles with their brand taken out, and in
- *     titles whose brand is spelt evasively (evasion-variants.ts); labelled by labelOf.
+ *     titles whose brand is spelt evasively or misspelt (evasion-variants.ts); labelled by labelOf.
  *  3. Fit L2 logistic regression for each L2 strength; keep the one with the lowest log loss on validation.
  *  4. Thresholds, on validation: 中 from the lowest probability at which at most 2% of the brand-removed titles
  *     carry a conflict the labels call no brand use; 高 likewise at 0.5%.
@@ -14,9 +14,9 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FEATURE_NAMES } from '../shared/screening/brand-use-features';
-import { evasiveSpelling } from './screening/evasion-variants';
+import { evasiveSpelling, misspelling } from './screening/evasion-variants';
 import { fitLogistic, logLoss, predict, type LogisticFit } from './screening/logistic-regression';
-import { labelledExamples, loadCorpus, splitTitles, SPLIT_SEED, withoutBrand, type LabelledExample } from './screening/screening-dataset';
+import { labelledExamples, loadCorpus, splitTitles, SPLIT_SEED, type LabelledExample } from './screening/screening-dataset';
 import type { LabelledTitle } from './screening/labelled-titles';
 
 const OUT = path.join(__dirname, '../data/screening/brand-use-model.json');
@@ -25,12 +25,20 @@ const MEDIUM_FALSE_ALARMS = 0.02;
 const HIGH_FALSE_ALARMS = 0.005;
 const NOMINATIVE = FEATURE_NAMES.indexOf('cue_nominative');
 
-function evasive(titles: readonly LabelledTitle[]): LabelledTitle[] {
+function replaceBrand(t: LabelledTitle, spelt: string, kind: string): LabelledTitle {
+  const pattern = new RegExp(`(^|[^\\p{L}\\p{N}])${t.brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[^\\p{L}\\p{N}])`, 'iu');
+  return { ...t, id: `${t.id}:${kind}`, title: t.title.replace(pattern, `$1${spelt}`) };
+}
+
+/** Every fifth branded train title with its brand spelt evasively, and another fifth with it misspelt. */
+function respelt(titles: readonly LabelledTitle[]): LabelledTitle[] {
   const out: LabelledTitle[] = [];
   titles.forEach((t, n) => {
-    if (t.set === 'markup-amazon' || n % 5 !== 0) return;
-    const spelt = evasiveSpelling(t.brand, n / 5);
-    if (spelt) out.push({ ...t, id: `${t.id}:evasive`, title: withoutBrand(t.title, t.brand) === t.title ? t.title : t.title.replace(new RegExp(t.brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'), spelt) });
+    if (t.set === 'markup-amazon') return;
+    const evasive = n % 5 === 0 ? evasiveSpelling(t.brand, n / 5) : undefined;
+    if (evasive) out.push(replaceBrand(t, evasive, 'evasive'));
+    const misspelt = n % 5 === 1 ? misspelling(t.brand, (n - 1) / 5) : undefined;
+    if (misspelt) out.push(replaceBrand(t, misspelt, 'misspelt'));
   });
   return out;
 }
@@ -52,7 +60,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const splits = splitTitles();
   const corpus = await loadCorpus('registered');
-  const trainTitles = [...splits.train.branded, ...splits.train.removed, ...evasive(splits.train.branded)];
+  const trainTitles = [...splits.train.branded, ...splits.train.removed, ...respelt(splits.train.branded)];
   const validationTitles = [...splits.validation.branded, ...splits.validation.removed];
   const train = (await labelledExamples(corpus.screener, trainTitles)).flat();
   const validationByTitle = await labelledExamples(corpus.screener, validationTitles);
@@ -93,7 +101,7 @@ async function main(): Promise<void> {
       data: ['test/fixtures/titles/flipkart-dev', 'test/fixtures/titles/amazon-google', 'test/fixtures/titles/markup-amazon'],
       corpus: `registered: the sample corpus plus every labelled brand (${corpus.marks} US marks)`,
       split: { seed: SPLIT_SEED, by: 'brand group, SHA-256 of seed and group: 60% train, 20% validation, 20% test' },
-      trainTitles: { branded: splits.train.branded.length, brandRemoved: splits.train.removed.length, evasive: trainTitles.length - splits.train.branded.length - splits.train.removed.length, flipkart: count(splits.train.branded, 'flipkart-dev'), amazonGoogle: count(splits.train.branded, 'amazon-google'), markup: count(splits.train.branded, 'markup-amazon'), brands: splits.brands.train.size },
+      trainTitles: { branded: splits.train.branded.length, brandRemoved: splits.train.removed.length, respelt: trainTitles.length - splits.train.branded.length - splits.train.removed.length, flipkart: count(splits.train.branded, 'flipkart-dev'), amazonGoogle: count(splits.train.branded, 'amazon-google'), markup: count(splits.train.branded, 'markup-amazon'), brands: splits.brands.train.size },
       trainExamples: { total: train.length, positive: labels.filter((l) => l === 1).length },
       trainSha256: hashOf(trainTitles),
       validationTitles: { branded: splits.validation.branded.length, brandRemoved: splits.validation.removed.length, brands: splits.brands.validation.size },

@@ -3,7 +3,7 @@
  * the match (kind, edit distance, a spelling meant to dodge filters), the mark (length, digits, words), where the
  * run stands and what is around it (cue words before, product words or a model code after), capitals, what the
  * lexicon says of its words, how common its words are as plain words in listing titles (distinctiveness), the
- * relation of the mark's classes to the item's, status and TRO. The model (brand-use-model.ts) holds one weight per
+ * relation of the mark's classes to the item's, and status (not TRO: see setClassAndStatus). The model (brand-use-model.ts) holds one weight per
  * name below; a model fitted on another list of features is refused when it loads.
  */
 import type { Candidate } from './candidates';
@@ -20,7 +20,7 @@ export const FEATURE_NAMES = [
   'capitalised', 'title_case', 'title_shouting', 'title_lower', 'all_generic', 'any_generic', 'all_dual_use', 'any_dual_use',
   'last_descriptor', 'any_product_word', 'known_trademark', 'person_name', 'part_of_token', 'whole_mixed_token', 'plain_freq_log',
   'plain_freq_max_log', 'unseen_word', 'class_same', 'class_related', 'class_other', 'class_strength', 'nice_explicit', 'item_class_none',
-  'tro', 'tro_only', 'live', 'cn', 'cjk', 'title_words_log',
+  'live', 'cn', 'cjk', 'title_words_log',
   'dual_use_x_first', 'dual_use_x_class_same', 'generic_x_first', 'generic_x_class_same', 'freq_x_first', 'freq_x_capitalised',
   'freq_x_class_same', 'freq_x_next_product', 'fuzzy_x_generic', 'fuzzy_x_freq', 'cue_x_coined', 'part_of_token_x_short', 'cut_from_hyphenated', 'next_descriptor_x_dual_use', 'ampersand_name',
   'fuzzy_x_unseen', 'fuzzy_x_first', 'dual_use_x_capitalised', 'dual_use_x_next_product', 'class_other_x_first', 'number_like',
@@ -152,7 +152,10 @@ function setContext(set: Setter, title: TitleContext, candidate: Candidate): voi
   set('title_words_log', Math.log(words.length + 1));
 }
 
-/** The mark's classes against the item's, its status, TRO and register. */
+/**
+ * The mark's classes against the item's, its status and register. Whether the owner files TRO suits is left out:
+ * it says nothing of whether the title uses the mark, only how much that use costs (title-conflicts.ts).
+ */
 function setClassAndStatus(set: Setter, title: TitleContext, candidate: Candidate, match: RunMatch): void {
   const itemClasses = title.itemClassesAround(candidate);
   const { relation, strength } = classRelationOf(match.niceClasses, itemClasses);
@@ -162,8 +165,6 @@ function setClassAndStatus(set: Setter, title: TitleContext, candidate: Candidat
   set('class_strength', strength);
   set('nice_explicit', itemClasses.explicit);
   set('item_class_none', itemClasses.classes.length === 0);
-  set('tro', match.tro);
-  set('tro_only', match.troOnly);
   set('live', match.isLive);
   set('cn', match.cn);
   set('cjk', candidate.run.cjk);
