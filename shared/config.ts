@@ -32,6 +32,11 @@ const envSchema = z.object({
   LOGO_INDEX_US_ARN: z.string().startsWith('arn:').optional(),
   LOGO_INDEX_CN_ARN: z.string().startsWith('arn:').optional(),
   PRIMARY_SEARCH_BUDGET_MS: positiveInt(1500),
+  /**
+   * How often a warm screening instance re-reads the TRO list, the key filters and the data date, and how long it
+   * trusts a cached lookup key: a completed mark batch is screened against within twice this (8 s by default).
+   */
+  SCREENING_REFRESH_SECONDS: positiveInt(4),
 });
 
 export interface AppConfig {
@@ -42,6 +47,7 @@ export interface AppConfig {
   metricsNamespace: string;
   tables: Record<TableId, string>;
   http: HttpConfig;
+  screening: { refreshSeconds: number };
   logos: {
     indexDir: string;
     bucket?: string;
@@ -74,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     serviceName: e.SERVICE_NAME,
     metricsNamespace: e.METRICS_NAMESPACE,
     tables,
+    screening: { refreshSeconds: e.SCREENING_REFRESH_SECONDS },
     logos: {
       indexDir: e.LOGO_INDEX_DIR,
       ...(e.LOGOS_BUCKET ? { bucket: e.LOGOS_BUCKET } : {}),

@@ -60,6 +60,8 @@ gift gifts set sets bundle combo replacement spare original genuine official aut
 noise cancelling canceling cancellation running walking hiking training outdoor indoor home kitchen office travel
 best top quality high low long short wide narrow deep round square
 refurbished renewed certified preowned used
+grey maroon mustard teal turquoise khaki mauve fuchsia multicolour skinny bootcut sparkle sparkling
+onyx zircon polki kundan
 `;
 
 /**

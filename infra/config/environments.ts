@@ -56,6 +56,12 @@ export interface EnvironmentConfig {
     api: { memorySize: number; timeout: Duration };
     ingest: { memorySize: number; timeout: Duration; retryAttempts: number };
   };
+  /**
+   * Batch screening's refresh interval (SCREENING_REFRESH_SECONDS): how long a warm instance trusts its TRO list,
+   * key filters and cached lookup keys. A completed mark batch is screened against within twice this; shorter
+   * means more DynamoDB reads.
+   */
+  screeningRefreshSeconds: number;
   /** Days after which raw batches under incoming/ move to infrequent access, and expire. */
   incomingLifecycle: { infrequentAccessAfterDays: number; expireAfterDays: number };
   alarms: AlarmThresholds;
@@ -91,6 +97,7 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
       ingest: { memorySize: 1024, timeout: Duration.minutes(15), retryAttempts: 1 },
     },
     incomingLifecycle: { infrequentAccessAfterDays: 30, expireAfterDays: 90 },
+    screeningRefreshSeconds: 4,
     alarms: {
       serverErrorRatePercent: 10,
       p99LatencyMs: { 'batch-screen': 5000, 'image-search': 4000 },
@@ -113,6 +120,7 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
       ingest: { memorySize: 2048, timeout: Duration.minutes(15), retryAttempts: 2 },
     },
     incomingLifecycle: { infrequentAccessAfterDays: 30, expireAfterDays: 180 },
+    screeningRefreshSeconds: 15,
     alarms: {
       serverErrorRatePercent: 5,
       p99LatencyMs: { 'batch-screen': 3000, 'image-search': 2500 },
@@ -133,6 +141,7 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
       ingest: { memorySize: 3008, timeout: Duration.minutes(15), retryAttempts: 2 },
     },
     incomingLifecycle: { infrequentAccessAfterDays: 30, expireAfterDays: 365 },
+    screeningRefreshSeconds: 30,
     alarms: {
       serverErrorRatePercent: 1,
       p99LatencyMs: { 'batch-screen': 2000, 'image-search': 1500 },

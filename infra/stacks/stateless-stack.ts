@@ -67,7 +67,13 @@ export class StatelessStack extends Stack {
       [IMAGE_ENV.clipEndpointName]: this.clip.endpointName,
     };
 
-    const batchScreen = new ApiFunction(this, 'BatchScreen', { ...common, functionId: 'batch-screen', tables, ...config.functions.api });
+    const batchScreen = new ApiFunction(this, 'BatchScreen', {
+      ...common,
+      functionId: 'batch-screen',
+      tables,
+      ...config.functions.api,
+      environment: { SCREENING_REFRESH_SECONDS: String(config.screeningRefreshSeconds) },
+    });
     const imageSearch = new ApiFunction(this, 'ImageSearch', {
       ...common,
       functionId: 'image-search',

@@ -6,6 +6,9 @@ import { buildDataStores } from './data-stores';
 let processScreening: ScreeningService | undefined;
 
 export function screeningService(): ScreeningService {
-  processScreening ??= createScreeningService(buildDataStores(loadConfig()));
+  if (processScreening === undefined) {
+    const config = loadConfig();
+    processScreening = createScreeningService(buildDataStores(config), { refreshMs: config.screening.refreshSeconds * 1000 });
+  }
   return processScreening;
 }

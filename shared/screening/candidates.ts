@@ -1,8 +1,10 @@
 /**
  * Candidate brand uses in a title: runs of consecutive words (up to 4 Latin words, up to 6 CJK words, since
  * segmentation often cuts a Chinese brand into single characters), each with the lookup keys that could find a
- * mark for it. Runs that begin or end with a connecting word ("for", "with", "and" ...) are skipped: no mark is
- * filed that way, and they would only cost lookups.
+ * mark for it. A connecting word ("for", "with", "the", "it" ...), a lone letter or a lone number is not looked up
+ * on its own, nor is a run of nothing but connecting words; a longer run that has them is ("The North Face",
+ * "Post-it", "Galz4ever", "3M"), though one that starts with a connecting word only at the head of the title or at
+ * "the": the market's key filter answers most such keys without a read.
  *
  * A run's text and keys depend only on its words, and the same runs come up in title after title ("for iphone",
  * "stainless steel"), so runs live in a table (a tree of words: "black" -> "black diamond" -> ...) and each is
@@ -59,7 +61,9 @@ export class RunTable {
     const out: Candidate[] = [];
     for (let start = 0; start < words.length; start++) {
       const first = words[start]!;
-      if (!first.cjk && first.facts.stopword) continue;
+      // A run starts at a connecting word only at the head of the title or at "the" ("The North Face"): anywhere
+      // else ("case for iphone") such runs would only add keys.
+      if (start > 0 && !first.cjk && first.facts.stopword && first.norm !== 'the') continue;
       const limit = Math.min(words.length, start + (first.cjk ? MAX_CJK_WORDS : MAX_LATIN_WORDS));
       let level = this.roots;
       let node: RunNode | undefined;
@@ -89,7 +93,9 @@ export class RunTable {
     const joined = (before?.joined ?? '') + last.norm;
     const length = end - start;
     const single = length === 1;
-    const lookedUp = (first.cjk || !last.facts.stopword) && !(single && !first.cjk && last.facts.trivial);
+    let allStopwords = !first.cjk;
+    for (let i = start; i < end && allStopwords; i++) allStopwords = words[i]!.facts.stopword;
+    const lookedUp = first.cjk || (single ? !last.facts.stopword && !last.facts.trivial : !allStopwords);
     const skeleton = first.cjk || length > 2 ? undefined : phoneticSkeleton(joined);
     const run: Run = {
       joined,

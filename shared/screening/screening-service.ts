@@ -1,10 +1,11 @@
 /**
- * The screening engine with its sources kept warm for the life of a function instance: the TRO list and the key
- * filters (refreshed every 5 minutes: new data is seen within 5 minutes) and the data date (every minute), around
- * one TitleScreener and its key cache.
+ * The screening engine with its sources kept warm for the life of a function instance: the TRO list, the key
+ * filters and the data date are re-read every `refreshMs`, and a cached lookup key is trusted as long, so a mark
+ * batch that completes is screened against within twice that (config SCREENING_REFRESH_SECONDS, 4 s by default).
  */
 import type { DataBatchStore, KeyFilterStore, MarkStore, TroStore } from '../ports';
-import { allowlistKeys, applyAllowlist } from './allowlist';
+import { allowlistKeys } from './allowlist';
+import type { BrandUseModel } from './brand-use-model';
 import { TitleScreener, type ScreeningItem, type ScreeningResult } from './screen-titles';
 import { TroIndex } from './tro-index';
 
@@ -15,6 +16,8 @@ export interface ScreeningService {
     options: { detail?: boolean; allowlist?: readonly string[] },
   ): Promise<{ results: ScreeningResult[]; dataAsOf: string }>;
 }
+
+export const DEFAULT_REFRESH_MS = 4_000;
 
 function refreshing<T>(load: () => Promise<T>, everyMs: number): () => Promise<T> {
   let value: Promise<T> | undefined;
@@ -33,22 +36,21 @@ function refreshing<T>(load: () => Promise<T>, everyMs: number): () => Promise<T
   };
 }
 
-export function createScreeningService(stores: { marks: MarkStore; tro: TroStore; batches: DataBatchStore; keyFilters: KeyFilterStore }): ScreeningService & { screener: TitleScreener } {
-  const tro = refreshing(async () => new TroIndex(await stores.tro.all()), 5 * 60_000);
-  const dataAsOf = refreshing(async () => (await stores.batches.latestComplete('US', 'marks'))?.dataAsOf ?? '', 60_000);
-  const filters = { US: refreshing(() => stores.keyFilters.load('US'), 5 * 60_000), CN: refreshing(() => stores.keyFilters.load('CN'), 5 * 60_000) };
-  const screener = new TitleScreener({ marks: stores.marks, tro, keyFilter: (market) => filters[market]() });
+export function createScreeningService(
+  stores: { marks: MarkStore; tro: TroStore; batches: DataBatchStore; keyFilters: KeyFilterStore },
+  options: { refreshMs?: number; model?: BrandUseModel } = {},
+): ScreeningService & { screener: TitleScreener } {
+  const every = options.refreshMs ?? DEFAULT_REFRESH_MS;
+  const tro = refreshing(async () => new TroIndex(await stores.tro.all()), every);
+  const dataAsOf = refreshing(async () => (await stores.batches.latestComplete('US', 'marks'))?.dataAsOf ?? '', every);
+  const filters = { US: refreshing(() => stores.keyFilters.load('US'), every), CN: refreshing(() => stores.keyFilters.load('CN'), every) };
+  const screener = new TitleScreener({ marks: stores.marks, tro, keyFilter: (market) => filters[market]() }, { cacheTtlMs: every, ...(options.model ? { model: options.model } : {}) });
   return {
     screener,
     async screen(items, options) {
-      const allowed = allowlistKeys(options.allowlist ?? []);
-      if (allowed.size === 0) {
-        const [results, asOf] = await Promise.all([screener.screen(items, { detail: options.detail }), dataAsOf()]);
-        return { results, dataAsOf: asOf };
-      }
-      // The allowlist filters finished results, which needs each one's conflicts: asked for, then trimmed.
-      const [results, asOf] = await Promise.all([screener.screen(items, { detail: true }), dataAsOf()]);
-      return { results: results.map((r) => applyAllowlist(r, allowed, options.detail === true)), dataAsOf: asOf };
+      const allowlist = allowlistKeys(options.allowlist ?? []);
+      const [results, asOf] = await Promise.all([screener.screen(items, { detail: options.detail, allowlist }), dataAsOf()]);
+      return { results, dataAsOf: asOf };
     },
   };
 }

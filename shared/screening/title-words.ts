@@ -8,6 +8,7 @@
  * normalised, segmented and looked up in the lexicon once, and its words are shared (they are frozen).
  */
 import { INVISIBLE, hasCjk, normalizeText } from '../marks/lookup-keys';
+import { foldLookAlikes } from './evasion';
 import { factsOfNormalised, type WordFacts } from './lexicon';
 
 export interface TitleWord {
@@ -27,6 +28,10 @@ export interface TitleWord {
   readonly continued: boolean;
   /** Followed, with no space, by "&" and another word ("Lock&Lock", "H&M"): the two are written as one name. */
   readonly ampersand: boolean;
+  /** Followed, with no space, by "-" and another word ("T-Shirt", "Post-it", "55-250mm"). */
+  readonly hyphen: boolean;
+  /** Written with Cyrillic or Greek letters that look Latin ("Nikе" with a Cyrillic е), read as the Latin word. */
+  readonly lookAlike: boolean;
 }
 
 const RAW_WORDS = /[\p{L}\p{N}\p{M}'’]+/gu;
@@ -47,11 +52,14 @@ interface TokenWords {
 const tokens = new Map<string, TokenWords>();
 const MAX_TOKENS = 200_000;
 
-function wordOf(text: string, norm: string, cjk: boolean, capitalised: boolean, continued = false): TitleWord {
-  return Object.freeze({ text, norm, cjk, capitalised, facts: factsOfNormalised(norm), continued, ampersand: false });
+function wordOf(text: string, norm: string, cjk: boolean, capitalised: boolean, continued = false, lookAlike = false): TitleWord {
+  return Object.freeze({ text, norm, cjk, capitalised, facts: factsOfNormalised(norm), continued, ampersand: false, hyphen: false, lookAlike });
 }
 
-function splitToken(token: string): TokenWords {
+function splitToken(written: string): TokenWords {
+  const folded = foldLookAlikes(written);
+  const lookAlike = folded !== undefined;
+  const token = folded ?? written;
   const inShoutingTitle: TitleWord[] = [];
   const inOtherTitle: TitleWord[] = [];
   const parts = token.split(LETTER_DIGIT_BOUNDARY);
@@ -71,9 +79,9 @@ function splitToken(token: string): TokenWords {
     if (!norm) continue;
     const first = part[0] ?? '';
     const continued = index < parts.length - 1;
-    const plain = wordOf(part, norm, false, false, continued);
+    const plain = wordOf(part, norm, false, false, continued, lookAlike);
     inShoutingTitle.push(plain);
-    inOtherTitle.push(first !== first.toLowerCase() ? wordOf(part, norm, false, true, continued) : plain);
+    inOtherTitle.push(first !== first.toLowerCase() ? wordOf(part, norm, false, true, continued, lookAlike) : plain);
   }
   return { inShoutingTitle, inOtherTitle };
 }
@@ -95,10 +103,11 @@ export function wordsOfTitle(title: string): TitleWord[] {
   const words: TitleWord[] = [];
   RAW_WORDS.lastIndex = 0;
   for (let match = RAW_WORDS.exec(text); match !== null; match = RAW_WORDS.exec(text)) {
-    // "Lock&Lock": the word before the "&" is marked (a copy: the token's words are shared between titles).
+    // "Lock&Lock", "T-Shirt": the word before the "&" or "-" is marked (a copy: the token's words are shared).
     const previous = words.length - 1;
-    if (match.index >= 2 && text[match.index - 1] === '&' && RAW_WORDS_END.test(text[match.index - 2]!) && previous >= 0 && !words[previous]!.cjk) {
-      words[previous] = Object.freeze({ ...words[previous]!, ampersand: true });
+    const joiner = match.index >= 2 ? text[match.index - 1] : undefined;
+    if ((joiner === '&' || joiner === '-') && RAW_WORDS_END.test(text[match.index - 2]!) && previous >= 0 && !words[previous]!.cjk) {
+      words[previous] = Object.freeze({ ...words[previous]!, ...(joiner === '&' ? { ampersand: true } : { hyphen: true }) });
     }
     const tokenWords = wordsOfToken(match[0]);
     for (const word of shouting ? tokenWords.inShoutingTitle : tokenWords.inOtherTitle) words.push(word);

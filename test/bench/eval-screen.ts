@@ -1,164 +1,227 @@
 /**
- * `npm run eval:screen`: the screening engine's quality on labelled titles, against the sample corpus loaded into
- * DynamoDB Local through the real ingest code. Writes its section of BENCHMARKS.md.
- *  - brand recall: Flipkart titles whose labelled brand is written in the title and is a mark in the corpus; a hit
- *    is that brand coming back as top_conflict;
- *  - false positives: the same Flipkart titles (every one whose brand is written in it) with the brand removed;
- *    anything but 低 is a false positive;
- *  - Amazon device titles (the Markup's set): how titles naming Amazon marks, often "for Kindle" / "compatible
- *    with Alexa", are rated;
+ * `npm run eval:screen`: batch screening's quality on labelled titles it was never fitted or tuned on. Every
+ * labelled set (test/fixtures/titles) is split by brand (builders/screening/screening-dataset.ts, fixed seed); only
+ * the TEST split is reported. Two corpora, both through the real ingest code into the in-memory stores: the
+ * shipped sample corpus, and the same with every labelled brand registered. Writes its BENCHMARKS.md section and
+ * the list of every flagged brand-removed title (test/bench/results/screening-flags.md).
+ *  - brand recall: a test title whose labelled brand is written in it and is a mark of the corpus is a hit when
+ *    that brand is top_conflict at 中 or 高; ordinary-word brands (every word a lexicon word) are also shown apart;
+ *  - false alarms: the test titles with their brand taken out; every one rated 中 or 高 is counted and listed;
+ *    a flag on a mark the title names in a word that is no ordinary word ("for Samsung") is shown apart;
+ *  - calibration (predicted vs observed brand use per decile) and precision/recall per risk level, per match;
  *  - the hand-written hard cases (test/fixtures/screening/hard-cases.json).
  */
-import { parse } from 'csv-parse/sync';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { joined, normalizeText } from '../../shared/marks/lookup-keys';
-import type { MarkStore } from '../../shared/ports';
-import { isDualUse, isGenericWord, isStopword } from '../../shared/screening/lexicon';
+import { FEATURE_NAMES } from '../../shared/screening/brand-use-features';
+import type { BrandUseModel } from '../../shared/screening/brand-use-model';
 import type { ScreeningResult } from '../../shared/screening/screen-titles';
 import { wordsOfTitle } from '../../shared/screening/title-words';
-import { startDynamoDbLocal } from '../../local/dynamodb-local';
-import { createSampleCorpusStack, hardCases } from '../support/sample-corpus-stack';
+import { isEnglishWord } from '../../shared/screening/word-frequencies';
+import { brandKey, type LabelledTitle } from '../../builders/screening/labelled-titles';
+import { labelledExamples, loadCorpus, splitTitles, SPLIT_SEED, type Corpus, type CorpusMode } from '../../builders/screening/screening-dataset';
+import { hardCases } from '../support/hard-cases';
 import { machineLine, runAndWriteSection } from './bench-support';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
-
-const FIXTURES = path.join(__dirname, '../fixtures/titles');
-const key = (text: string) => joined(normalizeText(text));
+const FLAGS_FILE = path.join(__dirname, 'results/screening-flags.md');
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
+const NOMINATIVE = FEATURE_NAMES.indexOf('cue_nominative');
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+async function screenAll(corpus: Corpus, titles: readonly { title: string; nice?: string }[]): Promise<ScreeningResult[]> {
+  const out: ScreeningResult[] = [];
+  for (let i = 0; i < titles.length; i += 1000) out.push(...(await corpus.screener.screen(titles.slice(i, i + 1000), { detail: true })));
+  return out;
 }
 
-/** The title without the brand: every occurrence, however it is cased, as a whole word or words. */
-export function withoutBrand(title: string, brand: string): string {
-  return title
-    .replace(new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(brand)}(?=$|[^\\p{L}\\p{N}])`, 'giu'), '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+const isOrdinaryBrand = (brand: string) => wordsOfTitle(brand).every((w) => w.facts.generic || w.facts.dualUse || w.facts.stopword);
+
+/**
+ * Whether the flag is a mark the title names as written in a word that is no ordinary word ("Cover for Samsung"):
+ * the labels' notion of another brand's mention (labelOf in builders/screening/screening-dataset.ts).
+ */
+function namesAnotherBrand(result: ScreeningResult): boolean {
+  const top = result.conflicts?.[0];
+  if (top === undefined || top.match === 'fuzzy') return false;
+  return wordsOfTitle(top.words.join(' ')).some((w) => !(w.facts.generic || w.facts.dualUse || w.facts.stopword || w.facts.descriptor || w.facts.trivial || isEnglishWord(w.norm)) && w.norm.length >= 2 && !w.lookAlike);
 }
 
-/** Whether each title names a corpus mark in a run of one or two coined words (not generic, dual-use or a stopword). */
-async function namesOtherBrand(marks: MarkStore, titles: string[]): Promise<boolean[]> {
-  const runsOf = (title: string) => {
-    const words = wordsOfTitle(title).filter((w) => !w.cjk);
-    const coined = words.map((w) => !isGenericWord(w.norm) && !isDualUse(w.norm) && !isStopword(w.norm) && !/^\d+$/.test(w.norm));
-    const runs: string[] = [];
-    words.forEach((w, i) => {
-      if (coined[i]) runs.push(`e:${w.norm}`);
-      if (coined[i] && coined[i + 1]) runs.push(`e:${w.norm}${words[i + 1]!.norm}`);
-    });
-    return runs;
+interface HandChecked {
+  title: string;
+  mark: string;
+  verdict: 'names another brand' | 'false alarm';
+}
+
+/** Flagged brand-removed test titles read by hand (test/fixtures/screening/brand-removed-hand-checked.json). */
+function handVerdicts(): Map<string, HandChecked['verdict']> {
+  const checked = JSON.parse(readFileSync(path.join(__dirname, '../fixtures/screening/brand-removed-hand-checked.json'), 'utf8')) as HandChecked[];
+  return new Map(checked.map((c) => [`${c.title}\t${c.mark}`, c.verdict]));
+}
+
+interface ModeFigures {
+  mode: CorpusMode;
+  marks: number;
+  recall: { n: number; hits: number; ordinaryN: number; ordinaryHits: number; bySet: Map<string, [number, number]>; misses: string[] };
+  alarms: { n: number; flagged: ScreeningResult[]; high: number; explained: number; explainedHigh: number };
+}
+
+async function recallOf(corpus: Corpus, mode: CorpusMode, titles: readonly LabelledTitle[]): Promise<ModeFigures['recall']> {
+  const inCorpus = mode === 'registered' ? titles : await (async () => {
+    const found = await corpus.stores.marks.lookup('US', [...new Set(titles.flatMap((t) => t.brandKeys.map((k) => `e:${k}`)))]);
+    return titles.filter((t) => t.brandKeys.some((k) => found.has(`e:${k}`)));
+  })();
+  const results = await screenAll(corpus, inCorpus.map((t) => ({ title: t.title })));
+  const figures = { n: inCorpus.length, hits: 0, ordinaryN: 0, ordinaryHits: 0, bySet: new Map<string, [number, number]>(), misses: [] as string[] };
+  inCorpus.forEach((t, i) => {
+    const r = results[i]!;
+    const hit = r.risk !== '低' && t.brandKeys.includes(brandKey(r.top_conflict));
+    const ordinary = isOrdinaryBrand(t.brand);
+    figures.hits += Number(hit);
+    figures.ordinaryN += Number(ordinary);
+    figures.ordinaryHits += Number(hit && ordinary);
+    const set = figures.bySet.get(t.set) ?? [0, 0];
+    figures.bySet.set(t.set, [set[0] + Number(hit), set[1] + 1]);
+    if (!hit) figures.misses.push(`${t.brand}${ordinary ? ' (ordinary)' : ''}\t${r.risk} ${r.top_conflict || '-'}\t${t.title}`);
+  });
+  return figures;
+}
+
+async function measureMode(mode: CorpusMode, splits: ReturnType<typeof splitTitles>): Promise<ModeFigures> {
+  const corpus = await loadCorpus(mode);
+  const recall = await recallOf(corpus, mode, splits.test.branded);
+  const removed = await screenAll(corpus, splits.test.removed.map((t) => ({ title: t.title })));
+  const flagged = removed.filter((r) => r.risk !== '低');
+  const explained = flagged.filter((r) => namesAnotherBrand(r));
+  return {
+    mode,
+    marks: corpus.marks,
+    recall,
+    alarms: { n: removed.length, flagged, high: flagged.filter((r) => r.risk === '高').length, explained: explained.length, explainedHigh: explained.filter((r) => r.risk === '高').length },
   };
-  const perTitle = titles.map(runsOf);
-  const found = await marks.lookup('US', [...new Set(perTitle.flat())]);
-  return perTitle.map((runs) => runs.some((k) => found.has(k)));
 }
 
-function tally(values: string[], top = 12): string {
-  const counts = new Map<string, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([v, n]) => `${v} (${n})`).join(', ') || 'none';
+/** Per decile of predicted probability: matches, mean prediction, observed share of brand uses. */
+async function calibration(splits: ReturnType<typeof splitTitles>): Promise<{ table: string; levels: string; model: BrandUseModel }> {
+  const corpus = await loadCorpus('registered');
+  const model = corpus.screener.model;
+  const examples = (await labelledExamples(corpus.screener, [...splits.test.branded, ...splits.test.removed])).flat();
+  const scored = examples.map((e) => ({ p: model.probability(e.features), label: e.label, nominative: e.features[NOMINATIVE] === 1, tro: e.match.tro }));
+  const rows: string[] = ['| predicted | matches | mean predicted | observed brand use |', '|---|---|---|---|'];
+  for (let d = 0; d < 10; d++) {
+    const bin = scored.filter((s) => Math.min(9, Math.floor(s.p * 10)) === d);
+    const mean = bin.reduce((a, s) => a + s.p, 0) / Math.max(1, bin.length);
+    const observed = bin.filter((s) => s.label === 1).length;
+    rows.push(`| ${(d / 10).toFixed(1)}-${((d + 1) / 10).toFixed(1)} | ${bin.length} | ${bin.length ? mean.toFixed(3) : '-'} | ${bin.length ? `${(observed / bin.length).toFixed(3)} (${observed})` : '-'} |`);
+  }
+  const levelOf = (s: (typeof scored)[number]) => (s.p < model.medium ? 0 : s.tro || (s.p >= model.high && !s.nominative) ? 2 : 1);
+  const positives = scored.filter((s) => s.label === 1).length;
+  const levels = ['| level | matches at this level | precision (brand use) | recall at this level or above |', '|---|---|---|---|'];
+  for (const [name, level] of [['高', 2], ['中', 1]] as const) {
+    const at = scored.filter((s) => levelOf(s) === level);
+    const atOrAbove = scored.filter((s) => levelOf(s) >= level && s.label === 1).length;
+    levels.push(`| ${name} | ${at.length} | ${pct(at.filter((s) => s.label === 1).length, at.length)} | ${pct(atOrAbove, positives)} |`);
+  }
+  const low = scored.filter((s) => levelOf(s) === 0);
+  levels.push(`| 低 (not counted) | ${low.length} | ${pct(low.filter((s) => s.label === 1).length, low.length)} brand use | - |`);
+  return { table: rows.join('\n'), levels: levels.join('\n'), model };
+}
+
+async function hardCaseFigures(): Promise<string> {
+  const corpus = await loadCorpus('shipped');
+  const cases = hardCases();
+  const results = await screenAll(corpus, cases.map((c) => ({ title: c.title, ...(c.nice ? { nice: c.nice } : {}) })));
+  const failed = cases.filter((c, i) => {
+    const r = results[i]!;
+    return r.risk !== c.risk || (c.top_conflict !== undefined && r.top_conflict !== c.top_conflict) || (c.tro_hit !== undefined && r.tro_hit !== c.tro_hit);
+  });
+  return `${cases.length - failed.length} of ${cases.length} as expected${failed.length ? `; off: ${failed.map((c) => `"${c.title}"`).join(', ')}` : ''}`;
+}
+
+function handRow(a: ModeFigures['alarms']): string {
+  const verdicts = handVerdicts();
+  const verdictOf = (r: ScreeningResult) => verdicts.get(`${r.name}\t${r.top_conflict}`);
+  const falseAlarms = a.flagged.filter((r) => verdictOf(r) === 'false alarm');
+  const unchecked = a.flagged.filter((r) => verdictOf(r) === undefined).length;
+  return `| | false alarms, read by hand (the rest name another brand) | ${a.n} | **${pct(falseAlarms.length, a.n)}** (${falseAlarms.length}; 高 ${pct(falseAlarms.filter((r) => r.risk === '高').length, a.n)}); ${unchecked} flagged titles not yet read | <= 2% (高 <= 0.5%) |`;
+}
+
+function modeRows(f: ModeFigures): string {
+  const { recall: r, alarms: a } = f;
+  const unexplained = a.flagged.length - a.explained;
+  const unexplainedHigh = a.high - a.explainedHigh;
+  const bySet = [...r.bySet.entries()].map(([set, [hits, n]]) => `${set} ${pct(hits, n)} of ${n}`).join('; ');
+  return [
+    `| ${f.mode} (${f.marks.toLocaleString('en')} US marks) | brand recall | ${r.n} test titles naming a corpus brand (${bySet}) | **${pct(r.hits, r.n)}** (${r.n - r.hits} missed) | >= 97% |`,
+    `| | recall, ordinary-word brands | ${r.ordinaryN} of them | **${pct(r.ordinaryHits, r.ordinaryN)}** | >= 90% |`,
+    `| | brand-removed titles rated 中 or 高 | ${a.n} test titles | **${pct(a.flagged.length, a.n)}** (${a.flagged.length}; ${a.explained} of them on a brand named in a coined word) | - |`,
+    `| | of which not on a coined brand word | ${a.n} | **${pct(unexplained, a.n)}** (${unexplained}) | - |`,
+    `| | rated 高 (of which not on a coined brand word) | ${a.n} | **${pct(a.high, a.n)}** (${pct(unexplainedHigh, a.n)}) | - |`,
+    handRow(a),
+  ].join('\n');
+}
+
+/** Which aims the registered corpus meets (the shipped corpus holds too few of the test brands to judge recall). */
+function aimsLine(figures: ModeFigures[]): string {
+  const f = figures.find((x) => x.mode === 'registered')!;
+  const verdicts = handVerdicts();
+  const falseAlarms = f.alarms.flagged.filter((r) => verdicts.get(`${r.name}\t${r.top_conflict}`) === 'false alarm');
+  const high = falseAlarms.filter((r) => r.risk === '高').length;
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  return [
+    'Aims, registered corpus, test split:',
+    `brand recall >= 97%: ${verdict(f.recall.hits >= 0.97 * f.recall.n)};`,
+    `ordinary-word brands >= 90%: ${verdict(f.recall.ordinaryHits >= 0.9 * f.recall.ordinaryN)};`,
+    `false alarms <= 2%: ${verdict(falseAlarms.length <= 0.02 * f.alarms.n)};`,
+    `高 false alarms <= 0.5%: ${verdict(high <= 0.005 * f.alarms.n)}.`,
+    'The shipped corpus holds only 34 of the test titles\' brands, mostly without classes on record.',
+  ].join(' ');
+}
+
+function writeFlags(figures: ModeFigures[]): void {
+  const lines = ['# Flagged brand-removed test titles', '', `Written by \`npm run eval:screen\` (${new Date().toISOString().slice(0, 10)}): every test-split title whose labelled brand was taken out and that is still rated 中 or 高, with the mark that raised it. Nothing is left out.`];
+  for (const f of figures) {
+    lines.push('', `## ${f.mode} corpus: ${f.alarms.flagged.length} of ${f.alarms.n}`, '', '| risk | top conflict | on a coined brand word | title |', '|---|---|---|---|');
+    for (const r of f.alarms.flagged) lines.push(`| ${r.risk} | ${r.top_conflict} | ${namesAnotherBrand(r) ? 'yes' : 'no'} | ${r.name.replace(/\|/g, '/')} |`);
+    lines.push('', `### Missed brands (${f.recall.misses.length})`, '', '```', ...f.recall.misses, '```');
+  }
+  mkdirSync(path.dirname(FLAGS_FILE), { recursive: true });
+  writeFileSync(FLAGS_FILE, `${lines.join('\n')}\n`);
 }
 
 export async function evaluateScreening(): Promise<string> {
-  const engine = await startDynamoDbLocal();
-  process.env.TEST_DYNAMODB_ENDPOINT = engine.endpoint;
-  try {
-    const { screening, stores } = await createSampleCorpusStack();
-    const screen = async (titles: { title: string; nice?: string }[]): Promise<ScreeningResult[]> => {
-      const out: ScreeningResult[] = [];
-      for (let i = 0; i < titles.length; i += 1000) out.push(...(await screening.screen(titles.slice(i, i + 1000), { detail: true })).results);
-      return out;
-    };
+  const splits = splitTitles();
+  const figures = [await measureMode('shipped', splits), await measureMode('registered', splits)];
+  const { table, levels, model } = await calibration(splits);
+  const hard = await hardCaseFigures();
+  writeFlags(figures);
+  return `Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run eval:screen\`.
+Model: data/screening/brand-use-model.json version ${model.version} (thresholds 中 ${model.medium}, 高 ${model.high}).
+Data: flipkart-dev, amazon-google (manufacturer labels), markup-amazon (Amazon's marks), split by brand with seed
+\`${SPLIT_SEED}\` (train ${splits.train.branded.length} / validation ${splits.validation.branded.length} / test ${splits.test.branded.length} titles naming their brand; ${splits.brands.test.size} test brands, none in
+another split). TEST SPLIT ONLY below. Corpora loaded through the real ingest code into the in-memory stores.
 
-    // Flipkart: brand recall and false positives.
-    const rows = parse(readFileSync(path.join(FIXTURES, 'flipkart-dev/flipkart_dev.csv'), 'utf8'), { columns: true }) as { uniq_id: string; product_name: string; brand: string }[];
-    // Rows whose brand column gives the product's colour, not its maker (SOURCE.txt): reported both ways.
-    const errata = new Set((parse(readFileSync(path.join(FIXTURES, 'flipkart-dev/label-errata.csv'), 'utf8'), { columns: true }) as { uniq_id: string }[]).map((r) => r.uniq_id));
-    const branded = rows.filter((r) => r.brand.trim() && key(r.brand) && key(r.product_name).includes(key(r.brand)));
-    const brandKeys = [...new Set(branded.map((r) => `e:${key(r.brand)}`))];
-    const inCorpus = await stores.marks.lookup('US', brandKeys);
-    const recallSet = branded.filter((r) => inCorpus.has(`e:${key(r.brand)}`));
-    const recallResults = await screen(recallSet.map((r) => ({ title: r.product_name })));
-    const misses = recallSet.filter((r, i) => key(recallResults[i]!.top_conflict) !== key(r.brand));
-    const ordinaryBrand = (brand: string) => wordsOfTitle(brand).every((w) => isGenericWord(w.norm) || isDualUse(w.norm));
-    const distinctive = recallSet.filter((r) => !ordinaryBrand(r.brand));
-    const distinctiveMisses = misses.filter((r) => !ordinaryBrand(r.brand));
-    const checkedSet = recallSet.filter((r) => !errata.has(r.uniq_id));
-    const checkedMisses = misses.filter((r) => !errata.has(r.uniq_id));
-    // EVAL_SHOW_MISSES=1 lists every missed brand and every false positive on stderr.
-    if (process.env.EVAL_SHOW_MISSES) {
-      for (const r of misses) {
-        const result = recallResults[recallSet.indexOf(r)]!;
-        console.error(`miss\t${r.brand}\t${result.risk}\t${result.top_conflict ?? '-'}\t${r.product_name}`);
-      }
-    }
-    const missReasons = misses.map((r) => {
-      const result = recallResults[recallSet.indexOf(r)]!;
-      return result.top_conflict ? 'another mark ranked first' : 'brand judged generic or not found';
-    });
+| corpus | measure | test set | result | aim |
+|---|---|---|---|---|
+${figures.map(modeRows).join('\n')}
 
-    const strippedAll = branded.map((r) => ({ title: withoutBrand(r.product_name, r.brand) })).filter((t) => t.title.length > 0);
-    // A title that still names another brand in a coined word ("Sun Shade for Hyundai i10") is not brand-free:
-    // it is set aside, decided by the corpus and the lexicon, not by the engine's weighing.
-    const named = await namesOtherBrand(stores.marks, strippedAll.map((t) => t.title));
-    const stripped = strippedAll.filter((_, i) => !named[i]);
-    const strippedResults = await screen(stripped);
-    const falsePositives = strippedResults.filter((r) => r.risk !== '低');
-    if (process.env.EVAL_SHOW_MISSES) for (const r of falsePositives) console.error(`false positive\t${r.risk}\t${r.top_conflict}\t${r.name}`);
+Every flagged brand-removed title and every missed brand: test/bench/results/screening-flags.md. The flagged
+titles of the registered corpus were read by hand once (test/fixtures/screening/brand-removed-hand-checked.json: a
+flag on a brand the title names, "Cover for Samsung Galaxy", "Barbie Doll Sunshade", is no false alarm; "Slim Fit",
+"NA K Ring", "Floral Fusion ... Ring" are); nothing is set aside: every flag is counted above.
+Hand-written hard cases (shipped corpus): ${hard}.
 
-    // The Markup's Amazon device titles.
-    const amazon = Object.values(JSON.parse(readFileSync(path.join(FIXTURES, 'markup-amazon/titles.json'), 'utf8')) as Record<string, string>);
-    const amazonResults = await screen(amazon.map((title) => ({ title })));
-    const byRisk = (results: ScreeningResult[]) => ['高', '中', '低'].map((risk) => `${risk} ${results.filter((r) => r.risk === risk).length}`).join(', ');
+${aimsLine(figures)}
 
-    // Hand-written hard cases.
-    const cases = hardCases();
-    const caseResults = await screen(cases.map((c) => ({ title: c.title, ...(c.nice ? { nice: c.nice } : {}) })));
-    const failed = cases.filter((c, i) => {
-      const r = caseResults[i]!;
-      return r.risk !== c.risk || (c.top_conflict !== undefined && r.top_conflict !== c.top_conflict) || (c.tro_hit !== undefined && r.tro_hit !== c.tro_hit);
-    });
-    const kinds = [...new Set(cases.map((c) => c.kind))];
+Calibration on the test split (registered corpus; every match of the test titles and of the same titles with
+their brand removed; "brand use" as the labels say, see builders/screening/screening-dataset.ts labelOf). A match
+other than the title's own labelled brand is labelled by a rule on its words (a mark named in a word that is no
+ordinary word is a brand use), which the features can see: the top decile's agreement partly reflects that rule.
 
-    const recall = (recallSet.length - misses.length) / Math.max(1, recallSet.length);
-    const fpRate = falsePositives.length / Math.max(1, stripped.length);
-    const checkedRecall = (checkedSet.length - checkedMisses.length) / Math.max(1, checkedSet.length);
-    return `Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run eval:screen\`.
-Corpus: the sample corpus (data/sample: 7,327 US sample marks, 180 CN, the USPTO excerpt, 19 TRO brands) loaded
-through the ingest code into DynamoDB Local. Aims: recall at least 95%, false positives at most 3%.
+${table}
 
-| measure | set | result |
-|---|---|---|
-| brand recall (labelled brand is top_conflict) | ${recallSet.length} Flipkart titles whose brand is written in the title and is a corpus mark | **${pct(recallSet.length - misses.length, recallSet.length)}** (${misses.length} missed) |
-| brand recall, the ${recallSet.length - checkedSet.length} rows of label-errata.csv set aside (brand column gives the colour: "Lovinoform ... Black Cotton ... Bra", brand Black) | ${checkedSet.length} of those titles | **${pct(checkedSet.length - checkedMisses.length, checkedSet.length)}** (${checkedMisses.length} missed) |
-| brand recall, distinctive brands only (not ordinary words such as Black, Pilot, Magic) | ${distinctive.length} of those titles | **${pct(distinctive.length - distinctiveMisses.length, distinctive.length)}** (${distinctiveMisses.length} missed) |
-| false positives (brand removed, anything but 低) | ${stripped.length} Flipkart titles with their brand removed (${strippedAll.length - stripped.length} more still name another corpus brand in a coined word, set aside) | **${pct(falsePositives.length, stripped.length)}** (${falsePositives.length}) |
-| Amazon device titles (Kindle, Echo, Ring, Fire TV, "for Kindle" ...) | ${amazon.length} titles | ${byRisk(amazonResults)} |
-| hand-written hard cases | ${cases.length} cases (${kinds.join(', ')}) | ${cases.length - failed.length} of ${cases.length} as expected${failed.length ? `; off: ${failed.map((c) => `"${c.title}"`).join(', ')}` : ''} |
+Precision and recall per risk level, per match (same data):
 
-Errors by kind:
-- missed brands: ${tally(missReasons)}; the brands missed most: ${tally(misses.map((r) => r.brand))}.
-- missed brands, label-errata rows set aside: ${tally(checkedMisses.map((r) => r.brand))}.
-- false positives, by the mark that raised them: ${tally(falsePositives.map((r) => r.top_conflict))}.
-- false positives, by risk: ${tally(falsePositives.map((r) => r.risk))}.
-
-Recall over every labelled title ${recall >= 0.95 ? 'meets' : 'is below'} the 95% aim; with the rows whose label is the product's colour set aside, it ${checkedRecall >= 0.95 ? 'meets' : 'is below'} it. False positives ${fpRate <= 0.03 ? 'meet' : 'are above'} the 3% aim.
-Most sample marks carry no Nice class (data/sample/SOURCE.txt), so a brand that is also an ordinary word cannot be
-confirmed by its class. It counts (中) where a maker's name stands: first in the title, capitalised, before the
-words naming the product ("Pilot Ball Pen", "Magic ... Chain"); a word that describes the product (a colour,
-material, pattern: "Black", "Glass", "Solid") or stands elsewhere is let go. Many of the brands still missed are
-colours that the brand column gives for titles whose maker is another word ("Lovinoform ... Black Cotton ... Bra").
-With register data, where every mark has its classes, those brands are weighed by class instead.
-The Flipkart brand column is noisy (SOURCE.txt: about 70% of rows have a brand); a removed brand can leave another
-real brand behind (accessories "for Samsung"), which this count still calls a false positive.
+${levels}
 `;
-  } finally {
-    await engine.stop();
-  }
 }
 
 if (require.main === module) runAndWriteSection('Screening quality', evaluateScreening);

@@ -2,6 +2,7 @@
  * The stateless stack of dev, synthesised once with real esbuild bundles: routes, functions, environment
  * variables and each function's exact permissions.
  */
+import { environmentConfig } from '../../infra/config/environments';
 import { ROUTES } from '../../functions/routes';
 import { ACCESS_LOG_FIELDS } from '../../infra/constructs/http-api';
 import { TABLE_ACTIONS } from '../../infra/constructs/api-function';
@@ -126,6 +127,13 @@ describe('functions', () => {
     for (const table of TABLES) {
       expect([tableEnvVar(table.id), describeValue(dev, variables[tableEnvVar(table.id)])]).toEqual([tableEnvVar(table.id), `table-name:${table.id}`]);
     }
+  });
+
+  it("gives batch-screen the environment's screening refresh interval, and only batch-screen", () => {
+    const variablesOf = (construct: string) => dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.Environment.Variables as Record<string, unknown>;
+
+    expect(variablesOf('BatchScreen').SCREENING_REFRESH_SECONDS).toBe(String(environmentConfig('dev').screeningRefreshSeconds));
+    expect(variablesOf('ImageSearch').SCREENING_REFRESH_SECONDS).toBeUndefined();
   });
 
   it('gives the not-found function no table names at all', () => {

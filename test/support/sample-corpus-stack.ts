@@ -19,15 +19,3 @@ export async function createSampleCorpusStack(): Promise<SampleCorpusStack> {
   return { stack, stores, screening: createScreeningService(stores) };
 }
 
-export interface HardCase {
-  kind: string;
-  title: string;
-  nice?: string;
-  risk: '高' | '中' | '低';
-  top_conflict?: string;
-  tro_hit?: boolean;
-}
-
-export function hardCases(): HardCase[] {
-  return require('../fixtures/screening/hard-cases.json') as HardCase[];
-}

@@ -1,43 +1,61 @@
-/** The allowlist as a filter on finished results: what is left decides risk, tro_hit and top_conflict. */
-import { allowlistKeys, applyAllowlist, brandKey } from '../../../shared/screening/allowlist';
-import type { ConflictDetail, ScreeningResult } from '../../../shared/screening/screen-titles';
+/**
+ * The allowlist inside the judgement: a conflict with one of the caller's own brands never decides the risk, the TRO
+ * hit or the top conflict, and `detail` shows it with `allowlisted: true`. Screened by the real engine over the sample
+ * corpus (in-memory stores, loaded by the real ingest).
+ */
+import { allowlistKeys, brandKey } from '../../../shared/screening/allowlist';
+import type { ScreeningResult } from '../../../shared/screening/screen-titles';
+import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
 
-const conflict = (mark: string, score: number, extra: Partial<ConflictDetail> = {}): ConflictDetail => ({
-  mark, serial: `S-${mark}`, nice: '9', is_live: 1, match: 'exact', words: [mark.toLowerCase()], tro: false, score, reason: `"${mark}" exactly; a live registration`, ...extra,
+let corpus: InMemoryScreening;
+beforeAll(async () => {
+  corpus = await createInMemoryScreening();
+}, 60_000);
+
+async function screen(title: string, allowlist: string[], detail = true): Promise<ScreeningResult> {
+  const { results } = await corpus.screening.screen([{ title }], { detail, allowlist });
+  return results[0]!;
+}
+
+describe('an account screening its own brand', () => {
+  it('raises nothing when its own brand is the only mark, and says why in detail', async () => {
+    const plain = await screen('Anker USB C Charger 65W', []);
+    expect(plain).toMatchObject({ risk: '高', top_conflict: 'Anker' });
+
+    const own = await screen('Anker USB C Charger 65W', ['ANKER']);
+    expect(own).toMatchObject({ risk: '低', tro_hit: false, top_conflict: '', brand_words: [] });
+    expect(own.conflicts).toEqual([expect.objectContaining({ mark: 'Anker', allowlisted: true })]);
+  });
+
+  it('still raises every other brand in the title, with the risk it carries alone', async () => {
+    const out = await screen('Anker power bank Nike running armband', ['Anker']);
+    expect(out).toMatchObject({ risk: '高', tro_hit: true, top_conflict: 'Nike' });
+    expect(out.brand_words).toEqual(['Nike']);
+    expect(out.conflicts!.filter((c) => c.allowlisted).map((c) => c.mark)).toEqual(['Anker']);
+    expect(out.conflicts!.filter((c) => !c.allowlisted).map((c) => c.mark)).toEqual(['Nike']);
+  });
+
+  it('without detail answers the four fields only', async () => {
+    expect(await screen('Soundcore Anker earbuds', ['anker', 'Sound-Core'], false)).toEqual({
+      name: 'Soundcore Anker earbuds',
+      risk: '低',
+      tro_hit: false,
+      top_conflict: '',
+    });
+  });
+
+  it('never affects another account: the same title without the list is screened as before', async () => {
+    const [mine, theirs] = await Promise.all([screen('Apple iPhone 15 case by Anker', ['Anker']), screen('Apple iPhone 15 case by Anker', [])]);
+    expect(mine.top_conflict).not.toBe('Anker');
+    expect(theirs.top_conflict).toBe('Anker');
+    expect(theirs.conflicts!.some((c) => c.allowlisted)).toBe(false);
+  });
 });
-const result = (risk: ScreeningResult['risk'], conflicts: ConflictDetail[], troHit = false): ScreeningResult => ({
-  name: 'title', risk, tro_hit: troHit, top_conflict: conflicts[0]?.mark ?? '', brand_words: conflicts.flatMap((c) => c.words), conflicts,
-});
 
-describe('applyAllowlist', () => {
-  it('drops the only conflict: low risk, no top conflict, listed as allowlisted with detail', () => {
-    const out = applyAllowlist(result('高', [conflict('Anker', 0.9)]), allowlistKeys(['ANKER']), true);
-    expect(out).toMatchObject({ risk: '低', tro_hit: false, top_conflict: '', brand_words: [] });
-    expect(out.conflicts).toEqual([{ ...conflict('Anker', 0.9), allowlisted: true }]);
-  });
-
-  it('keeps the next conflict as the top one, with the risk it gives alone', () => {
-    const out = applyAllowlist(result('高', [conflict('Anker', 0.9), conflict('Stanley', 0.4)]), allowlistKeys(['Anker']), false);
-    expect(out).toEqual({ name: 'title', risk: '中', tro_hit: false, top_conflict: 'Stanley' });
-  });
-
-  it('a remaining TRO brand keeps tro_hit; a nominative one stays at 中 whatever its score', () => {
-    const tro = applyAllowlist(result('高', [conflict('Anker', 0.9), conflict('Nike', 0.3, { tro: true })], true), allowlistKeys(['Anker']), false);
-    expect(tro).toMatchObject({ risk: '高', tro_hit: true, top_conflict: 'Nike' });
-    const nominative = conflict('Apple', 0.8, { reason: 'nominative use ("for", "compatible with"): still a risk on marketplaces' });
-    expect(applyAllowlist(result('高', [conflict('Anker', 0.9), nominative]), allowlistKeys(['Anker']), false).risk).toBe('中');
-  });
-
-  it('never raises the risk first given, and leaves a result with no allowlisted conflict as it was', () => {
-    expect(applyAllowlist(result('中', [conflict('Anker', 0.9), conflict('Stanley', 0.9)]), allowlistKeys(['Anker']), false).risk).toBe('中');
-    const untouched = result('高', [conflict('Stanley', 0.9)]);
-    expect(applyAllowlist(untouched, allowlistKeys(['Anker']), true)).toBe(untouched);
-    expect(applyAllowlist(untouched, allowlistKeys(['Anker']), false)).toEqual({ name: 'title', risk: '高', tro_hit: false, top_conflict: 'Stanley' });
-  });
-
-  it('matches whole marks, spelling aside: "Sound-Core" is SOUNDCORE, "Apple" is not APPLE JACKS', () => {
+describe('brandKey', () => {
+  it('one brand whatever its spelling; whole marks only', () => {
     expect(brandKey('Sound-Core®')).toBe(brandKey('soundcore'));
-    const out = applyAllowlist(result('高', [conflict('APPLE JACKS', 0.9)]), allowlistKeys(['Apple']), false);
-    expect(out.risk).toBe('高');
+    expect(brandKey('APPLE JACKS')).not.toBe(brandKey('Apple'));
+    expect([...allowlistKeys(['Anker', 'ANKER', '  ', '®'])]).toEqual([brandKey('anker')]);
   });
 });

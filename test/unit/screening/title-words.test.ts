@@ -68,9 +68,14 @@ describe('RunTable', () => {
     expect(airPods.run.exactKey).toBe('e:airpods');
     expect(airPods.run.phoneticKey).toBe('p:arpds');
     expect(second.find((c) => c.run.joined === 'airpods')!.run).toBe(airPods.run);
-    // No run starts or ends with a connecting word, and a lone number is no candidate.
-    expect(first.map((c) => c.run.joined)).not.toContain('casefor');
+    // A connecting word or a lone number is no candidate on its own, nor are connecting words together; a longer run
+    // that has one is ("Post-it", "The North Face", "3M").
+    expect(first.map((c) => c.run.joined)).not.toContain('for');
     expect(table.candidatesOf(wordsOfTitle('Size 15')).map((c) => c.run.joined)).toEqual(['size', 'size15']);
+    expect(table.candidatesOf(wordsOfTitle('for it')).map((c) => c.run.joined)).toEqual([]);
+    expect(table.candidatesOf(wordsOfTitle('Post-it Notes')).map((c) => c.run.joined)).toContain('postit');
+    expect(table.candidatesOf(wordsOfTitle('The North Face')).map((c) => c.run.joined)).toContain('thenorthface');
+    expect(table.candidatesOf(wordsOfTitle('3M Tape')).map((c) => c.run.joined)).toContain('3m');
   });
 
   it('finds the runs a fresh table finds, whatever came before (and after it starts afresh)', () => {

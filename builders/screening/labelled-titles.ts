@@ -1,0 +1,72 @@
+/**
+ * The labelled listing titles in test/fixtures/titles, read one way for the frequency table, the training command
+ * and the evaluation:
+ *   flipkart-dev    product_name with its brand column (the rows of label-errata.csv take the maker the title
+ *                   names first, as that file says by hand);
+ *   amazon-google   title with its manufacturer (rows without one are unlabelled);
+ *   markup-amazon   Amazon's device and accessory titles; their label is the Amazon mark they name (Kindle, Echo,
+ *                   Fire TV, Ring ...), all one brand group, Amazon.
+ */
+import { parse } from 'csv-parse/sync';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { joined, normalizeText } from '../../shared/marks/lookup-keys';
+
+export const TITLES_DIR = path.join(__dirname, '../../test/fixtures/titles');
+
+export type LabelledSet = 'flipkart-dev' | 'amazon-google' | 'markup-amazon';
+
+export interface LabelledTitle {
+  set: LabelledSet;
+  id: string;
+  title: string;
+  /** The brand as labelled ("" when the row has none). */
+  brand: string;
+  /** What the split goes by: the brand's key (all of Amazon's marks are one group). */
+  group: string;
+  /** Marks whose use in this title is the labelled brand's (keys as brandKey gives them). */
+  brandKeys: string[];
+}
+
+export const brandKey = (text: string): string => joined(normalizeText(text));
+
+/** Amazon's marks as the Markup's titles name them, longest first. */
+export const AMAZON_MARKS = ['Amazon Basics', 'AmazonBasics', 'Fire TV', 'Kindle', 'Echo', 'Alexa', 'Ring', 'Blink', 'Eero', 'Amazon'];
+
+function flipkart(): LabelledTitle[] {
+  const dir = path.join(TITLES_DIR, 'flipkart-dev');
+  const rows = parse(readFileSync(path.join(dir, 'flipkart_dev.csv'), 'utf8'), { columns: true }) as { uniq_id: string; product_name: string; brand: string }[];
+  const errata = new Map((parse(readFileSync(path.join(dir, 'label-errata.csv'), 'utf8'), { columns: true }) as { uniq_id: string; maker_in_title: string }[]).map((r) => [r.uniq_id, r.maker_in_title]));
+  return rows.map((r) => {
+    const brand = (errata.get(r.uniq_id) ?? r.brand).trim();
+    return { set: 'flipkart-dev', id: r.uniq_id, title: r.product_name, brand, group: brandKey(brand), brandKeys: brand ? [brandKey(brand)] : [] };
+  });
+}
+
+function amazonGoogle(): LabelledTitle[] {
+  const file = path.join(TITLES_DIR, 'amazon-google/amazon_google_title_manufacturer.csv');
+  const rows = parse(readFileSync(file, 'utf8'), { columns: true }) as { title: string; manufacturer: string }[];
+  return rows.map((r, i) => {
+    const brand = r.manufacturer.trim();
+    return { set: 'amazon-google', id: `ag-${i}`, title: r.title, brand, group: brandKey(brand), brandKeys: brand ? [brandKey(brand)] : [] };
+  });
+}
+
+function markupAmazon(): LabelledTitle[] {
+  const titles = JSON.parse(readFileSync(path.join(TITLES_DIR, 'markup-amazon/titles.json'), 'utf8')) as Record<string, string>;
+  return Object.entries(titles).map(([asin, title]) => {
+    const key = brandKey(title);
+    const named = AMAZON_MARKS.filter((mark) => new RegExp(`(^|[^\\p{L}\\p{N}])${mark}(?=$|[^\\p{L}\\p{N}])`, 'iu').test(title));
+    const brand = named[0] ?? '';
+    return { set: 'markup-amazon', id: asin, title, brand, group: brand ? 'amazon' : '', brandKeys: named.map(brandKey).filter((k) => key.includes(k)) };
+  });
+}
+
+export function labelledTitles(): LabelledTitle[] {
+  return [...flipkart(), ...amazonGoogle(), ...markupAmazon()];
+}
+
+/** Every title of the three sets, labelled or not (for the frequency table). */
+export function allTitles(): string[] {
+  return labelledTitles().map((t) => t.title);
+}

@@ -1,0 +1,173 @@
+/**
+ * The labelled data of the screening model and its evaluation, split BY BRAND: every brand group (a brand's key;
+ * Amazon's marks are one group) falls in exactly one of train, validation and test, by a SHA-256 of the seed and
+ * the group, so no brand is fitted on in one split and judged in another. Titles without a label are not used.
+ *
+ * Two mark corpora, both loaded through the real ingest code into the in-memory stores (test/support):
+ *   shipped      the sample corpus `npm start` loads (data/sample, data/tro, data/uspto);
+ *   registered   the same plus every labelled brand as a live word mark, its classes mapped from the product words
+ *                of its titles (a marks-jsonl batch built here).
+ */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { ingestBatch } from '../../shared/ingest/ingest-batch';
+import { inferNiceClassesOfFacts } from '../../shared/screening/lexicon';
+import { isEnglishWord } from '../../shared/screening/word-frequencies';
+import { createScreeningService } from '../../shared/screening/screening-service';
+import type { CandidateExample, TitleScreener } from '../../shared/screening/screen-titles';
+import { wordsOfTitle } from '../../shared/screening/title-words';
+import { loadSampleCorpus } from '../../local/sample-corpus';
+import { createInMemoryDataStores } from '../../test/support/in-memory-data-stores';
+import { AMAZON_MARKS, brandKey, labelledTitles, type LabelledTitle } from './labelled-titles';
+
+export const SPLIT_SEED = 'screening-split-2026-11';
+export type Split = 'train' | 'validation' | 'test';
+export type CorpusMode = 'shipped' | 'registered';
+
+export function splitOf(group: string, seed = SPLIT_SEED): Split {
+  const bucket = createHash('sha256').update(`${seed}\n${group}`).digest().readUInt32BE(0) / 2 ** 32;
+  return bucket < 0.6 ? 'train' : bucket < 0.8 ? 'validation' : 'test';
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The title without the brand: every occurrence, however it is cased, as a whole word or words. */
+export function withoutBrand(title: string, brand: string): string {
+  return title
+    .replace(new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(brand)}(?=$|[^\\p{L}\\p{N}])`, 'giu'), '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The brand is written in the title as whole words. */
+export function namesBrand(title: string, brand: string): boolean {
+  return brand !== '' && withoutBrand(title, brand) !== title.replace(/\s+/g, ' ').trim();
+}
+
+export interface SplitTitles {
+  /** Labelled titles that name their brand. */
+  branded: LabelledTitle[];
+  /** The same titles with the brand taken out (and empty ones dropped). */
+  removed: LabelledTitle[];
+}
+
+/**
+ * The titles of each split, the brand keys labelled in each, and `allBrands`: every labelled brand's key, the
+ * names the labels know as brands (a title that names one of them in words that are not ordinary words mentions a
+ * brand, whatever split the brand's own titles are in; see labelOf).
+ */
+export function splitTitles(): Record<Split, SplitTitles> & { brands: Record<Split, Set<string>>; allBrands: Set<string> } {
+  const out = { train: { branded: [], removed: [] }, validation: { branded: [], removed: [] }, test: { branded: [], removed: [] } } as Record<Split, SplitTitles>;
+  const brands: Record<Split, Set<string>> = { train: new Set(), validation: new Set(), test: new Set() };
+  for (const t of labelledTitles()) {
+    if (!t.group || t.brandKeys.length === 0 || !namesBrand(t.title, t.brand)) continue;
+    const split = splitOf(t.group);
+    out[split].branded.push(t);
+    for (const key of t.brandKeys) brands[split].add(key);
+    let stripped = t.title;
+    const named = t.set === 'markup-amazon' ? AMAZON_MARKS.filter((mark) => namesBrand(t.title, mark)) : [t.brand];
+    for (const mark of named) stripped = withoutBrand(stripped, mark);
+    if (stripped && wordsOfTitle(stripped).length > 0) out[split].removed.push({ ...t, id: `${t.id}:removed`, title: stripped, brandKeys: [] });
+  }
+  const allBrands = new Set([...brands.train, ...brands.validation, ...brands.test]);
+  return { ...out, brands, allBrands };
+}
+
+/** The labelled brands as a canonical marks-jsonl batch: one live word mark each, classes from its titles. */
+export function registeredBrandBatch(): string {
+  const byKey = new Map<string, { spellings: Map<string, number>; titles: string[] }>();
+  for (const t of labelledTitles()) {
+    if (!t.brand || !t.group) continue;
+    const key = brandKey(t.brand);
+    if (!key) continue;
+    const entry = byKey.get(key) ?? { spellings: new Map<string, number>(), titles: [] as string[] };
+    entry.spellings.set(t.brand, (entry.spellings.get(t.brand) ?? 0) + 1);
+    if (entry.titles.length < 20) entry.titles.push(withoutBrand(t.title, t.brand));
+    byKey.set(key, entry);
+  }
+  const lines: string[] = [];
+  let serial = 0;
+  for (const [, entry] of [...byKey.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const mark = [...entry.spellings.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+    const totals = new Map<string, number>();
+    for (const title of entry.titles) for (const { nice, weight } of inferNiceClassesOfFacts(wordsOfTitle(title).map((w) => w.facts))) totals.set(nice, (totals.get(nice) ?? 0) + weight);
+    const sum = [...totals.values()].reduce((a, b) => a + b, 0);
+    const nice = [...totals.entries()].filter(([, w]) => w >= 0.25 * sum).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([n]) => n).sort();
+    lines.push(JSON.stringify({ serial: `LB-${String(++serial).padStart(6, '0')}`, mark, nice, is_live: true, drawing_kind: 'word' }));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export interface Corpus {
+  screener: TitleScreener;
+  marks: number;
+  stores: ReturnType<typeof createInMemoryDataStores>;
+}
+
+/** A screener over the chosen corpus, loaded through the real ingest code into in-memory stores. */
+export async function loadCorpus(mode: CorpusMode, options: Parameters<typeof createScreeningService>[1] = {}): Promise<Corpus> {
+  const stores = createInMemoryDataStores();
+  await loadSampleCorpus(stores);
+  if (mode === 'registered') {
+    const summary = await ingestBatch(stores, {
+      kind: 'marks-jsonl',
+      market: 'US',
+      input: Readable.from([registeredBrandBatch()]),
+      batchDate: '2026-11-24',
+      source: 'labelled-brands',
+      holder: 'screening-dataset',
+    });
+    if (!summary.complete || summary.rejected > 0) throw new Error(`labelled brands batch: ${JSON.stringify(summary)}`);
+  }
+  let marks = 0;
+  for await (const _ of stores.marks.allSerials('US')) marks++;
+  return { screener: createScreeningService(stores, { refreshMs: 3_600_000, ...options }).screener, marks, stores };
+}
+
+export interface LabelledExample extends CandidateExample {
+  title: LabelledTitle;
+  label: 0 | 1;
+}
+
+/**
+ * Whether a match is a brand use by the labels: the title's own labelled brand; or a mark the title names as
+ * written, in a whole word or words of which one is no ordinary word (not a product, descriptive, stopword or
+ * number word, nor an English dictionary word: "Cover for Samsung Galaxy", "Dell Inspiron ... Battery"). The labels give each title one brand, but
+ * titles name other brands too (what an accessory fits, the maker of a part); such a mention is a brand use, and
+ * calling it none would teach the model that a coined brand after "for" is no brand. A mark matched by ordinary
+ * words only ("Regular Fit", "Crown") or cut out of a longer token or hyphenated code counts only when it is the
+ * title's own brand.
+ */
+export function labelOf(example: CandidateExample, title: LabelledTitle): 0 | 1 {
+  if (title.brandKeys.includes(brandKey(example.match.mark))) return 1;
+  return namesMarkInCoinedWords(example) ? 1 : 0;
+}
+
+/** The run names the mark as written, as whole words, one of which is no ordinary word. */
+export function namesMarkInCoinedWords(example: Pick<CandidateExample, 'match' | 'candidate' | 'words'>): boolean {
+  const { match, candidate, words } = example;
+  // Cut out of a token of letters and digits or of hyphenated words ("FA-RK-28X28"): a code, not a name.
+  const cut = (i: number) => words[i] !== undefined && (words[i]!.continued || words[i]!.hyphen);
+  if (match.kind === 'fuzzy' || cut(candidate.start - 1) || cut(candidate.end - 1)) return false;
+  // One word of a person's name ("Victor Hugo") names the person.
+  if (words[candidate.start - 1]?.facts.givenName || (candidate.end - candidate.start === 1 && words[candidate.start]!.facts.givenName)) return false;
+  for (let i = candidate.start; i < candidate.end; i++) {
+    const facts = words[i]!.facts;
+    const word = words[i]!;
+    if (!(facts.generic || facts.dualUse || facts.stopword || facts.descriptor || facts.trivial || isEnglishWord(word.norm)) && word.norm.length >= 2 && !word.lookAlike) return true;
+  }
+  return false;
+}
+
+/** Every match of the titles, labelled. */
+export async function labelledExamples(screener: TitleScreener, titles: readonly LabelledTitle[]): Promise<LabelledExample[][]> {
+  const out: LabelledExample[][] = [];
+  for (let i = 0; i < titles.length; i += 1000) {
+    const chunk = titles.slice(i, i + 1000);
+    const examples = await screener.examples(chunk.map((t) => ({ title: t.title })));
+    examples.forEach((list, j) => out.push(list.map((e) => ({ ...e, title: chunk[j]!, label: labelOf(e, chunk[j]!) }))));
+  }
+  return out;
+}

@@ -1,0 +1,222 @@
+/**
+ * The facts the brand-use model weighs for one candidate (a mark matched by a run of title words), as numbers:
+ * the match (kind, edit distance, a spelling meant to dodge filters), the mark (length, digits, words), where the
+ * run stands and what is around it (cue words before, product words or a model code after), capitals, what the
+ * lexicon says of its words, how common its words are as plain words in listing titles (distinctiveness), the
+ * relation of the mark's classes to the item's, and status (not TRO: see setClassAndStatus). The model (brand-use-model.ts) holds one weight per
+ * name below; a model fitted on another list of features is refused when it loads.
+ */
+import type { Candidate } from './candidates';
+import { classRelationOf } from './class-relation';
+import { factsOfNormalised, followsNominativeCue, isNumberLike, nominativeCueOfNormalised } from './lexicon';
+import type { RunMatch } from './run-matches';
+import type { TitleContext } from './title-context';
+import { distinctivenessOf } from './word-frequencies';
+
+export const FEATURE_NAMES = [
+  'kind_fuzzy', 'kind_transliteration', 'evasion', 'distance', 'run_words_2', 'run_words_3plus', 'mark_chars_log', 'mark_chars_le3',
+  'mark_has_digit', 'mark_has_stopword', 'pos_first', 'pos_second', 'pos_brand_slot', 'pos_relative', 'pos_last', 'maker_slot',
+  'cue_nominative', 'cue_right_after', 'prev_by', 'prev_with', 'next_product', 'next_model_code', 'next_number', 'next_descriptor',
+  'capitalised', 'title_case', 'title_shouting', 'title_lower', 'all_generic', 'any_generic', 'all_dual_use', 'any_dual_use',
+  'last_descriptor', 'any_product_word', 'known_trademark', 'person_name', 'part_of_token', 'whole_mixed_token', 'plain_freq_log',
+  'plain_freq_max_log', 'unseen_word', 'class_same', 'class_related', 'class_other', 'class_strength', 'nice_explicit', 'item_class_none',
+  'live', 'cn', 'cjk', 'title_words_log',
+  'dual_use_x_first', 'dual_use_x_class_same', 'generic_x_first', 'generic_x_class_same', 'freq_x_first', 'freq_x_capitalised',
+  'freq_x_class_same', 'freq_x_next_product', 'fuzzy_x_generic', 'fuzzy_x_freq', 'cue_x_coined', 'part_of_token_x_short', 'cut_from_hyphenated', 'next_descriptor_x_dual_use', 'ampersand_name',
+  'fuzzy_x_unseen', 'fuzzy_x_first', 'dual_use_x_capitalised', 'dual_use_x_next_product', 'class_other_x_first', 'number_like',
+  'capitalised_x_first', 'title_lower_x_first', 'fuzzy_x_run_exact', 'english_all', 'english_any', 'english_x_first',
+  'english_x_class_same',
+] as const;
+
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+export const FEATURE_COUNT = FEATURE_NAMES.length;
+const INDEX = Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, i])) as Record<FeatureName, number>;
+
+/** What a candidate brings beyond its run and match. */
+export interface CandidateFacts {
+  /** Found through a spelling meant to dodge filters (look-alike letters, digits for letters, spaced letters). */
+  evasion: boolean;
+  /** The same words are, exactly, some mark: a mark they only come close to is not what they name. */
+  runHasExact: boolean;
+}
+
+const DIGIT = /\d/;
+
+type Setter = (name: FeatureName, value: number | boolean) => void;
+
+/** What the lexicon and the title-word frequencies say of the run's words, summed up. */
+interface WordSummary {
+  allGeneric: boolean;
+  anyGeneric: boolean;
+  allDual: boolean;
+  anyDual: boolean;
+  anyProduct: boolean;
+  known: boolean;
+  stop: boolean;
+  capitalised: boolean;
+  minFreq: number;
+  maxFreq: number;
+  /** Every word (any word) is an English dictionary word. */
+  englishAll: boolean;
+  englishAny: boolean;
+}
+
+/**
+ * A token of letters and digits ("3M", "V7", "Galz4ever") or a spelling read back ("N1ke", "G U C C I") is one
+ * word: the lexicon's facts of its parts say nothing of it.
+ */
+function summariseWords(title: TitleContext, candidate: Candidate, evasion: boolean): WordSummary {
+  const { words } = title;
+  const { start, end, run } = candidate;
+  const asOneWord = evasion || title.isWholeMixedToken(candidate);
+  const lexiconWords = asOneWord ? [{ facts: factsOfNormalised(run.joined), norm: run.joined, capitalised: words[start]!.capitalised, cjk: false }] : words.slice(start, end);
+  const sum: WordSummary = { allGeneric: true, anyGeneric: false, allDual: true, anyDual: false, anyProduct: false, known: false, stop: false, capitalised: true, minFreq: Number.POSITIVE_INFINITY, maxFreq: 0, englishAll: true, englishAny: false };
+  for (const word of lexiconWords) {
+    const f = word.facts;
+    sum.allGeneric &&= f.generic && !f.dualUse;
+    sum.anyGeneric ||= f.generic && !f.dualUse;
+    sum.allDual &&= f.dualUse;
+    sum.anyDual ||= f.dualUse;
+    sum.anyProduct ||= f.classes.length > 0;
+    sum.known ||= f.knownTrademark;
+    sum.stop ||= f.stopword;
+    sum.capitalised &&= word.capitalised || word.cjk || /^\d/.test(word.norm);
+    const { count, english } = distinctivenessOf(word.norm);
+    sum.minFreq = Math.min(sum.minFreq, count);
+    sum.maxFreq = Math.max(sum.maxFreq, count);
+    sum.englishAll &&= english;
+    sum.englishAny ||= english;
+  }
+  return sum;
+}
+
+function setMatchAndWords(set: Setter, title: TitleContext, candidate: Candidate, match: RunMatch, facts: CandidateFacts, w: WordSummary): void {
+  const { start, end, run } = candidate;
+  const length = end - start;
+  set('kind_fuzzy', match.kind === 'fuzzy');
+  set('kind_transliteration', match.kind === 'transliteration');
+  set('evasion', facts.evasion);
+  set('distance', match.distance);
+  set('run_words_2', length === 2);
+  set('run_words_3plus', length >= 3);
+  set('mark_chars_log', Math.log(run.joined.length + 1));
+  set('mark_chars_le3', run.joined.length <= 3);
+  set('mark_has_digit', DIGIT.test(run.joined));
+  set('number_like', isNumberLike(run.joined));
+  set('mark_has_stopword', w.stop);
+  set('all_generic', w.allGeneric);
+  set('any_generic', w.anyGeneric);
+  set('all_dual_use', w.allDual);
+  set('any_dual_use', w.anyDual);
+  set('any_product_word', w.anyProduct);
+  set('known_trademark', w.known || (length > 1 && title.words[start]!.facts.knownTrademark));
+  set('plain_freq_log', Math.log1p(w.minFreq));
+  set('plain_freq_max_log', Math.log1p(w.maxFreq));
+  set('unseen_word', w.minFreq === 0);
+  set('last_descriptor', title.words[end - 1]!.facts.descriptor);
+  set('capitalised', w.capitalised);
+  set('person_name', length === 1 && title.isInPersonName(start));
+  set('part_of_token', title.isPartOfToken(candidate));
+  set('whole_mixed_token', title.isWholeMixedToken(candidate));
+  set('cut_from_hyphenated', title.isCutFromHyphenated(candidate));
+  let ampersands = length > 1;
+  for (let i = start; i < end - 1 && ampersands; i++) ampersands = title.words[i]!.ampersand;
+  set('ampersand_name', ampersands);
+}
+
+/** Where the run stands, what comes before and after it, and how the title is written. */
+function setContext(set: Setter, title: TitleContext, candidate: Candidate): void {
+  const { words } = title;
+  const { start, end } = candidate;
+  set('pos_first', start === 0);
+  set('pos_second', start === 1);
+  set('pos_brand_slot', title.isBrandPosition(candidate));
+  set('pos_relative', words.length > 1 ? start / (words.length - 1) : 0);
+  set('pos_last', end === words.length);
+  set('maker_slot', title.isMakerSlot(candidate));
+  const norms = title.normalised;
+  set('cue_nominative', nominativeCueOfNormalised(norms, start) !== undefined);
+  set('cue_right_after', followsNominativeCue(norms, start));
+  const previous = start > 0 ? norms[start - 1] : undefined;
+  set('prev_by', previous === 'by' || previous === 'from');
+  set('prev_with', previous === 'with');
+  const next = words[end];
+  set('next_product', next !== undefined && next.facts.classes.length > 0);
+  set('next_model_code', next !== undefined && title.isModelCodeAt(end));
+  set('next_number', next !== undefined && /^\d/.test(next.norm));
+  set('next_descriptor', next !== undefined && next.facts.descriptor);
+  const casing = title.casing;
+  set('title_case', casing.titleCase);
+  set('title_shouting', casing.shouting);
+  set('title_lower', casing.lower);
+  set('title_words_log', Math.log(words.length + 1));
+}
+
+/**
+ * The mark's classes against the item's, its status and register. Whether the owner files TRO suits is left out:
+ * it says nothing of whether the title uses the mark, only how much that use costs (title-conflicts.ts).
+ */
+function setClassAndStatus(set: Setter, title: TitleContext, candidate: Candidate, match: RunMatch): void {
+  const itemClasses = title.itemClassesAround(candidate);
+  const { relation, strength } = classRelationOf(match.niceClasses, itemClasses);
+  set('class_same', relation === 'same');
+  set('class_related', relation === 'related');
+  set('class_other', relation === 'other');
+  set('class_strength', strength);
+  set('nice_explicit', itemClasses.explicit);
+  set('item_class_none', itemClasses.classes.length === 0);
+  set('live', match.isLive);
+  set('cn', match.cn);
+  set('cjk', candidate.run.cjk);
+}
+
+/** Products of the features above that a linear model cannot form itself. */
+function setInteractions(out: Float64Array, candidate: Candidate, match: RunMatch, facts: CandidateFacts, w: WordSummary): void {
+  const get = (name: FeatureName) => out[INDEX[name]]!;
+  const set: Setter = (name, value) => {
+    out[INDEX[name]] = Number(value);
+  };
+  const first = get('pos_first') === 1;
+  const same = get('class_same') === 1;
+  const nextProduct = get('next_product') === 1;
+  const fuzzy = match.kind === 'fuzzy';
+  const freq = get('plain_freq_log');
+  set('dual_use_x_first', w.anyDual && first);
+  set('dual_use_x_class_same', w.anyDual && same);
+  set('generic_x_first', w.anyGeneric && first);
+  set('generic_x_class_same', w.anyGeneric && same);
+  set('freq_x_first', first ? freq : 0);
+  set('freq_x_capitalised', w.capitalised ? freq : 0);
+  set('freq_x_class_same', same ? freq : 0);
+  set('freq_x_next_product', nextProduct ? freq : 0);
+  set('fuzzy_x_generic', fuzzy && (w.anyGeneric || w.anyDual));
+  set('fuzzy_x_freq', fuzzy ? freq : 0);
+  set('cue_x_coined', get('cue_nominative') === 1 && !w.anyGeneric && !w.anyDual);
+  set('part_of_token_x_short', get('part_of_token') === 1 && candidate.run.joined.length <= 4);
+  set('next_descriptor_x_dual_use', w.anyDual && get('next_descriptor') === 1);
+  set('fuzzy_x_unseen', fuzzy && w.minFreq === 0);
+  set('fuzzy_x_first', fuzzy && first);
+  set('dual_use_x_capitalised', w.anyDual && w.capitalised);
+  set('dual_use_x_next_product', w.anyDual && nextProduct);
+  set('class_other_x_first', get('class_other') === 1 && first);
+  set('capitalised_x_first', w.capitalised && first);
+  set('title_lower_x_first', get('title_lower') === 1 && first);
+  set('fuzzy_x_run_exact', fuzzy && facts.runHasExact);
+  set('english_all', w.englishAll);
+  set('english_any', w.englishAny);
+  set('english_x_first', w.englishAll && first);
+  set('english_x_class_same', w.englishAll && same);
+}
+
+/** Fills `out` (length FEATURE_COUNT) with the candidate's features. */
+export function fillFeatures(title: TitleContext, candidate: Candidate, match: RunMatch, facts: CandidateFacts, out: Float64Array): void {
+  out.fill(0);
+  const set: Setter = (name, value) => {
+    out[INDEX[name]] = Number(value);
+  };
+  const words = summariseWords(title, candidate, facts.evasion);
+  setMatchAndWords(set, title, candidate, match, facts, words);
+  setContext(set, title, candidate);
+  setClassAndStatus(set, title, candidate, match);
+  setInteractions(out, candidate, match, facts, words);
+}

@@ -1,0 +1,50 @@
+/**
+ * How a mark's Nice classes stand to the item's: the item's own class (`same`), a class whose goods travel with it
+ * (`related`: a phone and its software, a bag and clothing), another class, or `unknown` when the mark has no class
+ * on record or nothing says what the item is. A fact for the brand-use model, not a weight.
+ */
+export type ClassRelation = 'same' | 'related' | 'other' | 'unknown';
+
+export interface ItemClasses {
+  /** Two-digit classes with weights (the strongest 1); empty when nothing is known. */
+  classes: readonly { nice: string; weight: number }[];
+  /** Given by the seller rather than inferred from the title. */
+  explicit: boolean;
+}
+
+/** Classes whose goods travel together. */
+const RELATED: readonly (readonly string[])[] = [
+  ['09', '42'], ['09', '38'], ['09', '28'], ['18', '25'], ['14', '25'], ['14', '18'], ['03', '05'], ['03', '21'], ['03', '08'],
+  ['29', '30'], ['30', '32'], ['32', '33'], ['29', '31'], ['25', '28'], ['20', '21'], ['08', '21'], ['11', '21'], ['16', '41'],
+  ['24', '25'], ['24', '20'], ['26', '25'], ['10', '05'], ['12', '07'], ['07', '08'], ['35', '42'], ['41', '28'],
+];
+const RELATED_TO: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const map = new Map<string, Set<string>>();
+  for (const [a, b] of RELATED) {
+    map.set(a!, (map.get(a!) ?? new Set()).add(b!));
+    map.set(b!, (map.get(b!) ?? new Set()).add(a!));
+  }
+  return map;
+})();
+
+function isRelated(markClasses: readonly string[], nice: string): boolean {
+  const related = RELATED_TO.get(nice);
+  if (!related) return false;
+  for (const m of markClasses) if (related.has(m)) return true;
+  return false;
+}
+
+/** The closest relation, and how strongly the item points at the class that gives it (1 when the seller said). */
+export function classRelationOf(markClasses: readonly string[], item: ItemClasses): { relation: ClassRelation; strength: number } {
+  if (markClasses.length === 0 || item.classes.length === 0) return { relation: 'unknown', strength: 0 };
+  let related = 0;
+  let same = 0;
+  for (const { nice, weight } of item.classes) {
+    const w = item.explicit ? 1 : weight;
+    if (markClasses.includes(nice)) same = Math.max(same, w);
+    else if (isRelated(markClasses, nice)) related = Math.max(related, w);
+  }
+  if (same > 0) return { relation: 'same', strength: same };
+  if (related > 0) return { relation: 'related', strength: related };
+  return { relation: 'other', strength: 0 };
+}

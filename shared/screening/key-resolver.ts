@@ -1,0 +1,101 @@
+/**
+ * Resolves the lookup keys of a whole batch of titles at once: a run whose key entries are fresh costs nothing; a
+ * key the market's key filter knows does not exist costs nothing; the rest go to the mark store in one lookup per
+ * market (BatchGetItem rounds in DynamoDB). Entries are kept in a bounded cache for `cacheTtlMs`, which is also how
+ * long a completed data batch may go unseen by a warm instance.
+ */
+import type { KeyFilter } from '../marks/key-filter';
+import type { Market } from '../marks/mark-record';
+import type { MarkStore, MarkSummary } from '../ports';
+import type { Candidate, Run } from './candidates';
+import { NO_MARKS, stateOf, type KeyEntry } from './run-matches';
+
+export interface KeySources {
+  marks: Pick<MarkStore, 'lookup'>;
+  /** Which keys exist in a market; without one, every key is looked up. */
+  keyFilter?: (market: Market) => Promise<KeyFilter | undefined>;
+}
+
+export interface KeyCacheOptions {
+  /** How long a fetched key entry is trusted (default 5 s). */
+  cacheTtlMs?: number;
+  cacheEntries?: number;
+}
+
+export const DEFAULT_KEY_CACHE_TTL_MS = 5_000;
+
+export class KeyResolver {
+  private readonly cache: Record<Market, Map<string, KeyEntry>> = { US: new Map(), CN: new Map() };
+  private batches = 0;
+  /** Mark store lookups made, for the benchmark's round-trip count. */
+  lookups = 0;
+
+  constructor(
+    private readonly sources: KeySources,
+    private readonly options: KeyCacheOptions = {},
+  ) {}
+
+  /** Brings every candidate run's key entries up to date. */
+  async resolve(candidateLists: readonly (readonly Candidate[])[]): Promise<void> {
+    const now = Date.now();
+    const oldest = now - (this.options.cacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS);
+    const batch = ++this.batches;
+    const pending: Run[] = [];
+    const wanted: Record<Market, Set<string>> = { US: new Set(), CN: new Set() };
+    for (const candidates of candidateLists) {
+      for (const { run } of candidates) {
+        const state = stateOf(run);
+        if (state.batch === batch) continue;
+        state.batch = batch;
+        const usExact = state.usExact !== undefined && state.usExact.at > oldest;
+        const usPhonetic = run.phoneticKey === undefined || (state.usPhonetic !== undefined && state.usPhonetic.at > oldest);
+        const cnExact = !run.cjk || (state.cnExact !== undefined && state.cnExact.at > oldest);
+        if (usExact && usPhonetic && cnExact) continue;
+        pending.push(run);
+        if (!usExact) wanted.US.add(run.exactKey);
+        if (!usPhonetic) wanted.US.add(run.phoneticKey!);
+        if (!cnExact) wanted.CN.add(run.exactKey);
+      }
+    }
+    if (pending.length === 0) return;
+    const entries: Record<Market, Map<string, KeyEntry>> = { US: new Map(), CN: new Map() };
+    await Promise.all((['US', 'CN'] as const).map((market) => this.fetch(market, wanted[market], entries[market], now, oldest)));
+    for (const run of pending) {
+      const state = stateOf(run);
+      state.usExact = entries.US.get(run.exactKey) ?? state.usExact;
+      if (run.phoneticKey !== undefined) state.usPhonetic = entries.US.get(run.phoneticKey) ?? state.usPhonetic;
+      if (run.cjk) state.cnExact = entries.CN.get(run.exactKey) ?? state.cnExact;
+    }
+  }
+
+  private async fetch(market: Market, wanted: ReadonlySet<string>, out: Map<string, KeyEntry>, now: number, oldest: number): Promise<void> {
+    if (wanted.size === 0) return;
+    const filter = await this.sources.keyFilter?.(market);
+    const missing: string[] = [];
+    const cache = this.cache[market];
+    for (const key of wanted) {
+      const cached = cache.get(key);
+      if (cached !== undefined && cached.at > oldest) out.set(key, cached);
+      else if (!filter || filter.mightContain(key)) missing.push(key);
+      else out.set(key, this.remember(cache, key, NO_MARKS, now));
+    }
+    if (missing.length === 0) return;
+    this.lookups++;
+    const fetched = await this.sources.marks.lookup(market, missing);
+    for (const key of missing) out.set(key, this.remember(cache, key, fetched.get(key) ?? NO_MARKS, now));
+  }
+
+  private remember(cache: Map<string, KeyEntry>, key: string, marks: readonly MarkSummary[], at: number): KeyEntry {
+    if (cache.size >= (this.options.cacheEntries ?? 500_000)) {
+      // Drop the oldest tenth: Map keeps insertion order.
+      let drop = Math.ceil(cache.size / 10);
+      for (const k of cache.keys()) {
+        cache.delete(k);
+        if (--drop === 0) break;
+      }
+    }
+    const entry: KeyEntry = { marks, at };
+    cache.set(key, entry);
+    return entry;
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Which marks a run of title words really matches. The key lookup (key-resolver.ts) brings every mark filed under
+ * the run's exact and phonetic keys; this keeps those the run's text matches: the same joined text, the other
+ * script of a mixed mark or its transliteration, or a misspelling within an edit budget that grows with length.
+ * A TRO brand the run names counts even when no registration of it is in the data. The verified matches stay on
+ * the run (see candidates.ts) until one of its key entries or the TRO list changes.
+ */
+import { editDistance, hasCjk, joined, normalizeText } from '../marks/lookup-keys';
+import type { MarkSummary } from '../ports';
+import type { Run } from './candidates';
+import type { TroIndex } from './tro-index';
+
+export type MatchKind = 'exact' | 'transliteration' | 'fuzzy';
+
+/** What one lookup key held when it was fetched (or known absent from the key filter). */
+export interface KeyEntry {
+  readonly marks: readonly MarkSummary[];
+  readonly at: number;
+}
+
+/**
+ * A mark filed under one of a run's keys that the run's text really matches, or a TRO brand the run names when no
+ * registration of it is in the data (`troOnly`).
+ */
+export interface RunMatch {
+  readonly mark: string;
+  readonly serial: string;
+  readonly niceClasses: readonly string[];
+  readonly isLive: boolean;
+  readonly kind: MatchKind;
+  readonly distance: number;
+  readonly tro: boolean;
+  readonly troOnly: boolean;
+  /** Found in the CN register (a title with Chinese text is also looked up there). */
+  readonly cn: boolean;
+}
+
+/** What the screener knows about a run: its key entries and the matches verified from them. */
+export interface RunState {
+  /** The batch that last checked this run's entries. */
+  batch: number;
+  usExact: KeyEntry | undefined;
+  usPhonetic: KeyEntry | undefined;
+  cnExact: KeyEntry | undefined;
+  verifiedUsExact: KeyEntry | undefined;
+  verifiedUsPhonetic: KeyEntry | undefined;
+  verifiedCnExact: KeyEntry | undefined;
+  verifiedTro: TroIndex | undefined;
+  matches: readonly RunMatch[];
+}
+
+export const NO_MARKS: readonly MarkSummary[] = Object.freeze([]);
+export const NO_MATCHES: readonly RunMatch[] = Object.freeze([]);
+const NO_CLASSES: readonly string[] = Object.freeze([]);
+
+/** Edits a misspelling may have: none for short words (too many real words are one letter apart). */
+export function editBudget(length: number): number {
+  return length < 5 ? 0 : length < 9 ? 1 : 2;
+}
+
+export function stateOf(run: Run): RunState {
+  let state = run.memo as RunState | undefined;
+  if (state === undefined) {
+    state = { batch: 0, usExact: undefined, usPhonetic: undefined, cnExact: undefined, verifiedUsExact: undefined, verifiedUsPhonetic: undefined, verifiedCnExact: undefined, verifiedTro: undefined, matches: NO_MATCHES };
+    run.memo = state;
+  }
+  return state;
+}
+
+/** The run's verified matches, worked out again only when its entries or the TRO list changed. */
+export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
+  const state = stateOf(run);
+  if (state.verifiedTro === tro && state.verifiedUsExact === state.usExact && state.verifiedUsPhonetic === state.usPhonetic && state.verifiedCnExact === state.cnExact) return state.matches;
+  const troMatch = tro.match(run.joined, run.skeleton, editBudget(run.joined.length));
+  const matches: RunMatch[] = [];
+  let troAmongMarks = false;
+  const sources: [KeyEntry | undefined, boolean, boolean][] = [[state.usExact, true, false], [state.usPhonetic, false, false], [state.cnExact, true, true]];
+  for (const [entry, viaExactKey, cn] of sources) {
+    for (const mark of entry?.marks ?? NO_MARKS) {
+      if (matches.some((m) => m.serial === mark.serial)) continue;
+      const match = matchOf(run, joinedMarkText(mark.markText), viaExactKey);
+      if (!match) continue;
+      const isTro = Boolean(troBrandOfMark(tro, mark.markText) ?? (troMatch && match.distance === 0 ? troMatch : undefined));
+      troAmongMarks ||= isTro;
+      matches.push({ mark: mark.markText, serial: mark.serial, niceClasses: mark.niceClasses, isLive: mark.isLive, kind: match.kind, distance: match.distance, tro: isTro, troOnly: false, cn });
+    }
+  }
+  if (troMatch && !troAmongMarks) {
+    matches.push({
+      mark: troMatch.brand.brand,
+      serial: `tro:${troMatch.brand.brandKey}`,
+      niceClasses: NO_CLASSES,
+      isLive: true,
+      kind: troMatch.distance === 0 ? 'exact' : 'fuzzy',
+      distance: troMatch.distance,
+      tro: true,
+      troOnly: true,
+      cn: false,
+    });
+  }
+  state.matches = matches.length ? matches : NO_MATCHES;
+  state.verifiedUsExact = state.usExact;
+  state.verifiedUsPhonetic = state.usPhonetic;
+  state.verifiedCnExact = state.cnExact;
+  state.verifiedTro = tro;
+  return state.matches;
+}
+
+/** A mark names a TRO brand as a whole, or in one of its scripts ("耐克 NIKE" is Nike's). */
+function troBrandOfMark(tro: TroIndex, markText: string) {
+  const words = normalizeText(markText).split(' ');
+  const latin = words.filter((w) => !hasCjk(w)).join('');
+  return tro.names(words.join('')) ?? (latin && latin.length < words.join('').length ? tro.names(latin) : undefined);
+}
+
+const joinedMarks = new Map<string, string>();
+
+/** A mark's text as a joined key, remembered: the same popular marks come up in title after title. */
+function joinedMarkText(markText: string): string {
+  let value = joinedMarks.get(markText);
+  if (value === undefined) {
+    if (joinedMarks.size > 100_000) joinedMarks.clear();
+    value = joined(normalizeText(markText));
+    joinedMarks.set(markText, value);
+  }
+  return value;
+}
+
+function matchOf(run: Run, markJoined: string, viaExactKey: boolean): { kind: MatchKind; distance: number } | undefined {
+  if (markJoined === run.joined) return { kind: 'exact', distance: 0 };
+  if (viaExactKey) {
+    // Found under an exact key but written otherwise: one script's part of a mixed mark, or its transliteration.
+    return { kind: run.cjk !== hasCjk(markJoined) || hasCjk(markJoined) ? 'transliteration' : 'exact', distance: 0 };
+  }
+  const budget = editBudget(run.joined.length);
+  const distance = editDistance(run.joined, markJoined, budget);
+  return distance <= budget ? { kind: 'fuzzy', distance } : undefined;
+}

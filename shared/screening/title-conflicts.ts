@@ -1,0 +1,167 @@
+/**
+ * A title's conflicts and its answer. Each matched mark keeps its most probable use in the title; its level is
+ * 高 when the probability reaches the model's high threshold (or it is a TRO brand that counts at all), 中 when it
+ * reaches the medium threshold, and a nominative use ("compatible with X", "for X") of a brand that files no TRO
+ * suits is 中 at most. The title takes its strongest conflict's level; ties go to the more probable brand use.
+ */
+import type { BrandUseModel } from './brand-use-model';
+import type { Candidate } from './candidates';
+import type { ClassRelation } from './class-relation';
+import type { MatchKind, RunMatch } from './run-matches';
+import type { ScreeningItem } from './title-context';
+import type { TitleWord } from './title-words';
+import { brandKey } from './allowlist';
+
+export type Risk = '高' | '中' | '低';
+
+export interface ConflictDetail {
+  mark: string;
+  serial: string;
+  nice: string;
+  is_live: 0 | 1;
+  match: MatchKind;
+  words: string[];
+  tro: boolean;
+  /** The probability that the title uses the mark as a brand. */
+  score: number;
+  reason: string;
+  /** One of the calling account's own brands: shown, never raised (see allowlist.ts). */
+  allowlisted?: true;
+}
+
+export interface ScreeningResult {
+  name: string;
+  risk: Risk;
+  tro_hit: boolean;
+  top_conflict: string;
+  brand_words?: string[];
+  conflicts?: ConflictDetail[];
+}
+
+/** One matched mark weighed in one title. */
+export interface Conflict {
+  match: RunMatch;
+  candidate: Candidate;
+  probability: number;
+  nominative: boolean;
+  evasion: boolean;
+  relation: ClassRelation;
+  /** Every word of the run is a lexicon word (a product, descriptive or ordinary word). */
+  ordinaryWords: boolean;
+}
+
+const MAX_CONFLICTS_SHOWN = 5;
+const NO_BRANDS: ReadonlySet<string> = new Set();
+
+export class TitleConflicts {
+  private readonly bySerial = new Map<string, Conflict>();
+  /** Conflicts with the caller's own brands: kept apart, so they never decide the risk, the TRO hit or the top conflict. */
+  private readonly allowlisted = new Map<string, Conflict>();
+
+  constructor(
+    private readonly model: BrandUseModel,
+    private readonly allowlist: ReadonlySet<string> = NO_BRANDS,
+  ) {}
+
+  consider(conflict: Conflict): void {
+    const into = this.allowlist.size > 0 && this.allowlist.has(brandKey(conflict.match.mark)) ? this.allowlisted : this.bySerial;
+    const previous = into.get(conflict.match.serial);
+    if (previous === undefined || conflict.probability > previous.probability) into.set(conflict.match.serial, conflict);
+  }
+
+  /** 2 for 高, 1 for 中, 0 for none. */
+  levelOf(c: Conflict): number {
+    if (c.probability < this.model.medium) return 0;
+    if (c.match.tro) return 2;
+    return c.probability >= this.model.high && !c.nominative ? 2 : 1;
+  }
+
+  /**
+   * Strongest first: TRO hits, then by level; at the same level a mark whose words hold another's ("Hello Kitty"
+   * over "Hello", "Hugo Boss" over "Hugo") before it; then by probability; at equal probability the earlier words.
+   */
+  ranked(): Conflict[] {
+    const all = [...this.bySerial.values()];
+    const level = new Map(all.map((c) => [c, this.levelOf(c)]));
+    const inside = new Set(all.filter((c) => all.some((o) => o !== c && level.get(o)! >= level.get(c)! && holds(o.candidate, c.candidate))));
+    return all.sort(
+      (a, b) =>
+        Number(this.isTroHit(b)) - Number(this.isTroHit(a)) ||
+        level.get(b)! - level.get(a)! ||
+        Number(inside.has(a)) - Number(inside.has(b)) ||
+        b.probability - a.probability ||
+        Number(a.match.cn) - Number(b.match.cn) ||
+        a.candidate.start - b.candidate.start ||
+        a.match.distance - b.match.distance,
+    );
+  }
+
+  private isTroHit(c: Conflict): boolean {
+    return c.match.tro && c.probability >= this.model.medium;
+  }
+
+  result(item: ScreeningItem, words: readonly TitleWord[], detail: boolean): ScreeningResult {
+    const conflicts = this.ranked();
+    const level = conflicts.length ? this.levelOf(conflicts[0]!) : 0;
+    const risk: Risk = level === 2 ? '高' : level === 1 ? '中' : '低';
+    const result: ScreeningResult = { name: item.title, risk, tro_hit: conflicts.some((c) => this.isTroHit(c)), top_conflict: level > 0 ? conflicts[0]!.match.mark : '' };
+    if (detail) {
+      const standing = conflicts.filter((c) => this.levelOf(c) > 0);
+      const wordsOf = (c: Conflict) => words.slice(c.candidate.start, c.candidate.end).map((w) => w.text);
+      result.brand_words = [...new Set(standing.flatMap(wordsOf))];
+      const allowlisted = [...this.allowlisted.values()].filter((c) => this.levelOf(c) > 0).sort((a, b) => b.probability - a.probability);
+      const shown = [...standing.slice(0, MAX_CONFLICTS_SHOWN), ...allowlisted.slice(0, MAX_CONFLICTS_SHOWN)];
+      result.conflicts = shown.map((c) => ({
+        mark: c.match.mark,
+        serial: c.match.troOnly ? '' : c.match.serial,
+        nice: c.match.niceClasses.join(','),
+        is_live: c.match.isLive ? 1 : 0,
+        match: c.match.kind,
+        words: wordsOf(c),
+        tro: c.match.tro,
+        score: Math.round(c.probability * 1000) / 1000,
+        reason: reasonOf(c, item),
+        ...(this.allowlisted.get(c.match.serial) === c ? { allowlisted: true as const } : {}),
+      }));
+    }
+    return result;
+  }
+}
+
+/** `outer` spans more words than `inner`, all of inner's among them. */
+function holds(outer: Candidate, inner: Candidate): boolean {
+  return outer.start <= inner.start && outer.end >= inner.end && outer.end - outer.start > inner.end - inner.start;
+}
+
+export function noConflictResult(item: ScreeningItem, detail: boolean): ScreeningResult {
+  const result: ScreeningResult = { name: item.title, risk: '低', tro_hit: false, top_conflict: '' };
+  if (detail) {
+    result.brand_words = [];
+    result.conflicts = [];
+  }
+  return result;
+}
+
+function reasonOf(conflict: Conflict, item: ScreeningItem): string {
+  const { match, relation, nominative } = conflict;
+  const parts: string[] = [];
+  parts.push(
+    match.kind === 'exact'
+      ? `"${match.mark}" appears as written`
+      : match.kind === 'transliteration'
+        ? `"${match.mark}" in another script`
+        : `close to "${match.mark}" (${match.distance} letter${match.distance === 1 ? '' : 's'} apart)`,
+  );
+  if (conflict.evasion) parts.push('spelt with look-alike letters, digits or letters set apart');
+  if (match.troOnly) parts.push('a brand that files Schedule A TRO suits');
+  else {
+    parts.push(match.isLive ? 'a live registration' : 'a dead registration');
+    const classes = match.niceClasses.length ? `class ${match.niceClasses.join(', ')}` : 'no class on record';
+    parts.push(relation === 'same' ? `${classes}, the item's class` : relation === 'related' ? `${classes}, related to the item's` : relation === 'other' ? `${classes}, not the item's${item.nice ? '' : ' (inferred)'}` : classes);
+    if (match.tro) parts.push('the owner files Schedule A TRO suits');
+  }
+  if (conflict.ordinaryWords) parts.push('also ordinary words: judged by context');
+  if (nominative) parts.push('nominative use ("for", "compatible with"): still a risk on marketplaces');
+  parts.push(`brand use ${Math.round(conflict.probability * 100)}% likely`);
+  return parts.join('; ');
+}

@@ -1,0 +1,55 @@
+/**
+ * The brand-use model's measures of distinctiveness: how common a word is as a plain word in listing titles
+ * (data/screening/title-word-frequencies.json, built by builders/build-title-frequencies.ts), and whether it is an
+ * English dictionary word (data/screening/english-words.json).
+ */
+import englishWords from '../../data/screening/english-words.json';
+import frequencies from '../../data/screening/title-word-frequencies.json';
+import { KeyFilter } from '../marks/key-filter';
+
+const COUNTS: ReadonlyMap<string, number> = (() => {
+  const map = new Map<string, number>();
+  for (const entry of (frequencies as { counts: string }).counts.split(' ')) {
+    const colon = entry.lastIndexOf(':');
+    if (colon > 0) map.set(entry.slice(0, colon), Number(entry.slice(colon + 1)));
+  }
+  return map;
+})();
+
+/** In how many titles of the table the (normalised) word stands as a plain word; 0 when never. */
+export function plainWordCount(word: string): number {
+  return COUNTS.get(word) ?? 0;
+}
+
+const ENGLISH_WORDS: KeyFilter = (() => {
+  const data = englishWords as { words: number; filter: string };
+  return KeyFilter.fromBytes(Buffer.from(data.filter, 'base64'), data.words);
+})();
+
+/**
+ * Whether a (normalised) word is an English dictionary word (data/screening/english-words.json, built by
+ * builders/build-english-words.ts from the wamerican word list; a Bloom filter: about 0.06% of other words say yes).
+ */
+export function isEnglishWord(word: string): boolean {
+  return word.length >= 3 && ENGLISH_WORDS.mightContain(word);
+}
+
+export interface Distinctiveness {
+  /** plainWordCount */
+  readonly count: number;
+  /** isEnglishWord */
+  readonly english: boolean;
+}
+
+const known = new Map<string, Distinctiveness>();
+
+/** Both measures of a word, worked out once per word (bounded: a flood of random tokens starts afresh). */
+export function distinctivenessOf(word: string): Distinctiveness {
+  let value = known.get(word);
+  if (value === undefined) {
+    value = Object.freeze({ count: plainWordCount(word), english: isEnglishWord(word) });
+    if (known.size >= 200_000) known.clear();
+    known.set(word, value);
+  }
+  return value;
+}

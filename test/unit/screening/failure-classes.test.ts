@@ -1,0 +1,149 @@
+/**
+ * The failure classes seen when screening titles the engine was never tuned on, each with its cases: the sample
+ * corpus plus test/fixtures/screening/failure-class-marks.jsonl, loaded through the real ingest code into the
+ * in-memory stores. A case the shipped brand-use model is known to get wrong runs with it.failing and a comment
+ * saying what it answers: it is reported (BENCHMARKS.md), and the test fails the day a model gets it right.
+ */
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { ingestBatch } from '../../../shared/ingest/ingest-batch';
+import type { ScreeningResult } from '../../../shared/screening/screen-titles';
+import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+
+let corpus: InMemoryScreening;
+beforeAll(async () => {
+  corpus = await createInMemoryScreening();
+  const summary = await ingestBatch(corpus.stores, {
+    kind: 'marks-jsonl',
+    market: 'US',
+    input: createReadStream(path.join(__dirname, '../../fixtures/screening/failure-class-marks.jsonl')),
+    batchDate: '2026-11-24',
+    source: 'failure-class-marks',
+    holder: 'failure-classes-test',
+  });
+  expect(summary).toMatchObject({ complete: true, rejected: 0 });
+}, 60_000);
+
+async function screen(title: string, nice?: string): Promise<ScreeningResult> {
+  const { results } = await corpus.screening.screen([{ title, ...(nice ? { nice } : {}) }], { detail: true });
+  return results[0]!;
+}
+
+/** The marks raised at 中 or 高. */
+const raised = (result: ScreeningResult) => (result.conflicts ?? []).map((c) => c.mark);
+
+describe('brands with stopwords or digits are matched', () => {
+  const namesMark = async (title: string, mark: string) => {
+    const result = await screen(title);
+
+    expect(result.risk).not.toBe('低');
+    expect(result.top_conflict).toBe(mark);
+  };
+  it.each([
+    ['Post-it Super Sticky Notes 3x3 in, 12 Pads', 'Post-it'],
+    ["The North Face Men's Resolve 2 Jacket", 'The North Face'],
+    ['V7 Cat5e Ethernet Patch Cable 3 m', 'V7'],
+    ['Galz4ever Alloy Bracelet', 'Galz4ever'],
+  ])('%s names %s', namesMark);
+  // Known miss: "3M" is looked up and found, but "3m" also reads as 3 metres and the model lets it go.
+  it.failing.each([
+    ['3M Scotch Transparent Tape 19 mm', '3M'],
+    ['3M Transparent Tape 19 mm', '3M'],
+  ])('%s names %s', namesMark);
+});
+
+describe('a brand that is also a lexicon word is still a brand where it stands as one', () => {
+  it.each([
+    ['Radiant Bay Priceless Bond White Gold Diamond 18 K Ring', 'Radiant Bay'],
+    ['Clarion CCA750 RCA Audio Cable', 'Clarion'],
+  ])('%s names %s', async (title, mark) => {
+    const result = await screen(title);
+
+    expect(result.risk).not.toBe('低');
+    expect(result.top_conflict).toBe(mark);
+  });
+});
+
+describe('a correctly spelt word is no near miss of a mark', () => {
+  const notHighOn = async (title: string, mark: string) => {
+    const result = await screen(title);
+
+    expect(result.risk === '高' && result.top_conflict === mark).toBe(false);
+  };
+  it.each([
+    ['Crucial MX500 1TB 3D NAND SATA 2.5 Inch Internal solid state drive', 'Stata'],
+    ['White Tee Round Neck for Men', 'White T'],
+    ['Round Neck White T-Shirt for Men', 'White T'],
+  ])('%s is not 高 on %s', notHighOn);
+});
+
+describe('a mark cut out of a model code is no brand use', () => {
+  it.each([
+    ['Canon EF-S 55-250mm f 4.0-5.6 IS STM Lens', 'MMF'],
+    ['Kingston cmso4gx3m1a1333c9 4GB DDR3 Laptop RAM', '3M'],
+    ['Back Cover for Lenovo x19-1 4d', '4D'],
+  ])('%s does not raise %s', async (title, mark) => {
+    expect(raised(await screen(title))).not.toContain(mark);
+  });
+});
+
+describe('an ordinary word that is a mark is judged where it stands', () => {
+  const doesNotRaise = async (title: string, mark: string) => {
+    expect(raised(await screen(title))).not.toContain(mark);
+  };
+  it.each([
+    ['Nikon Coolpix Digital Camera with 4x optical zoom', 'Zoom'],
+    ['Bluetooth speaker with power surge protector', 'Surge'],
+  ])('%s does not raise %s', doesNotRaise);
+  // Known misses: a lower-case title's first words in the mark's own class are read as the maker's name.
+  it.failing.each([
+    ['surge protector power strip with 6 outlets', 'Surge'],
+    ['pci express gigabit network card', 'PCI Express'],
+  ])('%s does not raise %s', doesNotRaise);
+
+  it.failing('nano usb adapter is not 高 on Nano (known miss, as above)', async () => {
+    const result = await screen('nano usb wifi adapter 150mbps');
+
+    expect(result.risk === '高' && result.top_conflict === 'Nano').toBe(false);
+  });
+});
+
+describe('a brand spelt to dodge filters is as risky as the brand', () => {
+  it.each([
+    ['Nik\u0435 Air Running Shoes', 'Nike Air Running Shoes', 'Nike'],
+    ['N1ke Air Running Shoes', 'Nike Air Running Shoes', 'Nike'],
+    ['L0uis Vuitton Neverfull Tote Bag', 'Louis Vuitton Neverfull Tote Bag', 'Louis Vuitton'],
+    ['N.i.k.e Air Running Shoes', 'Nike Air Running Shoes', 'Nike'],
+    ['G U C C I Leather Belt', 'Gucci Leather Belt', 'Gucci'],
+    ['G\u03c5cci Leather Belt with Gold Buckle', 'Gucci Leather Belt with Gold Buckle', 'Gucci'],
+  ])('%s', async (evasive, plain, mark) => {
+    const [dodged, written] = [await screen(evasive), await screen(plain)];
+
+    expect(dodged.top_conflict).toBe(mark);
+    expect(dodged.risk).toBe(written.risk);
+    expect(dodged.risk).toBe('高');
+  });
+});
+
+describe('nominative use', () => {
+  // Known miss: the mark "Apple" alone comes out as probable as "Apple Watch" or more ("Watch" is a product word).
+  it.failing('"Compatible with Apple Watch" is 中 on Apple Watch', async () => {
+    const result = await screen('Sport Band Compatible with Apple Watch Band 41mm');
+
+    expect(result).toMatchObject({ risk: '中', top_conflict: 'Apple Watch' });
+  });
+
+  it('Hello Kitty plush names Hello Kitty, not hello', async () => {
+    expect((await screen('Hello Kitty Plush Toy 12 inch')).top_conflict).toBe('Hello Kitty');
+  });
+
+  it('"Gucci belt for men" is 高', async () => {
+    expect(await screen('Gucci belt for men')).toMatchObject({ risk: '高', top_conflict: 'Gucci' });
+  });
+});
+
+describe('tie-breaks', () => {
+  it("the brand a case is for before a colour mark", async () => {
+    expect((await screen('Silicone Case for Samsung Galaxy S21 Smoke Grey')).top_conflict).toBe('SAMSUNG');
+  });
+});

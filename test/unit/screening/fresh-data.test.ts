@@ -1,0 +1,50 @@
+/**
+ * A mark batch that completes is screened against within twice the refresh interval (4 s by default, so within
+ * 10 s): the TRO list, the key filters and each cached lookup key are trusted only that long. Time is moved by
+ * hand (Date.now), so the test waits for nothing.
+ */
+import { Readable } from 'node:stream';
+import { ingestBatch } from '../../../shared/ingest/ingest-batch';
+import { DEFAULT_REFRESH_MS } from '../../../shared/screening/screening-service';
+import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+
+const TITLE = 'Zorblaxa Wireless Earbuds with Charging Case';
+let now = Date.now();
+let corpus: InMemoryScreening;
+
+beforeAll(async () => {
+  corpus = await createInMemoryScreening();
+}, 60_000);
+
+beforeEach(() => {
+  jest.spyOn(Date, 'now').mockImplementation(() => now);
+});
+
+afterEach(() => {
+  jest.restoreAllMocks();
+});
+
+async function registerZorblaxa(): Promise<void> {
+  const line = JSON.stringify({ serial: 'FRESH-000001', mark: 'Zorblaxa', nice: [9], is_live: true, drawing_kind: 'word' });
+  const summary = await ingestBatch(corpus.stores, { kind: 'marks-jsonl', market: 'US', input: Readable.from([`${line}\n`]), batchDate: '2026-11-25', source: 'fresh-batch', holder: 'fresh-data-test' });
+  expect(summary.complete).toBe(true);
+}
+
+it('screens against a completed batch within twice the refresh interval, and within 10 s', async () => {
+  const screen = async () => (await corpus.screening.screen([{ title: TITLE }], {})).results[0]!;
+  expect(await screen()).toMatchObject({ risk: '低', top_conflict: '' });
+
+  await registerZorblaxa();
+  const seenAfter: number[] = [];
+  const started = now;
+  for (let step = 0; step <= 20; step++) {
+    now = started + step * 500;
+    if ((await screen()).top_conflict === 'Zorblaxa') seenAfter.push(now - started);
+  }
+
+  expect(DEFAULT_REFRESH_MS).toBeLessThanOrEqual(5_000);
+  expect(seenAfter.length).toBeGreaterThan(0);
+  expect(seenAfter[0]).toBeLessThanOrEqual(Math.min(2 * DEFAULT_REFRESH_MS, 10_000));
+  // Once seen, always seen.
+  expect(seenAfter).toEqual(Array.from({ length: seenAfter.length }, (_, i) => seenAfter[0]! + i * 500));
+});
