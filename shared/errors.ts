@@ -424,6 +424,17 @@ export class DebitOutcomeUnknownError extends Error {
   }
 }
 
+/**
+ * A debit that kept losing its compare-and-set to other movements of the same account for too long. Nothing was
+ * charged; the request is answered 503 and may be retried.
+ */
+export class DebitContendedError extends Error {
+  constructor(readonly attempts: number) {
+    super(`the balance kept changing under the debit (${attempts} attempts)`);
+    this.name = 'DebitContendedError';
+  }
+}
+
 const TRANSIENT_NAMES = new Set([
   'TimeoutError',
   'RequestTimeout',
@@ -447,7 +458,7 @@ export function isTransientFailure(error: unknown): boolean {
   // Duck-typed, not `instanceof`: errors raised by Node's sockets may come from another realm than ours.
   for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const candidate = e as { name?: string; code?: string; message?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
-    if (e instanceof DebitOutcomeUnknownError) return true;
+    if (e instanceof DebitOutcomeUnknownError || e instanceof DebitContendedError) return true;
     if (candidate.$retryable || (candidate.name && TRANSIENT_NAMES.has(candidate.name))) return true;
     if (candidate.code && NETWORK_CODES.has(candidate.code)) return true;
     const status = candidate.$metadata?.httpStatusCode;

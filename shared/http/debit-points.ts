@@ -1,7 +1,9 @@
 /**
  * The charge. After validation (nothing is charged for a refused request) the cost is debited in one DynamoDB
  * transaction with its usage record. If anything fails after that, the charge is refunded, at most once.
- * Successful responses carry X-Points-Cost and X-Points-Balance.
+ * Successful responses carry X-Points-Cost and X-Points-Balance: the balance this call's own debit left (not a
+ * read made later, which other calls of the account could have moved). A replay of an Idempotency-Key charges
+ * nothing: it says X-Points-Cost 0, and X-Points-Balance is the balance as read now.
  *
  * When the table does not answer (unreachable, cut off), the refund is tried again with backoff for as long as
  * the function has time left, so that a table back within seconds still gets every charge of a failed request
@@ -29,6 +31,7 @@ export function debitPoints<Input>(options: {
     try {
       state.charge.debit = await options.ledger.debit({
         accountId: caller.accountId,
+        keyId: caller.keyId,
         cost: points,
         units,
         operation: options.operation.name,
@@ -40,19 +43,23 @@ export function debitPoints<Input>(options: {
       if (error instanceof DebitOutcomeUnknownError) state.charge.debit = error.debit;
       throw error;
     }
-    // Read the balance while the work runs, so the header costs no extra wait.
-    state.charge.balance = options.accounts
-      .getAccount(caller.accountId, { consistent: true })
-      .then((account) => account?.points)
-      .catch(() => undefined);
   };
 
   const debitPointsAfter = async (request: ApiRequest): Promise<void> => {
-    const charge = request.internal.charge;
-    if (!charge?.debit || !request.response) return;
-    request.response.headers['X-Points-Cost'] = String(charge.points);
-    const balance = await charge.balance;
-    if (balance !== undefined) request.response.headers['X-Points-Balance'] = String(balance);
+    const { charge, idempotency, caller } = request.internal;
+    const response = request.response;
+    if (!response) return;
+    if (idempotency?.replay) {
+      // Nothing was charged for this call; the stored response's balance is the first call's, long past.
+      response.headers['X-Points-Cost'] = '0';
+      const account = await options.accounts.getAccount(caller!.accountId, { consistent: true }).catch(() => undefined);
+      if (account) response.headers['X-Points-Balance'] = String(account.points);
+      else delete response.headers['X-Points-Balance'];
+      return;
+    }
+    if (!charge?.debit) return;
+    response.headers['X-Points-Cost'] = String(charge.points);
+    if (charge.debit.balanceAfter !== undefined) response.headers['X-Points-Balance'] = String(charge.debit.balanceAfter);
   };
 
   const debitPointsOnError = async (request: ApiRequest): Promise<void> => {

@@ -58,7 +58,7 @@ export interface RequestState {
   caller?: Caller;
   rateLimit?: { limit: number; remaining: number };
   idempotency?: { id: string; replay?: ApiResult; owned: boolean };
-  charge?: { points: number; units: number; debit?: Debit; balance?: Promise<number | undefined>; refunded?: boolean };
+  charge?: { points: number; units: number; debit?: Debit; refunded?: boolean };
   /** See OperationContext.outcomes. */
   outcomes?: Set<string>;
 }
