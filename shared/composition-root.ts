@@ -103,7 +103,10 @@ let processScreening: ScreeningService | undefined;
 
 /** The screening engine for this process, over the data stores of its config. */
 export function screeningService(): ScreeningService {
-  processScreening ??= createScreeningService(buildDataStores(loadConfig()));
+  if (!processScreening) {
+    const config = loadConfig();
+    processScreening = createScreeningService(buildDataStores(config), { workBudget: config.screening.workBudget });
+  }
   return processScreening;
 }
 

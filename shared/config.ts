@@ -32,6 +32,10 @@ const envSchema = z.object({
   LOGO_INDEX_US_ARN: z.string().startsWith('arn:').optional(),
   LOGO_INDEX_CN_ARN: z.string().startsWith('arn:').optional(),
   PRIMARY_SEARCH_BUDGET_MS: positiveInt(1500),
+  /** Work units one batch-screen call may ask for (shared/screening/screening-work.ts). */
+  SCREENING_WORK_BUDGET: positiveInt(180_000),
+  /** Time kept back from the function's remaining time for the refund and the answer (the deadline margin). */
+  DEADLINE_MARGIN_MS: positiveInt(1500),
 });
 
 export interface AppConfig {
@@ -42,6 +46,7 @@ export interface AppConfig {
   metricsNamespace: string;
   tables: Record<TableId, string>;
   http: HttpConfig;
+  screening: { workBudget: number };
   logos: {
     indexDir: string;
     bucket?: string;
@@ -55,6 +60,8 @@ export interface HttpConfig {
   maxBodyBytes: number;
   rateLimit: { requests: number; windowSeconds: number };
   idempotency: { ttlSeconds: number; lockSeconds: number };
+  /** A metered request answers (done, or refunded) this long before the function's remaining time runs out. */
+  deadlineMarginMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -74,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     serviceName: e.SERVICE_NAME,
     metricsNamespace: e.METRICS_NAMESPACE,
     tables,
+    screening: { workBudget: e.SCREENING_WORK_BUDGET },
     logos: {
       indexDir: e.LOGO_INDEX_DIR,
       ...(e.LOGOS_BUCKET ? { bucket: e.LOGOS_BUCKET } : {}),
@@ -87,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxBodyBytes: e.MAX_BODY_BYTES,
       rateLimit: { requests: e.RATE_LIMIT_REQUESTS, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS },
       idempotency: { ttlSeconds: e.IDEMPOTENCY_TTL_SECONDS, lockSeconds: e.IDEMPOTENCY_LOCK_SECONDS },
+      deadlineMarginMs: e.DEADLINE_MARGIN_MS,
     },
   };
 }

@@ -12,8 +12,8 @@ export interface BatchScreenResponse {
   data_as_of: string;
 }
 
-export async function screenBatch(screening: ScreeningService, input: BatchScreenRequest): Promise<BatchScreenResponse> {
-  const { results, dataAsOf } = await screening.screen(input.items, { detail: input.detail });
+export async function screenBatch(screening: ScreeningService, input: BatchScreenRequest, signal?: AbortSignal): Promise<BatchScreenResponse> {
+  const { results, dataAsOf } = await screening.screen(input.items, { detail: input.detail, signal });
   return { results, count: results.length, data_as_of: dataAsOf };
 }
 
@@ -23,8 +23,10 @@ export function batchScreenOperation(screening: ScreeningService): Operation<Bat
     minTier: 'professional',
     schema: batchScreenRequestSchema,
     precheck: precheckBatchScreen,
+    // Over the work budget: refused before the charge, with how many items fit.
+    validate: (input) => screening.checkWork(input.items),
     cost: (input) => ({ points: input.items.length, units: input.items.length }),
-    run: (input) => screenBatch(screening, input),
+    run: (input, context) => screenBatch(screening, input, context.signal),
   };
 }
 

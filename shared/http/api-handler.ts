@@ -21,9 +21,6 @@ import { requireTier } from './require-tier';
 import type { ApiDependencies, ApiEvent, ApiHandler, ApiMiddleware, ApiResult, Operation, RequestState } from './types';
 import { validateInput } from './validate-input';
 
-/** Time kept back from the function's timeout so that a refund can still be written when the work overruns. */
-const REFUND_RESERVE_MS = 1500;
-
 export function buildApiHandler<Input, Output>(operation: Operation<Input, Output>, deps: ApiDependencies): ApiHandler {
   const chain: ApiMiddleware[] = [
     requestLogging({ logger: deps.logger, operation: operation.name }),
@@ -39,24 +36,40 @@ export function buildApiHandler<Input, Output>(operation: Operation<Input, Outpu
     debitPoints({ operation, ledger: deps.ledger, accounts: deps.accounts, logger: deps.logger, now: deps.now }),
   ];
 
-  const runOperation = async (_event: ApiEvent, context: Context, options?: { signal?: AbortSignal }): Promise<ApiResult> => {
+  const runOperation = async (_event: ApiEvent, context: Context): Promise<ApiResult> => {
     const state = (context as Context & { requestState: RequestState }).requestState;
     if (state.idempotency?.replay) return state.idempotency.replay;
     state.outcomes = new Set();
-    const output = await operation.run(state.input as Input, {
-      requestId: state.requestId,
-      accountId: state.caller!.accountId,
-      tier: state.caller!.tier,
-      signal: options?.signal,
-      outcomes: state.outcomes,
-    });
-    return jsonResponse(200, output);
+    // The work's own signal, aborted at the same moment as middy's timeout: middy's signal is shared by every
+    // request of the process, and one request's deadline must not stop another's work (the local server runs many).
+    const deadline = abortAtDeadline(context, deps.http.deadlineMarginMs);
+    try {
+      const output = await operation.run(state.input as Input, {
+        requestId: state.requestId,
+        accountId: state.caller!.accountId,
+        tier: state.caller!.tier,
+        signal: deadline.signal,
+        outcomes: state.outcomes,
+      });
+      return jsonResponse(200, output);
+    } finally {
+      deadline.clear();
+    }
   };
 
   // Our middlewares type middy's request with the state they share; middy's own request type is looser.
-  return middy<ApiEvent, ApiResult, Error, Context>({ timeoutEarlyInMillis: REFUND_RESERVE_MS })
+  // At the margin before the function's deadline (http.deadlineMarginMs), middy aborts the work's signal and the
+  // chain answers: the debit refunds, the envelope says 503. The work must yield for that timer to fire: it does.
+  return middy<ApiEvent, ApiResult, Error, Context>({ timeoutEarlyInMillis: deps.http.deadlineMarginMs })
     .use(chain as unknown as MiddlewareObj<ApiEvent, ApiResult, Error, Context>[])
     .handler(runOperation);
+}
+
+function abortAtDeadline(context: Context, marginMs: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const remaining = typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
+  const timer = remaining === undefined ? undefined : setTimeout(() => controller.abort(), Math.max(0, remaining - marginMs));
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
 /** Defers building until the first invocation, so importing a handler module never reads config by itself. */

@@ -16,7 +16,7 @@ export async function startTestServer(
   options: { timeoutMs?: number } = {},
 ): Promise<RunningServer> {
   const functions: Record<string, LambdaHttpHandler> = {
-    'batch-screen': buildApiHandler(batchScreenOperation(createScreeningService(buildDataStores(stack.config))), stack.deps),
+    'batch-screen': buildApiHandler(batchScreenOperation(createScreeningService(buildDataStores(stack.config), { workBudget: stack.config.screening.workBudget })), stack.deps),
     'image-search': buildApiHandler(imageSearchOperation(buildLogoSearch(stack.config)), stack.deps),
   };
   const routes = [
