@@ -1,12 +1,14 @@
 /**
  * Builds the Lambda handler of a metered operation. The order of the chain is all here:
- *   request id + access log, metrics, error envelope, JSON body, API key, rate limit, tier,
- *   query merge, validation, Idempotency-Key, points debit, then the operation itself.
+ *   request id + access log, metrics, error envelope, API key, rate limit, tier, JSON body,
+ *   query merge, validation, Idempotency-Key, points debit, then the operation itself
+ * (DESIGN.md's order: authenticate -> tier -> validate; the body is not read before the caller is known).
  * middy runs `after` and `onError` in reverse, so the debit refunds before the envelope answers, and the access
  * log sees the final response.
  */
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { WorkAbortedError } from '../errors';
 import { authenticate } from './authenticate';
 import { debitPoints } from './debit-points';
 import { errorEnvelope } from './error-envelope';
@@ -26,14 +28,15 @@ export function buildApiHandler<Input, Output>(operation: Operation<Input, Outpu
     requestLogging({ logger: deps.logger, operation: operation.name }),
     requestMetrics({ metrics: deps.metrics }),
     errorEnvelope({ logger: deps.logger }),
-    jsonBody({ maxBodyBytes: deps.http.maxBodyBytes }),
+    // Who is calling, before anything of the body is read: an unauthenticated flood costs one key lookup each.
     authenticate({ accounts: deps.accounts }),
     rateLimit({ rateLimiter: deps.rateLimiter, defaultLimit: deps.http.rateLimit.requests, windowSeconds: deps.http.rateLimit.windowSeconds, now: deps.now }),
     requireTier(operation.minTier),
+    jsonBody({ maxBodyBytes: deps.http.maxBodyBytes }),
     queryMerge({ fields: operation.queryFields ?? {} }),
     validateInput(operation),
     idempotency({ store: deps.idempotency, now: deps.now, logger: deps.logger }),
-    debitPoints({ operation, ledger: deps.ledger, accounts: deps.accounts, logger: deps.logger, now: deps.now }),
+    debitPoints({ operation, ledger: deps.ledger, accounts: deps.accounts, logger: deps.logger, now: deps.now, deadlineMarginMs: deps.http.deadlineMarginMs }),
   ];
 
   const runOperation = async (_event: ApiEvent, context: Context): Promise<ApiResult> => {
@@ -52,6 +55,10 @@ export function buildApiHandler<Input, Output>(operation: Operation<Input, Outpu
         outcomes: state.outcomes,
       });
       return jsonResponse(200, output);
+    } catch (error) {
+      // Whatever the work threw once its deadline had passed, the deadline is why: 503 after the refund.
+      if (deadline.signal.aborted) throw new WorkAbortedError(operation.name);
+      throw error;
     } finally {
       deadline.clear();
     }

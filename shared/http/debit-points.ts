@@ -10,7 +10,7 @@
  * back. A debit that got no answer is refunded the same way: the refund's condition makes it a no-op when the
  * charge was never made.
  */
-import { DebitOutcomeUnknownError, isTransientFailure } from '../errors';
+import { DebitOutcomeUnknownError, isTransientFailure, ServiceUnavailableError } from '../errors';
 import type { AccountStore, Debit, UsageLedger } from '../ports';
 import type { Logger } from '../observability';
 import type { ApiMiddleware, ApiRequest, Operation } from './types';
@@ -21,11 +21,16 @@ export function debitPoints<Input>(options: {
   accounts: AccountStore;
   logger: Logger;
   now: () => Date;
+  /** The time kept back from the function's deadline (http.deadlineMarginMs). */
+  deadlineMarginMs: number;
 }): ApiMiddleware {
   const debitPointsBefore = async (request: ApiRequest): Promise<void> => {
     const state = request.internal;
     if (state.idempotency?.replay) return;
     const caller = state.caller!;
+    // A charge begun this close to the deadline could not be refunded in time if the work then failed: refuse it
+    // uncharged (the debit, the work's first steps and a refund each need a round trip or more).
+    if (hasDeadline(request) && remainingTimeOf(request)() < options.deadlineMarginMs + DEBIT_RESERVE_MS) throw new ServiceUnavailableError('The service');
     const { points, units } = options.operation.cost(state.input as Input);
     state.charge = { points, units };
     try {
@@ -79,8 +84,15 @@ export function debitPoints<Input>(options: {
   return { before: debitPointsBefore, after: debitPointsAfter, onError: debitPointsOnError };
 }
 
+/** Time a debit needs beyond the deadline margin to be made and, if need be, given back. */
+const DEBIT_RESERVE_MS = 1000;
+
 /** Time kept for the rest of the chain (the error envelope, the access log) after the last refund attempt. */
 const REFUND_MARGIN_MS = 250;
+
+function hasDeadline(request: ApiRequest): boolean {
+  return typeof (request.context as { getRemainingTimeInMillis?: unknown } | undefined)?.getRemainingTimeInMillis === 'function';
+}
 
 function remainingTimeOf(request: ApiRequest): () => number {
   const context = request.context as { getRemainingTimeInMillis?: () => number } | undefined;
