@@ -37,6 +37,12 @@ export interface AlarmThresholds {
   degradedSharePercent: number;
   /** Messages waiting in the ingest dead-letter queue. */
   ingestDeadLetters: number;
+  /** Function errors (uncaught, or killed at the timeout) per function in 5 minutes. */
+  functionErrors: number;
+  /** Maximum duration as a share of the timeout, in percent: a function this close to its deadline is in danger. */
+  durationOfTimeoutPercent: number;
+  /** Throttled DynamoDB requests on any table in 5 minutes. */
+  tableThrottles: number;
 }
 
 export interface EnvironmentConfig {
@@ -48,13 +54,15 @@ export interface EnvironmentConfig {
   region?: string;
   /** What happens to tables and buckets when the stateful stack is deleted. */
   removalPolicy: RemovalPolicy;
+  /** Point-in-time recovery of the trademark data tables; the money tables always have it (MONEY_TABLES). */
   pointInTimeRecovery: boolean;
   deletionProtection: boolean;
   logRetention: RetentionDays;
   /** API stage throttling (steady requests per second and burst). */
   throttling: { rateLimit: number; burstLimit: number };
   functions: {
-    api: { memorySize: number; timeout: Duration };
+    /** reservedConcurrency: executions kept for each API function, and its ceiling (a flood cannot take the account's). */
+    api: { memorySize: number; timeout: Duration; reservedConcurrency?: number };
     ingest: { memorySize: number; timeout: Duration; retryAttempts: number };
   };
   /** Days after which raw batches under incoming/ move to infrequent access, and expire. */
@@ -88,6 +96,7 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
     logRetention: RetentionDays.ONE_WEEK,
     throttling: { rateLimit: 20, burstLimit: 40 },
     functions: {
+      // No reserved concurrency in dev: a fresh account's quota (10) leaves nothing to reserve.
       api: { memorySize: 1024, timeout: Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS) },
       ingest: { memorySize: 1024, timeout: Duration.minutes(15), retryAttempts: 1 },
     },
@@ -98,6 +107,9 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
       throttles: 5,
       degradedSharePercent: 50,
       ingestDeadLetters: 1,
+      functionErrors: 5,
+      durationOfTimeoutPercent: 80,
+      tableThrottles: 10,
     },
     // A dev stack does not pay for an always-on endpoint: it uses one created elsewhere (or none, and image search
     // answers from the degraded index).
@@ -110,7 +122,7 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
     logRetention: RetentionDays.ONE_MONTH,
     throttling: { rateLimit: 50, burstLimit: 100 },
     functions: {
-      api: { memorySize: 1024, timeout: Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS) },
+      api: { memorySize: 1024, timeout: Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS), reservedConcurrency: 20 },
       ingest: { memorySize: 2048, timeout: Duration.minutes(15), retryAttempts: 2 },
     },
     incomingLifecycle: { infrequentAccessAfterDays: 30, expireAfterDays: 180 },
@@ -120,6 +132,9 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
       throttles: 1,
       degradedSharePercent: 20,
       ingestDeadLetters: 1,
+      functionErrors: 5,
+      durationOfTimeoutPercent: 80,
+      tableThrottles: 10,
     },
     clip: { mode: 'create', container: CLIP_CONTAINER, instanceType: 'ml.m5.large', instanceCount: 1 },
   },
@@ -130,7 +145,7 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
     logRetention: RetentionDays.THREE_MONTHS,
     throttling: { rateLimit: 500, burstLimit: 1000 },
     functions: {
-      api: { memorySize: 1769, timeout: Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS) },
+      api: { memorySize: 1769, timeout: Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS), reservedConcurrency: 100 },
       ingest: { memorySize: 3008, timeout: Duration.minutes(15), retryAttempts: 2 },
     },
     incomingLifecycle: { infrequentAccessAfterDays: 30, expireAfterDays: 365 },
@@ -140,6 +155,9 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
       throttles: 1,
       degradedSharePercent: 10,
       ingestDeadLetters: 1,
+      functionErrors: 5,
+      durationOfTimeoutPercent: 80,
+      tableThrottles: 10,
     },
     clip: { mode: 'create', container: CLIP_CONTAINER, instanceType: 'ml.c6i.xlarge', instanceCount: 2 },
   },

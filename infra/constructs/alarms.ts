@@ -1,8 +1,12 @@
 /**
  * The alarms of one environment, all sent to one SNS topic: API 5xx rate, p99 latency per operation, Lambda
- * throttles per function, the degraded share of image searches, and messages on the ingest dead-letter queue.
+ * throttles and errors per function, the metered functions' duration near their timeout, DynamoDB throttles per
+ * table, refunds that failed (the one sign of points owed back), the degraded share of image searches, and
+ * messages on the ingest dead-letter queue.
  */
 import { Duration } from 'aws-cdk-lib';
+import { Operation, type ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IHttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -23,7 +27,26 @@ export interface ServiceAlarmsProps {
   functions: Record<FunctionId, IFunction>;
   ingestDeadLetters: IQueue;
   alarmEmail?: string;
+  /** The functions that charge points: their timeout, and the log group where a failed refund is logged. */
+  metered: { id: FunctionId; fn: IFunction; logGroup: ILogGroup; timeout: Duration }[];
+  tables: Record<string, ITable>;
 }
+
+/** The operations the service sends (an alarm's math expression takes at most 10 metrics). */
+const THROTTLE_WATCHED_OPERATIONS = [
+  Operation.GET_ITEM,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.QUERY,
+  Operation.SCAN,
+  Operation.BATCH_GET_ITEM,
+  Operation.BATCH_WRITE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+];
+
+/** The log line shared/http/debit-points.ts writes when a charge could not be given back. */
+export const REFUND_FAILED_MESSAGE = 'refund failed';
 
 export class ServiceAlarms extends Construct {
   readonly topic: Topic;
@@ -69,6 +92,59 @@ export class ServiceAlarms extends Construct {
         description: `The ${functionId} function was throttled ${thresholds.throttles} times or more in 5 minutes.`,
         metric: fn.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }),
         threshold: thresholds.throttles,
+        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+    }
+
+    for (const [functionId, fn] of Object.entries(props.functions) as [FunctionId, IFunction][]) {
+      this.add(`Errors-${functionId}`, {
+        name: `${prefix}-${functionId}-errors`,
+        description: `The ${functionId} function failed ${thresholds.functionErrors} times or more in 5 minutes (uncaught, or stopped at its timeout).`,
+        metric: fn.metricErrors({ period: fiveMinutes, statistic: 'Sum' }),
+        threshold: thresholds.functionErrors,
+        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+    }
+
+    const refundFilters: MetricFilter[] = [];
+    for (const { id: functionId, fn, logGroup, timeout } of props.metered) {
+      const limitMs = (timeout.toMilliseconds() * thresholds.durationOfTimeoutPercent) / 100;
+      this.add(`NearTimeout-${functionId}`, {
+        name: `${prefix}-${functionId}-near-timeout`,
+        description: `The ${functionId} function ran longer than ${thresholds.durationOfTimeoutPercent}% of its ${timeout.toSeconds()} s timeout: its deadline margin is being eaten.`,
+        metric: fn.metricDuration({ period: fiveMinutes, statistic: 'Maximum' }),
+        threshold: limitMs,
+        comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+      // Both metered functions count into one metric: a failed refund is one whichever function failed it.
+      refundFilters.push(
+        new MetricFilter(this, `RefundFailedFilter-${functionId}`, {
+          logGroup,
+          filterPattern: FilterPattern.stringValue('$.message', '=', REFUND_FAILED_MESSAGE),
+          metricNamespace: props.metrics.namespace,
+          metricName: 'RefundFailed',
+          metricValue: '1',
+        }),
+      );
+    }
+    this.add('RefundFailed', {
+      name: `${prefix}-refund-failed`,
+      description: 'A charge could not be refunded: the log line "refund failed" names the usage record; `npm run admin -- refund` gives it back.',
+      metric: refundFilters[0]!.metric({ period: fiveMinutes, statistic: 'Sum' }),
+      threshold: 1,
+      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+
+    for (const [tableId, table] of Object.entries(props.tables)) {
+      this.add(`TableThrottles-${tableId}`, {
+        name: `${prefix}-${tableId}-table-throttles`,
+        description: `DynamoDB throttled ${thresholds.tableThrottles} requests or more in 5 minutes on the ${tableId} table.`,
+        metric: table.metricThrottledRequestsForOperations({ period: fiveMinutes, operations: THROTTLE_WATCHED_OPERATIONS }),
+        threshold: thresholds.tableThrottles,
         comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
       });

@@ -9,7 +9,7 @@ import { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config/environments';
 import { ServiceAlarms } from '../constructs/alarms';
-import { ApiFunction } from '../constructs/api-function';
+import { ApiFunction, METERED_TABLE_ACTIONS } from '../constructs/api-function';
 import { BillingDashboard } from '../constructs/billing-dashboard';
 import type { FunctionId } from '../constructs/bundling';
 import { ClipEndpoint } from '../constructs/clip-endpoint';
@@ -66,6 +66,7 @@ export class StatelessStack extends Stack {
     };
 
     const batchScreen = new ApiFunction(this, 'BatchScreen', { ...common, functionId: 'batch-screen', tables, ...config.functions.api });
+    // (config.functions.api carries memorySize, timeout and reservedConcurrency.)
     const imageSearch = new ApiFunction(this, 'ImageSearch', {
       ...common,
       functionId: 'image-search',
@@ -86,14 +87,11 @@ export class StatelessStack extends Stack {
     const notFound = new ApiFunction(this, 'NotFound', { ...common, functionId: 'not-found', memorySize: 256, timeout: config.functions.api.timeout });
     this.functions = { 'batch-screen': batchScreen, 'image-search': imageSearch, ingest, 'not-found': notFound };
 
-    // The metered chain of both operations: authenticate, rate limit, idempotency, debit and refund.
+    // The metered chain of both operations: authenticate, rate limit, idempotency, debit and refund; action by action.
     for (const metered of [batchScreen, imageSearch]) {
-      metered.grantTable(tables.accounts, 'readUpdate');
-      metered.grantTable(tables['api-keys'], 'read');
-      metered.grantTable(tables.usage, 'readWrite');
-      metered.grantTable(tables.idempotency, 'readWrite');
-      metered.grantTable(tables['rate-limits'], 'readWrite');
-      metered.grantTable(tables['data-batches'], 'read');
+      for (const [id, actions] of Object.entries(METERED_TABLE_ACTIONS) as [keyof typeof METERED_TABLE_ACTIONS, readonly string[]][]) {
+        metered.grantTableActions(tables[id], actions);
+      }
     }
     batchScreen.grantTable(tables['mark-keys'], 'read');
     batchScreen.grantTable(tables['tro-brands'], 'read');
@@ -140,6 +138,11 @@ export class StatelessStack extends Stack {
       metrics,
       stage: this.api.stage,
       functions: { 'batch-screen': batchScreen.fn, 'image-search': imageSearch.fn, ingest: ingest.fn, 'not-found': notFound.fn },
+      metered: [
+        { id: 'batch-screen', fn: batchScreen.fn, logGroup: batchScreen.logGroup, timeout: config.functions.api.timeout },
+        { id: 'image-search', fn: imageSearch.fn, logGroup: imageSearch.logGroup, timeout: config.functions.api.timeout },
+      ],
+      tables,
       ingestDeadLetters: this.ingestPipeline.deadLetters,
       alarmEmail: config.alarmEmail,
     });

@@ -82,18 +82,29 @@ describe('tables (from shared/tables/definitions.ts)', () => {
     expect(envs.prod.stacks.stateful.terminationProtection).toBe(true);
   });
 
-  it('dev: no point-in-time recovery, no deletion protection, deleted with the stack', () => {
+  it.each(ENVIRONMENT_NAMES)('%s: point-in-time recovery on every money table (accounts, api-keys, usage)', (name) => {
+    const money = resourcesOfType(envs[name].statefulJson, 'AWS::DynamoDB::Table').filter(([, t]) =>
+      (t.Properties!.Tags as { Key: string; Value: string }[]).some((tag) => tag.Key === 'tmk:table' && ['accounts', 'api-keys', 'usage'].includes(tag.Value)),
+    );
+    expect(money).toHaveLength(3);
+    for (const [, table] of money) expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+  });
+
+  const isMoneyTable = (table: { Properties?: Record<string, any> }) =>
+    (table.Properties!.Tags as { Key: string; Value: string }[]).some((tag) => tag.Key === 'tmk:table' && ['accounts', 'api-keys', 'usage'].includes(tag.Value));
+
+  it('dev: no point-in-time recovery on the data tables, no deletion protection, deleted with the stack', () => {
     for (const [, table] of resourcesOfType(envs.dev.statefulJson, 'AWS::DynamoDB::Table')) {
-      expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
+      if (!isMoneyTable(table)) expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
       expect(table.Properties!.DeletionProtectionEnabled).toBe(false);
       expect([table.DeletionPolicy, table.UpdateReplacePolicy]).toEqual(['Delete', 'Delete']);
     }
     expect(envs.dev.stacks.stateful.terminationProtection).toBe(false);
   });
 
-  it('staging: retained on stack deletion, without the cost of point-in-time recovery', () => {
+  it('staging: retained on stack deletion, without the cost of point-in-time recovery on the data tables', () => {
     for (const [, table] of resourcesOfType(envs.staging.statefulJson, 'AWS::DynamoDB::Table')) {
-      expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
+      if (!isMoneyTable(table)) expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
       expect(table.DeletionPolicy).toBe('Retain');
     }
   });

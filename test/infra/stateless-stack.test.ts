@@ -139,14 +139,28 @@ describe('least privilege', () => {
   const readUpdate = [...TABLE_ACTIONS.readUpdate].sort();
   const readWrite = [...TABLE_ACTIONS.readWrite].sort();
   const clipArn = 'arn:${AWS::Partition}:sagemaker:${AWS::Region}:${AWS::AccountId}:endpoint/tmk-shared-clip';
+  /** Active tracing: every function may send its trace segments to X-Ray (the actions take no resource). */
+  const tracing = { '*': ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'] };
   const meteredChain = {
-    'table:accounts': readUpdate,
-    'table:api-keys': read,
-    'table:usage': readWrite,
-    'table:idempotency': readWrite,
-    'table:rate-limits': readWrite,
-    'table:data-batches': read,
+    ...tracing,
+    'table:accounts': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+    'table:api-keys': ['dynamodb:GetItem'],
+    'table:usage': ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    'table:idempotency': ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    'table:rate-limits': ['dynamodb:UpdateItem'],
+    'table:data-batches': ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'],
   };
+
+  it('the metered functions may not Scan any table, nor Delete or BatchWrite on the ledger (usage) or accounts', () => {
+    for (const construct of ['BatchScreen', 'ImageSearch']) {
+      const grants = grantsOf(dev, construct);
+      for (const id of ['accounts', 'api-keys', 'usage', 'idempotency', 'rate-limits', 'data-batches']) expect(grants[`table:${id}`]).not.toContain('dynamodb:Scan');
+      for (const id of ['usage', 'accounts']) {
+        expect(grants[`table:${id}`]).not.toContain('dynamodb:DeleteItem');
+        expect(grants[`table:${id}`]).not.toContain('dynamodb:BatchWriteItem');
+      }
+    }
+  });
 
   it('batch-screen: the metered chain, and reads of mark-keys, tro-brands and data-batches; nothing else', () => {
     expect(grantsOf(dev, 'BatchScreen')).toEqual({ ...meteredChain, 'table:mark-keys': read, 'table:tro-brands': read });
@@ -157,7 +171,7 @@ describe('least privilege', () => {
     expect(grants['table:marks']).toBeUndefined();
     expect(grants['table:mark-keys']).not.toContain('dynamodb:PutItem');
     expect(grants['table:tro-brands']).not.toContain('dynamodb:UpdateItem');
-    expect(Object.values(grants).flat().filter((a) => !a.startsWith('dynamodb:'))).toEqual([]);
+    expect(Object.values(grants).flat().filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:'))).toEqual([]);
   });
 
   it('only the balance update is allowed on accounts: no put, no delete', () => {
@@ -183,6 +197,7 @@ describe('least privilege', () => {
   it('ingest: write on the trademark tables, its incoming objects, put on the indexes, the endpoint, the degraded index and its dead-letter queue; nothing else', () => {
     const [queueId] = onlyResource(dev.statelessJson, 'AWS::SQS::Queue', 'IngestPipelineDeadLetters');
     expect(grantsOf(dev, 'Ingest')).toEqual({
+      ...tracing,
       'table:marks': readWrite,
       'table:mark-keys': readWrite,
       'table:tro-brands': readWrite,
@@ -208,8 +223,8 @@ describe('least privilege', () => {
     for (const table of ['accounts', 'api-keys', 'usage', 'idempotency', 'rate-limits']) expect(grants[`table:${table}`]).toBeUndefined();
   });
 
-  it('not-found has no policy at all, only the basic execution role', () => {
-    expect(grantsOf(dev, 'NotFound')).toEqual({});
+  it('not-found has no policy but tracing, and the basic execution role', () => {
+    expect(grantsOf(dev, 'NotFound')).toEqual(tracing);
     const fn = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, 'NotFound')]!;
     const roleId = (fn.Properties!.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
     expect(describeValue(dev, dev.statelessJson.Resources[roleId]!.Properties!.ManagedPolicyArns)).toBe(
@@ -219,8 +234,10 @@ describe('least privilege', () => {
 
   it('no application policy has a wildcard resource', () => {
     for (const construct of APP_FUNCTIONS) {
-      for (const resource of Object.keys(grantsOf(dev, construct))) {
-        expect(resource).not.toBe('*');
+      const grants = grantsOf(dev, construct);
+      // The one exception: X-Ray's trace actions accept no resource but `*`.
+      expect(grants['*'] ?? []).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+      for (const resource of Object.keys(grants).filter((r) => r !== '*')) {
         expect(resource.replace(/\/(incoming|degraded-index)\/\*$/, '')).not.toContain('*');
       }
     }
