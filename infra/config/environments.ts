@@ -60,6 +60,8 @@ export interface EnvironmentConfig {
   logRetention: RetentionDays;
   /** API stage throttling (steady requests per second and burst). */
   throttling: { rateLimit: number; burstLimit: number };
+  /** The web ACL's per-IP rate rule: requests per source address per window (WAF's minimum limit is 10). */
+  waf: { requestsPerIp: number; windowSeconds: 60 | 120 | 300 | 600 };
   functions: {
     /** reservedConcurrency: executions kept for each API function, and its ceiling (a flood cannot take the account's). */
     api: { memorySize: number; timeout: Duration; reservedConcurrency?: number };
@@ -95,6 +97,7 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
     deletionProtection: false,
     logRetention: RetentionDays.ONE_WEEK,
     throttling: { rateLimit: 20, burstLimit: 40 },
+    waf: { requestsPerIp: 300, windowSeconds: 60 },
     functions: {
       // No reserved concurrency in dev: a fresh account's quota (10) leaves nothing to reserve.
       api: { memorySize: 1024, timeout: Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS) },
@@ -121,6 +124,7 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
     deletionProtection: false,
     logRetention: RetentionDays.ONE_MONTH,
     throttling: { rateLimit: 50, burstLimit: 100 },
+    waf: { requestsPerIp: 1000, windowSeconds: 60 },
     functions: {
       api: { memorySize: 1024, timeout: Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS), reservedConcurrency: 20 },
       ingest: { memorySize: 2048, timeout: Duration.minutes(15), retryAttempts: 2 },
@@ -144,6 +148,8 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
     deletionProtection: true,
     logRetention: RetentionDays.THREE_MONTHS,
     throttling: { rateLimit: 500, burstLimit: 1000 },
+    // One address may use about a fifth of the stage's steady rate; beyond that it is a flood, not a customer.
+    waf: { requestsPerIp: 6000, windowSeconds: 60 },
     functions: {
       api: { memorySize: 1769, timeout: Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS), reservedConcurrency: 100 },
       ingest: { memorySize: 3008, timeout: Duration.minutes(15), retryAttempts: 2 },

@@ -7,8 +7,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Operation, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
-import type { IHttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
-import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IMetric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -23,7 +22,8 @@ export interface ServiceAlarmsProps {
   prefix: string;
   thresholds: AlarmThresholds;
   metrics: ServiceMetrics;
-  stage: IHttpStage;
+  /** The API whose 5xx share is watched (its stage's metrics). */
+  api: { metricServerError(props?: MetricOptions): IMetric; metricCount(props?: MetricOptions): IMetric };
   functions: Record<FunctionId, IFunction>;
   ingestDeadLetters: IQueue;
   alarmEmail?: string;
@@ -62,8 +62,8 @@ export class ServiceAlarms extends Construct {
     const serverErrorRate = new MathExpression({
       expression: 'IF(requests > 0, 100 * errors / requests, 0)',
       usingMetrics: {
-        errors: props.stage.metricServerError({ period: fiveMinutes, statistic: 'Sum' }),
-        requests: props.stage.metricCount({ period: fiveMinutes, statistic: 'Sum' }),
+        errors: props.api.metricServerError({ period: fiveMinutes, statistic: 'Sum' }),
+        requests: props.api.metricCount({ period: fiveMinutes, statistic: 'Sum' }),
       },
       period: fiveMinutes,
       label: '5xx rate (%)',

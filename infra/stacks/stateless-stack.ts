@@ -1,5 +1,5 @@
 /**
- * The code and what serves it: the HTTP API, one function per route, the not-found function, the ingest pipeline,
+ * The code and what serves it: the REST API behind its WAF, one function per route, the not-found function, the ingest pipeline,
  * the sharp layer, the CLIP endpoint, the alarms and the billing dashboard. Every permission is granted here,
  * function by function, on exactly the resources of the stateful stack it needs.
  */
@@ -14,7 +14,7 @@ import { BillingDashboard } from '../constructs/billing-dashboard';
 import type { FunctionId } from '../constructs/bundling';
 import { ClipEndpoint } from '../constructs/clip-endpoint';
 import { DEGRADED_INDEX_PREFIX } from '../constructs/data-buckets';
-import { TrademarkHttpApi } from '../constructs/http-api';
+import { TrademarkRestApi } from '../constructs/rest-api';
 import { IngestPipeline } from '../constructs/ingest-pipeline';
 import { ServiceMetrics } from '../constructs/service-metrics';
 import { SharpLayer } from '../constructs/sharp-layer';
@@ -36,7 +36,7 @@ export const IMAGE_ENV = {
 
 export class StatelessStack extends Stack {
   readonly functions: Record<FunctionId, ApiFunction>;
-  readonly api: TrademarkHttpApi;
+  readonly api: TrademarkRestApi;
   readonly clip: ClipEndpoint;
   readonly ingestPipeline: IngestPipeline;
 
@@ -122,11 +122,12 @@ export class StatelessStack extends Stack {
     });
     this.ingestPipeline = new IngestPipeline(this, 'IngestPipeline', { ingest, batches, retryAttempts: config.functions.ingest.retryAttempts });
 
-    this.api = new TrademarkHttpApi(this, 'HttpApi', {
+    this.api = new TrademarkRestApi(this, 'RestApi', {
       apiName: `${config.prefix}-api`,
       operations: { 'batch-screen': batchScreen.fn, 'image-search': imageSearch.fn },
       notFound: notFound.fn,
       throttling: config.throttling,
+      waf: config.waf,
       logRetention: config.logRetention,
       logRemovalPolicy,
     });
@@ -136,7 +137,7 @@ export class StatelessStack extends Stack {
       prefix: config.prefix,
       thresholds: config.alarms,
       metrics,
-      stage: this.api.stage,
+      api: this.api.api,
       functions: { 'batch-screen': batchScreen.fn, 'image-search': imageSearch.fn, ingest: ingest.fn, 'not-found': notFound.fn },
       metered: [
         { id: 'batch-screen', fn: batchScreen.fn, logGroup: batchScreen.logGroup, timeout: config.functions.api.timeout },
@@ -154,7 +155,7 @@ export class StatelessStack extends Stack {
       ingestDeadLetters: this.ingestPipeline.deadLetters,
     });
 
-    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API (paths start with /v1)', value: this.api.url });
+    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API, ending in the stage (paths then start with v1/)', value: this.api.url });
     new CfnOutput(this, 'AlarmTopicArn', { description: 'Subscribe to be told about alarms', value: alarms.topic.topicArn });
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingestPipeline.deadLetters.queueUrl });
     new CfnOutput(this, 'ClipEndpointName', { value: this.clip.endpointName });

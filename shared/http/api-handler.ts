@@ -7,7 +7,8 @@
  * log sees the final response.
  */
 import middy, { type MiddlewareObj } from '@middy/core';
-import type { Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { toHttpApiEvent } from './gateway-event';
 import { WorkAbortedError } from '../errors';
 import { authenticate } from './authenticate';
 import { debitPoints } from './debit-points';
@@ -79,11 +80,14 @@ function abortAtDeadline(context: Context, marginMs: number): { signal: AbortSig
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
-/** Defers building until the first invocation, so importing a handler module never reads config by itself. */
-export function lazyHandler(build: () => ApiHandler): (event: ApiEvent, context: Context) => Promise<ApiResult> {
+/**
+ * Defers building until the first invocation, so importing a handler module never reads config by itself. Takes
+ * the REST API's events (format 1.0) as well as format 2.0 (shared/http/gateway-event.ts).
+ */
+export function lazyHandler(build: () => ApiHandler): (event: ApiEvent | APIGatewayProxyEvent, context: Context) => Promise<ApiResult> {
   let built: ApiHandler | undefined;
   return (event, context) => {
     built ??= build();
-    return built(event, context);
+    return built(toHttpApiEvent(event), context);
   };
 }

@@ -41,7 +41,8 @@ describe('environments', () => {
       const json = envs[name].statelessJson;
       for (const [, alarm] of resourcesOfType(json, 'AWS::CloudWatch::Alarm')) expect(alarm.Properties!.AlarmName).toMatch(new RegExp(`^tmk-${name}-`));
       envs[name].stateless.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `tmk-${name}-billing` });
-      envs[name].stateless.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: `tmk-${name}-api`, ProtocolType: 'HTTP' });
+      envs[name].stateless.hasResourceProperties('AWS::ApiGateway::RestApi', { Name: `tmk-${name}-api` });
+      envs[name].stateless.hasResourceProperties('AWS::WAFv2::WebACL', { Name: `tmk-${name}-api-waf`, Scope: 'REGIONAL' });
     }
   });
 });
@@ -196,8 +197,17 @@ describe('what differs between environments in the stateless stack', () => {
   it('stage throttling grows with the environment', () => {
     const expected: Record<EnvironmentName, [number, number]> = { dev: [20, 40], staging: [50, 100], prod: [500, 1000] };
     for (const name of ENVIRONMENT_NAMES) {
-      const [, stage] = onlyResource(envs[name].statelessJson, 'AWS::ApiGatewayV2::Stage', 'HttpApi');
-      expect([stage.Properties!.DefaultRouteSettings.ThrottlingRateLimit, stage.Properties!.DefaultRouteSettings.ThrottlingBurstLimit]).toEqual(expected[name]);
+      const [, stage] = onlyResource(envs[name].statelessJson, 'AWS::ApiGateway::Stage', 'RestApi');
+      const [settings] = stage.Properties!.MethodSettings as { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }[];
+      expect([settings!.ThrottlingRateLimit, settings!.ThrottlingBurstLimit]).toEqual(expected[name]);
+    }
+  });
+
+  it('the per-IP WAF limit grows with the environment, over 60-second windows', () => {
+    const expected: Record<EnvironmentName, number> = { dev: 300, staging: 1000, prod: 6000 };
+    for (const name of ENVIRONMENT_NAMES) {
+      const [, acl] = onlyResource(envs[name].statelessJson, 'AWS::WAFv2::WebACL', 'RestApi');
+      expect(acl.Properties!.Rules[0].Statement.RateBasedStatement).toEqual({ AggregateKeyType: 'IP', Limit: expected[name], EvaluationWindowSec: 60 });
     }
   });
 

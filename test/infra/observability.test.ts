@@ -97,17 +97,17 @@ describe('alarms', () => {
     }
   });
 
-  it('5xx rate: API Gateway 5xx over requests of the $default stage, above the environment threshold', () => {
-    const [apiId] = onlyResource(prod.statelessJson, 'AWS::ApiGatewayV2::Api', 'HttpApi');
+  it('5xx rate: API Gateway 5xx over requests of the REST API, above the environment threshold', () => {
+    const [, api] = onlyResource(prod.statelessJson, 'AWS::ApiGateway::RestApi', 'RestApi');
     const a = alarm(prod, 'tmk-prod-api-5xx-rate');
     expect(a.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3, DatapointsToAlarm: 2 });
     expect(alarm(dev, 'tmk-dev-api-5xx-rate').Properties!.Threshold).toBe(10);
     const metrics = a.Properties!.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: unknown[] }; Stat: string; Period: number } }[];
     expect(metrics.find((m) => m.Expression)?.Expression).toBe('IF(requests > 0, 100 * errors / requests, 0)');
     const byId = Object.fromEntries(metrics.filter((m) => m.MetricStat).map((m) => [m.Id, m.MetricStat!]));
-    for (const [id, metricName] of [['errors', '5xx'], ['requests', 'Count']] as const) {
+    for (const [id, metricName] of [['errors', '5XXError'], ['requests', 'Count']] as const) {
       expect(byId[id]).toEqual({
-        Metric: { Namespace: 'AWS/ApiGateway', MetricName: metricName, Dimensions: [{ Name: 'ApiId', Value: { Ref: apiId } }, { Name: 'Stage', Value: '$default' }] },
+        Metric: { Namespace: 'AWS/ApiGateway', MetricName: metricName, Dimensions: [{ Name: 'ApiName', Value: api.Properties!.Name }] },
         Period: 300,
         Stat: 'Sum',
       });
