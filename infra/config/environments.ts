@@ -10,20 +10,30 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 export const ENVIRONMENT_NAMES = ['dev', 'staging', 'prod'] as const;
 export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
 
-/** The Hugging Face inference container that serves CLIP ViT-B/32 (image embeddings, 512 dimensions). */
-export interface ClipContainer {
+/**
+ * The SageMaker PyTorch inference container (AWS Deep Learning Containers), pinned by tag. It runs the model
+ * package's own inference code (model-package/code/inference.py, the contract shared/contracts/image-embedding.v1.json)
+ * on the weights the package carries.
+ */
+export interface EmbeddingContainer {
   /** AWS account that publishes the Deep Learning Containers in the deployment region. */
   registryAccount: string;
   repository: string;
   tag: string;
-  /** Passed to the container as HF_MODEL_ID. */
-  modelId: string;
-  /** Passed to the container as HF_TASK. */
-  task: string;
+}
+
+/**
+ * A model package in S3, pinned by content: `s3://<bucket>/<...>/<sha256 of the package>/model.tar.gz`. Its
+ * manifest pins the weights' own sha256, and the inference code refuses weights that are not those
+ * (infra/DEPLOY.md, "The embedding endpoint", says how a package is built and uploaded).
+ */
+export interface ModelPackage {
+  s3Uri: string;
+  sha256: string;
 }
 
 export type ClipEndpointChoice =
-  | { mode: 'create'; container: ClipContainer; instanceType: string; instanceCount: number }
+  | { mode: 'create'; container: EmbeddingContainer; capacity: { instanceType: string; instanceCount: number } | { serverless: { memorySizeMb: number; maxConcurrency: number } } }
   | { mode: 'import'; endpointName: string };
 
 export interface AlarmThresholds {
@@ -73,17 +83,17 @@ export interface EnvironmentConfig {
   /** Optional e-mail address subscribed to the alarm topic. */
   alarmEmail?: string;
   clip: ClipEndpointChoice;
+  /** The model package a created endpoint serves (`-c modelPackageUri=...`); required when the endpoint is created. */
+  modelPackage?: ModelPackage;
   vectors: { dimension: number; distanceMetric: 'cosine' | 'euclidean' };
   serviceName: string;
   metricsNamespace: string;
 }
 
-const CLIP_CONTAINER: ClipContainer = {
+const EMBEDDING_CONTAINER: EmbeddingContainer = {
   registryAccount: '763104351884',
-  repository: 'huggingface-pytorch-inference',
-  tag: '2.1.0-transformers4.37.0-cpu-py310-ubuntu22.04',
-  modelId: 'openai/clip-vit-base-patch32',
-  task: 'feature-extraction',
+  repository: 'pytorch-inference',
+  tag: '2.1.0-cpu-py310-ubuntu20.04-sagemaker',
 };
 
 const VECTORS = { dimension: 512, distanceMetric: 'cosine' } as const;
@@ -114,9 +124,9 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
       durationOfTimeoutPercent: 80,
       tableThrottles: 10,
     },
-    // A dev stack does not pay for an always-on endpoint: it uses one created elsewhere (or none, and image search
-    // answers from the degraded index).
-    clip: { mode: 'import', endpointName: 'tmk-shared-clip' },
+    // A dev stack does not pay for an always-on endpoint: it creates a serverless one (billed per request) from the
+    // same pinned model package as staging and prod.
+    clip: { mode: 'create', container: EMBEDDING_CONTAINER, capacity: { serverless: { memorySizeMb: 4096, maxConcurrency: 2 } } },
   },
   staging: {
     removalPolicy: RemovalPolicy.RETAIN,
@@ -140,7 +150,7 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
       durationOfTimeoutPercent: 80,
       tableThrottles: 10,
     },
-    clip: { mode: 'create', container: CLIP_CONTAINER, instanceType: 'ml.m5.large', instanceCount: 1 },
+    clip: { mode: 'create', container: EMBEDDING_CONTAINER, capacity: { instanceType: 'ml.m5.large', instanceCount: 1 } },
   },
   prod: {
     removalPolicy: RemovalPolicy.RETAIN,
@@ -165,7 +175,7 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
       durationOfTimeoutPercent: 80,
       tableThrottles: 10,
     },
-    clip: { mode: 'create', container: CLIP_CONTAINER, instanceType: 'ml.c6i.xlarge', instanceCount: 2 },
+    clip: { mode: 'create', container: EMBEDDING_CONTAINER, capacity: { instanceType: 'ml.c6i.xlarge', instanceCount: 2 } },
   },
 };
 
@@ -184,7 +194,22 @@ export interface EnvironmentOverrides {
   region?: string;
   /** Use this existing SageMaker endpoint instead of what the environment would do (`-c clipEndpointName=...`). */
   clipEndpointName?: string;
+  /** The pinned model package a created endpoint serves (`-c modelPackageUri=s3://.../<sha256>/model.tar.gz`). */
+  modelPackageUri?: string;
   alarmEmail?: string;
+}
+
+export class ModelPackageError extends Error {}
+
+const PACKAGE_URI = /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/(?:[^\s]+\/)?([0-9a-f]{64})\/model\.tar\.gz$/;
+
+/** The package a URI names, pinned by the sha256 in its key; anything else is refused with what to pass. */
+export function modelPackageOf(uri: string): ModelPackage {
+  const match = PACKAGE_URI.exec(uri);
+  if (!match) {
+    throw new ModelPackageError(`-c modelPackageUri must be s3://<bucket>/<prefix>/<sha256 of the package>/model.tar.gz (npm run model:package prints it); got ${uri}`);
+  }
+  return { s3Uri: uri, sha256: match[1]! };
 }
 
 /** The configuration of one environment; throws UnknownEnvironmentError for a name not in ENVIRONMENT_NAMES. */
@@ -201,6 +226,7 @@ export function environmentConfig(name: string, overrides: EnvironmentOverrides 
     metricsNamespace: `TrademarkRiskApi/${name}`,
     vectors: VECTORS,
     ...(overrides.clipEndpointName ? { clip: { mode: 'import' as const, endpointName: overrides.clipEndpointName } } : {}),
+    ...(overrides.modelPackageUri ? { modelPackage: modelPackageOf(overrides.modelPackageUri) } : {}),
     ...(overrides.alarmEmail ? { alarmEmail: overrides.alarmEmail } : {}),
   };
 }

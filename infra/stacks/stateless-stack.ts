@@ -48,7 +48,7 @@ export class StatelessStack extends Stack {
     const logRemovalPolicy = config.removalPolicy === RemovalPolicy.DESTROY ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
 
     const sharp = new SharpLayer(this, 'SharpLayer');
-    this.clip = new ClipEndpoint(this, 'Clip', { choice: config.clip, prefix: config.prefix });
+    this.clip = new ClipEndpoint(this, 'Clip', { choice: config.clip, prefix: config.prefix, ...(config.modelPackage ? { modelPackage: config.modelPackage } : {}) });
 
     const common = {
       envName: config.name,

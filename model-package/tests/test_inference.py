@@ -20,6 +20,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CONTRACT_PATH = os.path.join(ROOT, "shared", "contracts", "image-embedding.v1.json")
 os.environ["EMBEDDING_CONTRACT"] = CONTRACT_PATH
 sys.path.insert(0, os.path.join(ROOT, "model-package", "code"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import torch  # noqa: E402
 from PIL import Image  # noqa: E402
@@ -29,18 +30,7 @@ import inference  # noqa: E402
 with open(CONTRACT_PATH, encoding="utf-8") as handle:
     CONTRACT = json.load(handle)
 
-DIMENSIONS = 32
-
-
-class TinyEncoder(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.conv = torch.nn.Conv2d(3, 8, kernel_size=5, stride=4)
-        self.project = torch.nn.Linear(8 * 4 * 4, DIMENSIONS)
-
-    def forward(self, pixels):
-        features = torch.nn.functional.adaptive_avg_pool2d(torch.relu(self.conv(pixels)), 4)
-        return self.project(features.flatten(1))
+from tiny_model import DIMENSIONS, TinyEncoder  # noqa: E402
 
 
 def build_package(directory, tamper=False):

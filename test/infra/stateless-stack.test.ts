@@ -179,7 +179,7 @@ describe('functions', () => {
       LOGO_INDEX_CN_ARN: 'vector-index:CN',
       LOGOS_BUCKET: 'bucket:Logos.name',
       DEGRADED_INDEX_PREFIX: 'degraded-index/',
-      CLIP_ENDPOINT_NAME: 'tmk-shared-clip',
+      CLIP_ENDPOINT_NAME: 'tmk-dev-clip',
     });
   });
 
@@ -194,7 +194,7 @@ describe('least privilege', () => {
   const read = [...TABLE_ACTIONS.read].sort();
   const readUpdate = [...TABLE_ACTIONS.readUpdate].sort();
   const readWrite = [...TABLE_ACTIONS.readWrite].sort();
-  const clipArn = 'arn:${AWS::Partition}:sagemaker:${AWS::Region}:${AWS::AccountId}:endpoint/tmk-shared-clip';
+  const clipArn = 'arn:${AWS::Partition}:sagemaker:${AWS::Region}:${AWS::AccountId}:endpoint/tmk-dev-clip';
   /** Active tracing: every function may send its trace segments to X-Ray (the actions take no resource). */
   const tracing = { '*': ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'] };
   const meteredChain = {
@@ -336,8 +336,10 @@ describe('ingest pipeline', () => {
     expect(describeValue(dev, permissions[0]![1].Properties!.SourceArn)).toBe('bucket:Batches');
   });
 
-  it('does not create a SageMaker endpoint in dev (it imports one)', () => {
-    dev.stateless.resourceCountIs('AWS::SageMaker::Endpoint', 0);
-    dev.stateless.resourceCountIs('AWS::SageMaker::Model', 0);
+  it('dev creates what it uses: one serverless embedding endpoint (no instance billed while idle)', () => {
+    dev.stateless.resourceCountIs('AWS::SageMaker::Endpoint', 1);
+    const [, config] = onlyResource(dev.statelessJson, 'AWS::SageMaker::EndpointConfig', 'ClipConfig');
+    expect(config.Properties!.ProductionVariants[0].InstanceType).toBeUndefined();
+    expect(config.Properties!.ProductionVariants[0].ServerlessConfig).toEqual({ MemorySizeInMB: 4096, MaxConcurrency: 2 });
   });
 });
