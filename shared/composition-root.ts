@@ -28,10 +28,15 @@ import type { LogoIngestDeps } from './ingest/ingest-logos';
 import { normalizeImage } from './imaging/normalize-image';
 import { PerceptualDescriptorEmbedder } from './imaging/perceptual-descriptor';
 import { createScreeningService, type ScreeningService } from './screening/screening-service';
-import { createLogger, createMetrics } from './observability';
+import { createLogger, createMetrics, createTracer, traced } from './observability';
 
-export function buildDependencies(config: AppConfig, doc = createDynamoDbClients({ region: config.region, endpoint: config.dynamoDbEndpoint }).doc): ApiDependencies {
-  return buildMeteringDependencies(config, doc);
+export function buildDependencies(config: AppConfig, doc = tracedDynamoDb(config)): ApiDependencies {
+  return { ...buildMeteringDependencies(config, doc), tracer: createTracer(config.serviceName) };
+}
+
+/** The DynamoDB document client, its calls traced (in Lambda). */
+function tracedDynamoDb(config: AppConfig): DynamoDBDocumentClient {
+  return traced(createTracer(config.serviceName), createDynamoDbClients({ region: config.region, endpoint: config.dynamoDbEndpoint }).doc);
 }
 
 function buildMeteringDependencies(config: AppConfig, doc: DynamoDBDocumentClient): ApiDependencies {
@@ -49,7 +54,7 @@ function buildMeteringDependencies(config: AppConfig, doc: DynamoDBDocumentClien
 }
 
 /** The trademark data stores: what ingest writes and screening and image search read. */
-export function buildDataStores(config: AppConfig, doc = createDynamoDbClients({ region: config.region, endpoint: config.dynamoDbEndpoint }).doc): IngestStores {
+export function buildDataStores(config: AppConfig, doc = tracedDynamoDb(config)): IngestStores {
   const t = config.tables;
   return {
     marks: new DynamoDbMarkStore(doc, { marks: t.marks, markKeys: t['mark-keys'] }),
@@ -66,11 +71,12 @@ export function buildLogoSearch(config: AppConfig, batches = buildDataStores(con
     ? new S3UsearchIndexStore(new S3Client({ region: config.region }), config.logos.bucket, config.logos.degradedPrefix, DEFAULT_INDEX_FOLDER)
     : new FolderUsearchIndexStore(config.logos.indexDir);
   const clip = config.logos.clip;
+  const tracer = createTracer(config.serviceName);
   // One attempt only on the search path: a retry would not fit the time budget, and the fallback answers instead.
   const primary = clip
     ? {
-        embedder: new SageMakerClipEmbedder(new SageMakerRuntimeClient({ region: config.region, maxAttempts: 1 }), clip.endpointName),
-        index: (market: Market) => new S3VectorsIndex(new S3VectorsClient({ region: config.region, maxAttempts: 1 }), { indexArn: clip.indexArns[market] }),
+        embedder: new SageMakerClipEmbedder(traced(tracer, new SageMakerRuntimeClient({ region: config.region, maxAttempts: 1 })), clip.endpointName),
+        index: (market: Market) => new S3VectorsIndex(traced(tracer, new S3VectorsClient({ region: config.region, maxAttempts: 1 })), { indexArn: clip.indexArns[market] }),
       }
     : undefined;
   return createLogoSearchService({ batches, indexes, ...(primary ? { primary } : {}), primaryBudgetMs: config.logos.primaryBudgetMs });

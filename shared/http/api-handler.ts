@@ -1,12 +1,13 @@
 /**
  * Builds the Lambda handler of a metered operation. The order of the chain is all here:
- *   request id + access log, metrics, error envelope, API key, rate limit, tier, JSON body,
+ *   tracing (X-Ray, in Lambda), request id + access log, metrics, error envelope, API key, rate limit, tier, JSON body,
  *   query merge, validation, Idempotency-Key, points debit, then the operation itself
  * (DESIGN.md's order: authenticate -> tier -> validate; the body is not read before the caller is known).
  * middy runs `after` and `onError` in reverse, so the debit refunds before the envelope answers, and the access
  * log sees the final response.
  */
 import middy, { type MiddlewareObj } from '@middy/core';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { toHttpApiEvent } from './gateway-event';
 import { WorkAbortedError } from '../errors';
@@ -65,11 +66,12 @@ export function buildApiHandler<Input, Output>(operation: Operation<Input, Outpu
     }
   };
 
+  const tracing = deps.tracer ? [captureLambdaHandler(deps.tracer, { captureResponse: false })] : [];
   // Our middlewares type middy's request with the state they share; middy's own request type is looser.
   // At the margin before the function's deadline (http.deadlineMarginMs), middy aborts the work's signal and the
   // chain answers: the debit refunds, the envelope says 503. The work must yield for that timer to fire: it does.
   return middy<ApiEvent, ApiResult, Error, Context>({ timeoutEarlyInMillis: deps.http.deadlineMarginMs })
-    .use(chain as unknown as MiddlewareObj<ApiEvent, ApiResult, Error, Context>[])
+    .use([...tracing, ...(chain as unknown as MiddlewareObj<ApiEvent, ApiResult, Error, Context>[])])
     .handler(runOperation);
 }
 

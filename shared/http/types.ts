@@ -5,7 +5,7 @@ import type * as z from 'zod';
 import type { HttpConfig } from '../config';
 import type { Tier } from '../metering/tiers';
 import type { AccountStore, Debit, IdempotencyStore, RateLimiter, UsageLedger } from '../ports';
-import type { Logger, Metrics } from '../observability';
+import type { Logger, Metrics, Tracer } from '../observability';
 import type { Language } from './language';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -71,6 +71,8 @@ export interface ApiDependencies {
   rateLimiter: RateLimiter;
   logger: Logger;
   metrics: Metrics;
+  /** X-Ray, in Lambda; absent in tests that build their own dependencies. */
+  tracer?: Tracer;
   now: () => Date;
 }
 
