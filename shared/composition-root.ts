@@ -28,7 +28,8 @@ import type { LogoIngestDeps } from './ingest/ingest-logos';
 import { normalizeImage } from './imaging/normalize-image';
 import { PerceptualDescriptorEmbedder } from './imaging/perceptual-descriptor';
 import { createScreeningService, type ScreeningService } from './screening/screening-service';
-import { createLogger, createMetrics, createTracer, traced } from './observability';
+import { createLogger, createMetrics } from './observability';
+import { createTracer, traced } from './tracing';
 
 export function buildDependencies(config: AppConfig, doc = tracedDynamoDb(config)): ApiDependencies {
   return { ...buildMeteringDependencies(config, doc), tracer: createTracer(config.serviceName) };

@@ -1,11 +1,10 @@
 /**
- * Logger, metrics and tracer, built once per process. The tracer (X-Ray) is active in Lambda only (Powertools turns
- * it off elsewhere); it records each invocation and the AWS SDK calls of the clients given to `traced`. Secrets never reach a log line: the JSON replacer drops any
+ * Logger and metrics, built once per process (the tracer is in tracing.ts: the X-Ray SDK is heavy, and only the
+ * functions that call AWS services load it). Secrets never reach a log line: the JSON replacer drops any
  * `authorization` field and masks anything shaped like an API key or a bearer credential, wherever it appears.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
 
 // Any case: a key upper-cased by a client or a proxy still gives most of its secret away.
 const API_KEY_SHAPE = /tmk_[a-z][a-z0-9]{0,15}_[0-9a-z]{4,}/gi;
@@ -28,17 +27,4 @@ export function createMetrics(serviceName: string, namespace: string): Metrics {
   return new Metrics({ serviceName, namespace });
 }
 
-let processTracer: Tracer | undefined;
-
-/** One tracer per process: every client and handler of the process reports into the same trace. */
-export function createTracer(serviceName: string): Tracer {
-  processTracer ??= new Tracer({ serviceName, captureHTTPsRequests: false });
-  return processTracer;
-}
-
-/** An AWS SDK v3 client whose calls appear as subsegments of the invocation's trace. */
-export function traced<T>(tracer: Tracer, client: T): T {
-  return tracer.captureAWSv3Client(client);
-}
-
-export type { Logger, Metrics, Tracer };
+export type { Logger, Metrics };

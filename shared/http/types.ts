@@ -5,7 +5,8 @@ import type * as z from 'zod';
 import type { HttpConfig } from '../config';
 import type { Tier } from '../metering/tiers';
 import type { AccountStore, Debit, IdempotencyStore, RateLimiter, UsageLedger } from '../ports';
-import type { Logger, Metrics, Tracer } from '../observability';
+import type { Logger, Metrics } from '../observability';
+import type { Tracer } from '../tracing';
 import type { Language } from './language';
 
 export type ApiEvent = APIGatewayProxyEventV2;
