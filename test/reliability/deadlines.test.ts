@@ -10,6 +10,7 @@ import { API_FUNCTION_TIMEOUT_SECONDS } from '../../functions/limits';
 import { auditAccount } from '../../shared/metering/accounts';
 import { createTestStack, type TestStack } from '../support/test-stack';
 import { post, readJson, startTestServer } from '../support/test-server';
+import { solidPng } from '../unit/imaging/test-images';
 
 /** What a function must answer within: its timeout less the deadline margin (DEADLINE_MARGIN_MS, 1.5 s). */
 const DEADLINE_MS = API_FUNCTION_TIMEOUT_SECONDS * 1000 - 1500;
@@ -93,6 +94,37 @@ describe(`with the production timeout (${API_FUNCTION_TIMEOUT_SECONDS} s)`, () =
     expect(slowest.ms).toBeLessThan(DEADLINE_MS);
     figure('slowest of 101 hostile SVGs answered in', slowest.ms);
     expect((await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points).toBe(5000);
+  });
+
+  it('normal image searches stay available while the hostile SVGs arrive, 4 at a time', async () => {
+    const { apiKey } = await stack.openAccount({ points: 100_000 });
+    const auth = { Authorization: `Bearer ${apiKey}` };
+    const logo = (await solidPng(256, 256, '#c0392b')).toString('base64');
+    const normalSearches = async (count: number): Promise<number[]> => {
+      const times: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const { response, ms } = await timed(() => post(`${server.url}/v1/image-search`, { image_b64: logo }, auth));
+        expect(response.status).toBe(200);
+        times.push(ms);
+      }
+      return times;
+    };
+    const hostile = Array.from({ length: 101 }, (_, i) => Buffer.from(hostileSvg(3 + (i % 18), 5 + ((i * 7) % 400), 1 + ((i * 13) % 200))).toString('base64'));
+
+    const idle = await normalSearches(20);
+    const queue = [...hostile];
+    const attackers = Array.from({ length: 4 }, async () => {
+      for (let svg = queue.pop(); svg; svg = queue.pop()) {
+        const { response } = await timed(() => post(`${server.url}/v1/image-search`, { image_b64: svg }, auth));
+        expect(response.status).toBe(400);
+      }
+    });
+    const [loaded] = await Promise.all([normalSearches(20), ...attackers]);
+
+    const p95 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.ceil(times.length * 0.95) - 1]!;
+    figure('normal image search p95, idle', p95(idle));
+    figure('normal image search p95, under the hostile SVGs', p95(loaded!));
+    expect(loaded).toHaveLength(20);
   });
 
   it('with the work budget lifted, the batch runs into the deadline: cut off, refunded and answered before the timeout', async () => {
