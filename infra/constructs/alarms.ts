@@ -97,6 +97,33 @@ export class ServiceAlarms extends Construct {
       });
     }
 
+    this.addFunctionErrors(props);
+    this.addMeteredAlarms(props);
+    this.addTableThrottles(props);
+
+    this.add('DegradedShare', {
+      name: `${prefix}-image-search-degraded-share`,
+      description: `More than ${thresholds.degradedSharePercent}% of image searches answered from the degraded index (15-minute windows): check the CLIP endpoint.`,
+      metric: metrics.degradedShare(Duration.minutes(15)),
+      threshold: thresholds.degradedSharePercent,
+      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 2,
+    });
+
+    this.add('IngestDeadLetters', {
+      name: `${prefix}-ingest-dead-letters`,
+      description: 'A data batch failed ingest after its retries: read the message on the dead-letter queue.',
+      metric: props.ingestDeadLetters.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' }),
+      threshold: thresholds.ingestDeadLetters,
+      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+  }
+
+  /** Every function: failures (uncaught, or stopped at its timeout). */
+  private addFunctionErrors(props: ServiceAlarmsProps): void {
+    const { prefix, thresholds } = props;
+    const fiveMinutes = Duration.minutes(5);
     for (const [functionId, fn] of Object.entries(props.functions) as [FunctionId, IFunction][]) {
       this.add(`Errors-${functionId}`, {
         name: `${prefix}-${functionId}-errors`,
@@ -107,7 +134,12 @@ export class ServiceAlarms extends Construct {
         evaluationPeriods: 1,
       });
     }
+  }
 
+  /** The functions that charge points: duration near their timeout, and refunds that failed. */
+  private addMeteredAlarms(props: ServiceAlarmsProps): void {
+    const { prefix, thresholds } = props;
+    const fiveMinutes = Duration.minutes(5);
     const refundFilters: MetricFilter[] = [];
     for (const { id: functionId, fn, logGroup, timeout } of props.metered) {
       const limitMs = (timeout.toMilliseconds() * thresholds.durationOfTimeoutPercent) / 100;
@@ -138,7 +170,12 @@ export class ServiceAlarms extends Construct {
       comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
     });
+  }
 
+  /** DynamoDB throttles, table by table. */
+  private addTableThrottles(props: ServiceAlarmsProps): void {
+    const { prefix, thresholds } = props;
+    const fiveMinutes = Duration.minutes(5);
     for (const [tableId, table] of Object.entries(props.tables)) {
       this.add(`TableThrottles-${tableId}`, {
         name: `${prefix}-${tableId}-table-throttles`,
@@ -149,24 +186,6 @@ export class ServiceAlarms extends Construct {
         evaluationPeriods: 1,
       });
     }
-
-    this.add('DegradedShare', {
-      name: `${prefix}-image-search-degraded-share`,
-      description: `More than ${thresholds.degradedSharePercent}% of image searches answered from the degraded index (15-minute windows): check the CLIP endpoint.`,
-      metric: metrics.degradedShare(Duration.minutes(15)),
-      threshold: thresholds.degradedSharePercent,
-      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 2,
-    });
-
-    this.add('IngestDeadLetters', {
-      name: `${prefix}-ingest-dead-letters`,
-      description: 'A data batch failed ingest after its retries: read the message on the dead-letter queue.',
-      metric: props.ingestDeadLetters.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' }),
-      threshold: thresholds.ingestDeadLetters,
-      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-    });
   }
 
   private add(

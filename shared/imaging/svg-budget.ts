@@ -63,94 +63,116 @@ function regionShare(value: string | undefined, userSpace: boolean, pictureSide:
   return userSpace ? n / pictureSide : n;
 }
 
+function refuse(reason: string, limit: number): never {
+  throw new ImageTooComplexError(reason, limit);
+}
+
+/** The counts of one document, element by element, refusing as soon as one goes over its limit. */
+class RenderingBudget {
+  private elements = 0;
+  private uses = 0;
+  private primitives = 0;
+  private filtered = 0;
+  private scale = 1;
+  private pictureSide: number;
+  /** For each open element: whether it applies a filter. */
+  private readonly open: boolean[] = [];
+  private filteredOpen = 0;
+  private styleDepth = 0;
+  private readonly filters: { userSpace: boolean; width?: string; height?: string }[] = [];
+  /** feMorphology primitives of each filter, by id; the filter ids applied, once per element applying one. */
+  private readonly morphologiesOf = new Map<string, number>();
+  private readonly applied: string[] = [];
+  private insideFilter: string | undefined;
+
+  constructor(private readonly renderSide: number) {
+    this.pictureSide = renderSide;
+  }
+
+  openElement(name: string, attrs: Record<string, string>): void {
+    if (++this.elements > SVG_LIMITS.elements) refuse(`it has more than ${SVG_LIMITS.elements} elements`, SVG_LIMITS.elements);
+    if (this.open.length >= SVG_LIMITS.depth) refuse(`its elements nest more than ${SVG_LIMITS.depth} deep`, SVG_LIMITS.depth);
+    if (this.elements === 1) this.readPictureSize(attrs);
+    if (name === 'style') this.styleDepth++;
+    if (name === 'use' && ++this.uses > SVG_LIMITS.uses) refuse(`it has more than ${SVG_LIMITS.uses} <use> elements`, SVG_LIMITS.uses);
+    if (name === 'filter') {
+      this.insideFilter = attrs.id ?? '';
+      this.filters.push({ userSpace: attrs.filterunits === 'userSpaceOnUse', width: attrs.width, height: attrs.height });
+    }
+    if (name.startsWith('fe') && !NON_DRAWING_FE.has(name)) this.primitive(name, attrs);
+    const appliesFilter = (attrs.filter !== undefined && attrs.filter.trim() !== 'none') || /(^|;)\s*filter\s*:\s*(?!none)/i.test(attrs.style ?? '');
+    if (appliesFilter) {
+      const reference = /url\(\s*["']?#([^"')\s]+)/.exec(attrs.filter ?? attrs.style ?? '');
+      this.applied.push(reference?.[1] ?? '');
+      if (++this.filtered > SVG_LIMITS.filteredElements) refuse(`more than ${SVG_LIMITS.filteredElements} elements apply a filter`, SVG_LIMITS.filteredElements);
+      if (this.filteredOpen + 1 > SVG_LIMITS.filterNesting) refuse(`filtered elements nest more than ${SVG_LIMITS.filterNesting} deep`, SVG_LIMITS.filterNesting);
+      this.filteredOpen++;
+    }
+    this.open.push(appliesFilter);
+  }
+
+  closeElement(name: string): void {
+    if (this.open.pop()) this.filteredOpen--;
+    if (name === 'style') this.styleDepth--;
+    if (name === 'filter') this.insideFilter = undefined;
+  }
+
+  styleText(css: string): void {
+    // A stylesheet can put one filter on any number of elements, out of reach of the counts above.
+    if (this.styleDepth > 0 && /filter\s*:\s*(?!none)/i.test(css)) refuse('a filter set in a stylesheet (set it with the filter attribute)', 0);
+  }
+
+  /** What needs the whole document: filters applied by reference, filter regions in the picture's units. */
+  finish(): void {
+    const morphologies = this.applied.reduce((sum, id) => sum + (this.morphologiesOf.get(id) ?? 0), 0);
+    if (morphologies > SVG_LIMITS.morphologyApplications) refuse(`filters apply feMorphology ${morphologies} times`, SVG_LIMITS.morphologyApplications);
+    for (const filter of this.filters) {
+      const share = Math.max(regionShare(filter.width, filter.userSpace, this.pictureSide), regionShare(filter.height, filter.userSpace, this.pictureSide));
+      if (!(share <= SVG_LIMITS.filterRegionShare)) {
+        refuse(`a filter region is ${Number.isFinite(share) ? `${share.toFixed(1)} times` : 'unreadably'} the size of what it filters`, SVG_LIMITS.filterRegionShare);
+      }
+    }
+  }
+
+  /** The root's size in user units, so that radii can be judged in pixels of the render. */
+  private readPictureSize(attrs: Record<string, string>): void {
+    const viewBox = numbers(attrs.viewbox);
+    const width = lengthPx(attrs.width) ?? (viewBox.length === 4 ? viewBox[2] : undefined);
+    const height = lengthPx(attrs.height) ?? (viewBox.length === 4 ? viewBox[3] : undefined);
+    const userSide = Math.max(viewBox.length === 4 ? Math.max(viewBox[2]!, viewBox[3]!) : 0, width ?? 0, height ?? 0);
+    if (userSide > 0 && Number.isFinite(userSide)) {
+      this.pictureSide = userSide;
+      this.scale = this.renderSide / userSide;
+    }
+  }
+
+  private primitive(name: string, attrs: Record<string, string>): void {
+    if (++this.primitives > SVG_LIMITS.filterPrimitives) refuse(`it has more than ${SVG_LIMITS.filterPrimitives} filter primitives`, SVG_LIMITS.filterPrimitives);
+    if (name === 'femorphology') {
+      if (this.insideFilter !== undefined) this.morphologiesOf.set(this.insideFilter, (this.morphologiesOf.get(this.insideFilter) ?? 0) + 1);
+      const radius = Math.max(0, ...numbers(attrs.radius).map(Math.abs)) * this.scale;
+      if (!(radius <= SVG_LIMITS.morphologyRadiusPx)) refuse(`an feMorphology radius is ${Math.round(radius)} pixels at render size`, SVG_LIMITS.morphologyRadiusPx);
+    }
+    if (name === 'fegaussianblur') {
+      const deviation = Math.max(0, ...numbers(attrs.stddeviation).map(Math.abs)) * this.scale;
+      if (!(deviation <= SVG_LIMITS.blurDeviationPx)) refuse(`an feGaussianBlur stdDeviation is ${Math.round(deviation)} pixels at render size`, SVG_LIMITS.blurDeviationPx);
+    }
+  }
+}
+
 /**
  * Throws ImageTooComplexError when the SVG asks for more rendering than SVG_LIMITS allow. `renderSide` is the
  * longer side, in pixels, the SVG will be rendered at. The markup must already be well-formed (checkSvg).
  */
 export function checkSvgBudget(text: string, renderSide: number): void {
-  const refuse = (reason: string, limit: number): never => {
-    throw new ImageTooComplexError(reason, limit);
-  };
+  const budget = new RenderingBudget(renderSide);
   const parser = new SaxesParser({ xmlns: false, position: false });
-  let elements = 0;
-  let uses = 0;
-  let primitives = 0;
-  let filtered = 0;
-  let scale = 1;
-  let pictureSide = renderSide;
-  /** For each open element: whether it applies a filter. */
-  const open: boolean[] = [];
-  let filteredOpen = 0;
-  const pendingFilters: { userSpace: boolean; width?: string; height?: string }[] = [];
-  let styleDepth = 0;
-  /** feMorphology primitives of each filter, by id; the filter ids applied, once per element applying one. */
-  const morphologiesOf = new Map<string, number>();
-  const applied: string[] = [];
-  let insideFilter: string | undefined;
-
-  parser.on('opentag', (tag) => {
-    const name = localName(tag.name);
-    const attrs = Object.fromEntries(Object.entries(tag.attributes).map(([k, v]) => [localName(k), v]));
-    if (++elements > SVG_LIMITS.elements) refuse(`it has more than ${SVG_LIMITS.elements} elements`, SVG_LIMITS.elements);
-    if (open.length >= SVG_LIMITS.depth) refuse(`its elements nest more than ${SVG_LIMITS.depth} deep`, SVG_LIMITS.depth);
-    if (elements === 1) {
-      const viewBox = numbers(attrs.viewbox);
-      const width = lengthPx(attrs.width) ?? (viewBox.length === 4 ? viewBox[2] : undefined);
-      const height = lengthPx(attrs.height) ?? (viewBox.length === 4 ? viewBox[3] : undefined);
-      const userSide = Math.max(viewBox.length === 4 ? Math.max(viewBox[2]!, viewBox[3]!) : 0, width ?? 0, height ?? 0);
-      if (userSide > 0 && Number.isFinite(userSide)) {
-        pictureSide = userSide;
-        scale = renderSide / userSide;
-      }
-    }
-    if (name === 'style') styleDepth++;
-    if (name === 'use' && ++uses > SVG_LIMITS.uses) refuse(`it has more than ${SVG_LIMITS.uses} <use> elements`, SVG_LIMITS.uses);
-    if (name === 'filter') {
-      insideFilter = attrs.id ?? '';
-      pendingFilters.push({ userSpace: attrs.filterunits === 'userSpaceOnUse', width: attrs.width, height: attrs.height });
-    }
-    if (name.startsWith('fe') && !NON_DRAWING_FE.has(name)) {
-      if (++primitives > SVG_LIMITS.filterPrimitives) refuse(`it has more than ${SVG_LIMITS.filterPrimitives} filter primitives`, SVG_LIMITS.filterPrimitives);
-      if (name === 'femorphology') {
-        if (insideFilter !== undefined) morphologiesOf.set(insideFilter, (morphologiesOf.get(insideFilter) ?? 0) + 1);
-        const radius = Math.max(0, ...numbers(attrs.radius).map(Math.abs)) * scale;
-        if (!(radius <= SVG_LIMITS.morphologyRadiusPx)) refuse(`an feMorphology radius is ${Math.round(radius)} pixels at render size`, SVG_LIMITS.morphologyRadiusPx);
-      }
-      if (name === 'fegaussianblur') {
-        const deviation = Math.max(0, ...numbers(attrs.stddeviation).map(Math.abs)) * scale;
-        if (!(deviation <= SVG_LIMITS.blurDeviationPx)) refuse(`an feGaussianBlur stdDeviation is ${Math.round(deviation)} pixels at render size`, SVG_LIMITS.blurDeviationPx);
-      }
-    }
-    const appliesFilter = (attrs.filter !== undefined && attrs.filter.trim() !== 'none') || /(^|;)\s*filter\s*:\s*(?!none)/i.test(attrs.style ?? '');
-    if (appliesFilter) {
-      const reference = /url\(\s*["']?#([^"')\s]+)/.exec(attrs.filter ?? attrs.style ?? '');
-      applied.push(reference?.[1] ?? '');
-      if (++filtered > SVG_LIMITS.filteredElements) refuse(`more than ${SVG_LIMITS.filteredElements} elements apply a filter`, SVG_LIMITS.filteredElements);
-      if (filteredOpen + 1 > SVG_LIMITS.filterNesting) refuse(`filtered elements nest more than ${SVG_LIMITS.filterNesting} deep`, SVG_LIMITS.filterNesting);
-      filteredOpen++;
-    }
-    open.push(appliesFilter);
-  });
-  parser.on('closetag', (tag) => {
-    if (open.pop()) filteredOpen--;
-    const name = localName(tag.name);
-    if (name === 'style') styleDepth--;
-    if (name === 'filter') insideFilter = undefined;
-  });
-  const onStyleText = (css: string): void => {
-    // A stylesheet can put one filter on any number of elements, out of reach of the counts above.
-    if (styleDepth > 0 && /filter\s*:\s*(?!none)/i.test(css)) refuse('a filter set in a stylesheet (set it with the filter attribute)', 0);
-  };
-  parser.on('text', onStyleText);
-  parser.on('cdata', onStyleText);
+  parser.on('opentag', (tag) => budget.openElement(localName(tag.name), Object.fromEntries(Object.entries(tag.attributes).map(([k, v]) => [localName(k), v]))));
+  parser.on('closetag', (tag) => budget.closeElement(localName(tag.name)));
+  parser.on('text', (css) => budget.styleText(css));
+  parser.on('cdata', (css) => budget.styleText(css));
   parser.write(text).close();
-
-  const morphologies = applied.reduce((sum, id) => sum + (morphologiesOf.get(id) ?? 0), 0);
-  if (morphologies > SVG_LIMITS.morphologyApplications) refuse(`filters apply feMorphology ${morphologies} times`, SVG_LIMITS.morphologyApplications);
-  for (const filter of pendingFilters) {
-    const share = Math.max(regionShare(filter.width, filter.userSpace, pictureSide), regionShare(filter.height, filter.userSpace, pictureSide));
-    if (!(share <= SVG_LIMITS.filterRegionShare)) refuse(`a filter region is ${Number.isFinite(share) ? `${share.toFixed(1)} times` : 'unreadably'} the size of what it filters`, SVG_LIMITS.filterRegionShare);
-  }
+  budget.finish();
 }
 
 /** How long an SVG may take to render; past it the answer is `image_too_complex` (the render itself runs out). */
