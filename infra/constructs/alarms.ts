@@ -15,6 +15,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { AlarmThresholds } from '../config/environments';
+import { REFUND_FAILED_MESSAGE } from '../../shared/http/debit-points';
 import type { FunctionId } from './bundling';
 import { OPERATIONS, type ServiceMetrics } from './service-metrics';
 
@@ -45,8 +46,6 @@ const THROTTLE_WATCHED_OPERATIONS = [
   Operation.TRANSACT_WRITE_ITEMS,
 ];
 
-/** The log line shared/http/debit-points.ts writes when a charge could not be given back. */
-export const REFUND_FAILED_MESSAGE = 'refund failed';
 
 export class ServiceAlarms extends Construct {
   readonly topic: Topic;

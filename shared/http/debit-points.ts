@@ -77,12 +77,15 @@ export function debitPoints<Input>(options: {
       state.charge!.refunded = true;
     } catch (error) {
       // The usage record still says `charged`; this line names it, and `npm run admin -- refund` gives it back.
-      options.logger.error('refund failed', { requestId: state.requestId, accountId: debit.accountId, entryId: debit.entryId, error: error as Error });
+      options.logger.error(REFUND_FAILED_MESSAGE, { requestId: state.requestId, accountId: debit.accountId, entryId: debit.entryId, error: error as Error });
     }
   };
 
   return { before: debitPointsBefore, after: debitPointsAfter, onError: debitPointsOnError };
 }
+
+/** The log line of a charge that could not be given back: the refund-failed alarm counts it (infra/constructs/alarms.ts). */
+export const REFUND_FAILED_MESSAGE = 'refund failed';
 
 /** Time a debit needs beyond the deadline margin to be made and, if need be, given back. */
 const DEBIT_RESERVE_MS = 1000;
