@@ -1,10 +1,10 @@
 /**
  * The CDK app: `cdk synth|deploy -c env=dev|staging|prod` (dev by default). Account and region come from the CLI's
- * environment (profile or AWS_* variables). Optional: `-c clipEndpointName=NAME` to use an existing SageMaker
- * endpoint, `-c alarmEmail=ADDRESS` to subscribe an address to the alarms.
+ * environment (profile or AWS_* variables). `-c modelPackageUri=s3://.../<sha256>/model.tar.gz`: the pinned model
+ * package the embedding endpoint serves (required unless `-c clipEndpointName=NAME` names an existing endpoint), `-c alarmEmail=ADDRESS` to subscribe an address to the alarms.
  */
 import { App } from 'aws-cdk-lib';
-import { environmentConfig, UnknownEnvironmentError } from './config/environments';
+import { environmentConfig, ModelPackageError, UnknownEnvironmentError } from './config/environments';
 import { addEnvironment } from './stacks/environment';
 
 function optionalContext(app: App, key: string): string | undefined {
@@ -19,12 +19,13 @@ try {
     account: process.env.CDK_DEFAULT_ACCOUNT,
     region: process.env.CDK_DEFAULT_REGION,
     clipEndpointName: optionalContext(app, 'clipEndpointName'),
+    modelPackageUri: optionalContext(app, 'modelPackageUri'),
     alarmEmail: optionalContext(app, 'alarmEmail'),
   });
   addEnvironment(app, config);
   app.synth();
 } catch (error) {
-  if (error instanceof UnknownEnvironmentError) {
+  if (error instanceof UnknownEnvironmentError || error instanceof ModelPackageError) {
     console.error(error.message);
     process.exit(1);
   }

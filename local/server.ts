@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { HeadersTooLargeError, MalformedRequestError, MethodNotAllowedError, PayloadTooLargeError, type ServiceError } from '../shared/errors';
+import { API_FUNCTION_TIMEOUT_SECONDS } from '../functions/limits';
 import { lambdaContext, toApiGatewayEvent } from './lambda-event';
 
 export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
@@ -27,7 +28,7 @@ export interface LocalServerOptions {
   fallback: LambdaHttpHandler;
   /** API Gateway's own cap on a request body (HTTP API: 10 MB). */
   gatewayMaxBodyBytes?: number;
-  /** The functions' timeout. */
+  /** The functions' timeout (default: the one every environment deploys, functions/limits.ts). */
   timeoutMs?: number;
 }
 
@@ -110,9 +111,37 @@ function toHttpResponse(result: APIGatewayProxyResultV2): Response {
   return new Response(body, { status: result.statusCode ?? 200, headers });
 }
 
+const FUNCTION_TIMED_OUT = Symbol('function timed out');
+
+/**
+ * Lambda stops a function at its timeout and API Gateway answers for it; here the answer is given at the same
+ * moment (the handler's own work cannot be stopped in this process, and its late result is dropped).
+ */
+async function withinDeadline<T>(result: Promise<T>, timeoutMs: number): Promise<T | typeof FUNCTION_TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<typeof FUNCTION_TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(FUNCTION_TIMED_OUT), timeoutMs);
+  });
+  try {
+    return await Promise.race([result, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The gateway's own 5xx, in the envelope the deployed API's gateway responses give it (infra/constructs/rest-api.ts). */
+export const GATEWAY_5XX_MESSAGE = 'The service could not complete this request. Quote the request id if you contact support.';
+
+function gatewayResponse(status: number, code: string, message: string, requestId: string): Response {
+  return new Response(JSON.stringify({ error: { code, message, request_id: requestId } }), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId },
+  });
+}
+
 export function createLocalApp(options: LocalServerOptions): Hono<{ Bindings: HttpBindings }> {
   const maxBody = options.gatewayMaxBodyBytes ?? 10 * 1024 * 1024;
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? API_FUNCTION_TIMEOUT_SECONDS * 1000;
   const app = new Hono<{ Bindings: HttpBindings }>();
 
   app.all('*', async (c) => {
@@ -134,7 +163,8 @@ export function createLocalApp(options: LocalServerOptions): Hono<{ Bindings: Ht
       routeKey: route ? `${route.method} ${route.path}` : '$default',
     });
     const functionName = route?.functionName ?? 'not-found';
-    const result = await (route?.handler ?? options.fallback)(event, lambdaContext(functionName, timeoutMs));
+    const result = await withinDeadline((route?.handler ?? options.fallback)(event, lambdaContext(functionName, timeoutMs)), timeoutMs);
+    if (result === FUNCTION_TIMED_OUT) return gatewayResponse(502, 'internal_error', GATEWAY_5XX_MESSAGE, event.requestContext.requestId);
     return toHttpResponse(result);
   });
 

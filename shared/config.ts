@@ -37,6 +37,10 @@ const envSchema = z.object({
    * trusts a cached lookup key: a completed mark batch is screened against within twice this (8 s by default).
    */
   SCREENING_REFRESH_SECONDS: positiveInt(4),
+  /** Work units one batch-screen call may ask for (shared/screening/screening-work.ts). */
+  SCREENING_WORK_BUDGET: positiveInt(180_000),
+  /** Time kept back from the function's remaining time for the refund and the answer (the deadline margin). */
+  DEADLINE_MARGIN_MS: positiveInt(1500),
 });
 
 export interface AppConfig {
@@ -47,7 +51,7 @@ export interface AppConfig {
   metricsNamespace: string;
   tables: Record<TableId, string>;
   http: HttpConfig;
-  screening: { refreshSeconds: number };
+  screening: { refreshSeconds: number; workBudget: number };
   logos: {
     indexDir: string;
     bucket?: string;
@@ -61,6 +65,8 @@ export interface HttpConfig {
   maxBodyBytes: number;
   rateLimit: { requests: number; windowSeconds: number };
   idempotency: { ttlSeconds: number; lockSeconds: number };
+  /** A metered request answers (done, or refunded) this long before the function's remaining time runs out. */
+  deadlineMarginMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -80,7 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     serviceName: e.SERVICE_NAME,
     metricsNamespace: e.METRICS_NAMESPACE,
     tables,
-    screening: { refreshSeconds: e.SCREENING_REFRESH_SECONDS },
+    screening: { refreshSeconds: e.SCREENING_REFRESH_SECONDS, workBudget: e.SCREENING_WORK_BUDGET },
     logos: {
       indexDir: e.LOGO_INDEX_DIR,
       ...(e.LOGOS_BUCKET ? { bucket: e.LOGOS_BUCKET } : {}),
@@ -94,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxBodyBytes: e.MAX_BODY_BYTES,
       rateLimit: { requests: e.RATE_LIMIT_REQUESTS, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS },
       idempotency: { ttlSeconds: e.IDEMPOTENCY_TTL_SECONDS, lockSeconds: e.IDEMPOTENCY_LOCK_SECONDS },
+      deadlineMarginMs: e.DEADLINE_MARGIN_MS,
     },
   };
 }

@@ -4,7 +4,7 @@
  * shape (`name`, `$metadata`, `$retryable`) and Node's socket codes, never `instanceof`: errors raised by Node's
  * sockets may come from another realm than ours, and the domain imports no SDK.
  */
-import { DebitOutcomeUnknownError } from './errors';
+import { DebitContendedError, DebitOutcomeUnknownError } from './errors';
 
 export type DependencyFailure = 'timeout' | 'throttled' | 'unavailable' | 'failed';
 
@@ -41,7 +41,7 @@ export function classifyDependencyFailure(error: unknown, signal?: AbortSignal):
   for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as ErrorShape).cause, depth++) {
     const kind = kindOf(e as ErrorShape);
     if (kind !== 'failed') return kind;
-    if (e instanceof DebitOutcomeUnknownError) return 'unavailable';
+    if (e instanceof DebitOutcomeUnknownError || e instanceof DebitContendedError) return 'unavailable';
   }
   return 'failed';
 }

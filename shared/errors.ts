@@ -141,6 +141,29 @@ export class TooManyItemsError extends ServiceError {
   }
 }
 
+/** A batch whose screening would take more work than one call may ask (shared/screening/screening-work.ts). */
+export class BatchTooComplexError extends ServiceError {
+  readonly status = 413;
+  readonly code = 'batch_too_complex';
+  constructor(limitUnits: number, actualUnits: number, itemsThatFit: number) {
+    super(
+      {
+        en: `This batch needs ${actualUnits} work units to screen; one request may take ${limitUnits} (a Chinese, Japanese or Korean character counts 3, any other word 1). Send at most the first ${itemsThatFit} items in this request and the rest in others. No points were charged.`,
+        zh: `本批次筛查需要 ${actualUnits} 个工作单位，单个请求上限为 ${limitUnits}（每个中日韩字符计 3，其他每个单词计 1）。请本次最多发送前 ${itemsThatFit} 条，其余分批发送。未扣除点数。`,
+      },
+      { limit_units: limitUnits, actual_units: actualUnits, items_that_fit: itemsThatFit },
+    );
+  }
+}
+
+/** Work stopped because its answer is no longer wanted (the function's time is running out). */
+export class WorkAbortedError extends Error {
+  constructor(what: string) {
+    super(`${what} was stopped: its answer is no longer wanted`);
+    this.name = 'WorkAbortedError';
+  }
+}
+
 export class UnsupportedMediaTypeError extends ServiceError {
   readonly status = 415;
   readonly code = 'unsupported_media_type';
@@ -380,6 +403,22 @@ export class ImageUnreadableError extends ServiceError {
   }
 }
 
+/** An image that would take more work to read than a search may spend (shared/imaging/svg-budget.ts). */
+export class ImageTooComplexError extends ServiceError {
+  readonly status = 400;
+  readonly code = 'image_too_complex';
+  constructor(fullReason: string, limit: number) {
+    const reason = clipped(fullReason, MAX_ECHO_CHARS);
+    super(
+      {
+        en: `The image is too complex to process: ${reason}. Send the logo as PNG, JPEG or WebP, or as a simpler SVG (few filters, small blur and dilate radii). No points were charged.`,
+        zh: `图片过于复杂，无法处理：${reason}。请以 PNG、JPEG 或 WebP 发送徽标，或发送更简单的 SVG（滤镜少、模糊与扩张半径小）。未扣除点数。`,
+      },
+      { reason, limit },
+    );
+  }
+}
+
 export class UrlNotAllowedError extends ServiceError {
   readonly status = 400;
   readonly code = 'url_not_allowed';
@@ -433,5 +472,16 @@ export class DebitOutcomeUnknownError extends Error {
   ) {
     super('the debit got no answer; it may or may not have been applied', { cause });
     this.name = 'DebitOutcomeUnknownError';
+  }
+}
+
+/**
+ * A debit that kept losing its compare-and-set to other movements of the same account for too long. Nothing was
+ * charged; the request is answered 503 and may be retried.
+ */
+export class DebitContendedError extends Error {
+  constructor(readonly attempts: number) {
+    super(`the balance kept changing under the debit (${attempts} attempts)`);
+    this.name = 'DebitContendedError';
   }
 }

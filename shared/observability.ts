@@ -1,5 +1,6 @@
 /**
- * Logger and metrics, built once per process. Secrets never reach a log line: the JSON replacer drops any
+ * Logger and metrics, built once per process (the tracer is in tracing.ts: the X-Ray SDK is heavy, and only the
+ * functions that call AWS services load it). Secrets never reach a log line: the JSON replacer drops any
  * `authorization` field and masks anything shaped like an API key or a bearer credential, wherever it appears.
  */
 import { Logger } from '@aws-lambda-powertools/logger';

@@ -81,22 +81,38 @@ export interface LedgerEntry {
   refundedAt?: string;
   refundReason?: string;
   note?: string;
-  /** The API key that made a charged call. */
+  /** charge: the API key that made the call. */
   keyId?: string;
+  /** charge: the account's balance right after this charge (before any refund of it). */
+  balanceAfter?: number;
 }
 
 export interface Debit {
   accountId: string;
   entryId: string;
   cost: number;
+  /** The balance this debit left; unknown only for a debit that got no answer. */
+  balanceAfter?: number;
+}
+
+export interface DebitInput {
+  accountId: string;
+  /** The key that made the call, kept on the usage record (usage per key). */
+  keyId?: string;
+  cost: number;
+  units: number;
+  operation: string;
+  requestId: string;
+  now: Date;
 }
 
 export interface UsageLedger {
   /**
    * One atomic transaction: the balance goes down by `cost` only if it stays at or above zero, and the charge
-   * record is written with it. Throws InsufficientPointsError (with the balance) or AccountNotFoundError.
+   * record (with the key id and the balance after) is written with it. Throws InsufficientPointsError (with the
+   * balance), AccountNotFoundError, or DebitContendedError when other movements of the account kept winning.
    */
-  debit(input: { accountId: string; keyId?: string; cost: number; units: number; operation: string; requestId: string; now: Date }): Promise<Debit>;
+  debit(input: DebitInput): Promise<Debit>;
   /** Gives the points of a charge back, at most once. Returns false when it had already been refunded. */
   refund(debit: Debit, reason: string, now: Date): Promise<boolean>;
   /** Adds points (grant, top-up) with a credit record, atomically. Returns the new balance. */

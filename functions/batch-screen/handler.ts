@@ -15,8 +15,13 @@ export interface BatchScreenResponse {
   data_as_of: string;
 }
 
-export async function screenBatch(screening: ScreeningService, input: BatchScreenRequest, allowlist?: readonly string[]): Promise<BatchScreenResponse> {
-  const { results, dataAsOf } = await screening.screen(input.items, { detail: input.detail, ...(allowlist?.length ? { allowlist } : {}) });
+export async function screenBatch(
+  screening: ScreeningService,
+  input: BatchScreenRequest,
+  options: { allowlist?: readonly string[]; signal?: AbortSignal } = {},
+): Promise<BatchScreenResponse> {
+  const { allowlist, signal } = options;
+  const { results, dataAsOf } = await screening.screen(input.items, { detail: input.detail, signal, ...(allowlist?.length ? { allowlist } : {}) });
   return { results, count: results.length, data_as_of: dataAsOf };
 }
 
@@ -27,8 +32,10 @@ export function batchScreenOperation(screening: ScreeningService, allowlists?: A
     minTier: 'professional',
     schema: batchScreenRequestSchema,
     precheck: precheckBatchScreen,
+    // Over the work budget: refused before the charge, with how many items fit.
+    validate: (input) => screening.checkWork(input.items),
     cost: (input) => ({ points: input.items.length, units: input.items.length }),
-    run: async (input, context) => screenBatch(screening, input, (await allowlists?.get(context.accountId))?.brands),
+    run: async (input, context) => screenBatch(screening, input, { allowlist: (await allowlists?.get(context.accountId))?.brands, signal: context.signal }),
   };
 }
 

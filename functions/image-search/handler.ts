@@ -16,9 +16,11 @@ export function imageSearchOperation(search: LogoSearchService): Operation<Image
     schema: imageSearchRequestSchema,
     queryFields: IMAGE_SEARCH_QUERY_FIELDS,
     precheck: precheckImageSearch,
-    // A url refused for its shape is refused here, before the charge; its DNS answers are checked by the fetch.
+    // Refused here, before the charge: a url by its shape (its DNS answers are checked by the fetch), an inline
+    // image by what can be seen without decoding it (an SVG over its rendering budget).
     validate(input) {
       if (input.url !== undefined) search.checkUrl(input.url);
+      if (input.image_b64 !== undefined) search.checkInlineImage(input.image_b64);
     },
     cost: () => ({ points: IMAGE_SEARCH_COST, units: 1 }),
     async run(input, context) {

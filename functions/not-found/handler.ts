@@ -1,6 +1,7 @@
 /** Every request no route matches: 404 `not_found`, or 405 `method_not_allowed` on a known path, in the usual shape. */
 import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { toHttpApiEvent } from '../../shared/http/gateway-event';
 import { MethodNotAllowedError, NotFoundError } from '../../shared/errors';
 import { errorEnvelope } from '../../shared/http/error-envelope';
 import { requestLogging } from '../../shared/http/request-logging';
@@ -17,6 +18,9 @@ export async function refuseUnroutedRequest(event: ApiEvent): Promise<ApiResult>
 
 const logger = createLogger('trademark-risk-api');
 
-export const handler = middy<ApiEvent, ApiResult, Error, Context, RequestState>()
+const chain = middy<ApiEvent, ApiResult, Error, Context, RequestState>()
   .use([requestLogging({ logger, operation: 'not-found' }), errorEnvelope({ logger })])
   .handler(refuseUnroutedRequest);
+
+/** Takes the REST API's events (format 1.0) as well as format 2.0. */
+export const handler = (event: ApiEvent | APIGatewayProxyEvent, context: Context): Promise<ApiResult> => chain(toHttpApiEvent(event), context);

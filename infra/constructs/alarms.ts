@@ -1,10 +1,13 @@
 /**
  * The alarms of one environment, all sent to one SNS topic: API 5xx rate, p99 latency per operation, Lambda
- * throttles per function, the degraded share of image searches, and messages on the ingest dead-letter queue.
+ * throttles and errors per function, the metered functions' duration near their timeout, DynamoDB throttles per
+ * table, refunds that failed (the one sign of points owed back), the degraded share of image searches, and
+ * messages on the ingest dead-letter queue.
  */
 import { Duration } from 'aws-cdk-lib';
-import type { IHttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
-import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Operation, type ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IMetric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -12,6 +15,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { AlarmThresholds } from '../config/environments';
+import { REFUND_FAILED_MESSAGE } from '../../shared/http/debit-points';
 import type { FunctionId } from './bundling';
 import { OPERATIONS, type ServiceMetrics } from './service-metrics';
 
@@ -19,12 +23,30 @@ export interface ServiceAlarmsProps {
   prefix: string;
   thresholds: AlarmThresholds;
   metrics: ServiceMetrics;
-  stage: IHttpStage;
-  /** The functions whose throttling is alarmed on: every one. */
+  /** The API whose 5xx share is watched (its stage's metrics). */
+  api: { metricServerError(props?: MetricOptions): IMetric; metricCount(props?: MetricOptions): IMetric };
+  /** The functions whose errors and throttling are alarmed on: every one. */
   functions: Partial<Record<FunctionId, IFunction>>;
   ingestDeadLetters: IQueue;
   alarmEmail?: string;
+  /** The functions that charge points: their timeout, and the log group where a failed refund is logged. */
+  metered: { id: FunctionId; fn: IFunction; logGroup: ILogGroup; timeout: Duration }[];
+  tables: Record<string, ITable>;
 }
+
+/** The operations the service sends (an alarm's math expression takes at most 10 metrics). */
+const THROTTLE_WATCHED_OPERATIONS = [
+  Operation.GET_ITEM,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.QUERY,
+  Operation.SCAN,
+  Operation.BATCH_GET_ITEM,
+  Operation.BATCH_WRITE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+];
+
 
 export class ServiceAlarms extends Construct {
   readonly topic: Topic;
@@ -40,8 +62,8 @@ export class ServiceAlarms extends Construct {
     const serverErrorRate = new MathExpression({
       expression: 'IF(requests > 0, 100 * errors / requests, 0)',
       usingMetrics: {
-        errors: props.stage.metricServerError({ period: fiveMinutes, statistic: 'Sum' }),
-        requests: props.stage.metricCount({ period: fiveMinutes, statistic: 'Sum' }),
+        errors: props.api.metricServerError({ period: fiveMinutes, statistic: 'Sum' }),
+        requests: props.api.metricCount({ period: fiveMinutes, statistic: 'Sum' }),
       },
       period: fiveMinutes,
       label: '5xx rate (%)',
@@ -75,6 +97,10 @@ export class ServiceAlarms extends Construct {
       });
     }
 
+    this.addFunctionErrors(props);
+    this.addMeteredAlarms(props);
+    this.addTableThrottles(props);
+
     this.add('DegradedShare', {
       name: `${prefix}-image-search-degraded-share`,
       description: `More than ${thresholds.degradedSharePercent}% of image searches answered from the degraded index (15-minute windows): check the CLIP endpoint.`,
@@ -92,6 +118,74 @@ export class ServiceAlarms extends Construct {
       comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
     });
+  }
+
+  /** Every function: failures (uncaught, or stopped at its timeout). */
+  private addFunctionErrors(props: ServiceAlarmsProps): void {
+    const { prefix, thresholds } = props;
+    const fiveMinutes = Duration.minutes(5);
+    for (const [functionId, fn] of Object.entries(props.functions) as [FunctionId, IFunction][]) {
+      this.add(`Errors-${functionId}`, {
+        name: `${prefix}-${functionId}-errors`,
+        description: `The ${functionId} function failed ${thresholds.functionErrors} times or more in 5 minutes (uncaught, or stopped at its timeout).`,
+        metric: fn.metricErrors({ period: fiveMinutes, statistic: 'Sum' }),
+        threshold: thresholds.functionErrors,
+        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+    }
+  }
+
+  /** The functions that charge points: duration near their timeout, and refunds that failed. */
+  private addMeteredAlarms(props: ServiceAlarmsProps): void {
+    const { prefix, thresholds } = props;
+    const fiveMinutes = Duration.minutes(5);
+    const refundFilters: MetricFilter[] = [];
+    for (const { id: functionId, fn, logGroup, timeout } of props.metered) {
+      const limitMs = (timeout.toMilliseconds() * thresholds.durationOfTimeoutPercent) / 100;
+      this.add(`NearTimeout-${functionId}`, {
+        name: `${prefix}-${functionId}-near-timeout`,
+        description: `The ${functionId} function ran longer than ${thresholds.durationOfTimeoutPercent}% of its ${timeout.toSeconds()} s timeout: its deadline margin is being eaten.`,
+        metric: fn.metricDuration({ period: fiveMinutes, statistic: 'Maximum' }),
+        threshold: limitMs,
+        comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+      // Both metered functions count into one metric: a failed refund is one whichever function failed it.
+      refundFilters.push(
+        new MetricFilter(this, `RefundFailedFilter-${functionId}`, {
+          logGroup,
+          filterPattern: FilterPattern.stringValue('$.message', '=', REFUND_FAILED_MESSAGE),
+          metricNamespace: props.metrics.namespace,
+          metricName: 'RefundFailed',
+          metricValue: '1',
+        }),
+      );
+    }
+    this.add('RefundFailed', {
+      name: `${prefix}-refund-failed`,
+      description: 'A charge could not be refunded: the log line "refund failed" names the usage record; `npm run admin -- refund` gives it back.',
+      metric: refundFilters[0]!.metric({ period: fiveMinutes, statistic: 'Sum' }),
+      threshold: 1,
+      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+  }
+
+  /** DynamoDB throttles, table by table. */
+  private addTableThrottles(props: ServiceAlarmsProps): void {
+    const { prefix, thresholds } = props;
+    const fiveMinutes = Duration.minutes(5);
+    for (const [tableId, table] of Object.entries(props.tables)) {
+      this.add(`TableThrottles-${tableId}`, {
+        name: `${prefix}-${tableId}-table-throttles`,
+        description: `DynamoDB throttled ${thresholds.tableThrottles} requests or more in 5 minutes on the ${tableId} table.`,
+        metric: table.metricThrottledRequestsForOperations({ period: fiveMinutes, operations: THROTTLE_WATCHED_OPERATIONS }),
+        threshold: thresholds.tableThrottles,
+        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+    }
   }
 
   private add(

@@ -7,7 +7,7 @@
 import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -34,6 +34,20 @@ export const TABLE_ACTIONS = {
 } as const;
 export type TableAccess = keyof typeof TABLE_ACTIONS;
 
+/**
+ * What the metered chain does to each table it touches, action by action (shared/adapters/aws): no Scan anywhere,
+ * no Query of accounts or keys, and on the ledger (usage) only the charge's Put, the refund's Update and the read
+ * of a record whose debit answer was lost; never Delete or BatchWrite.
+ */
+export const METERED_TABLE_ACTIONS = {
+  accounts: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  'api-keys': ['dynamodb:GetItem'],
+  usage: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  idempotency: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  'rate-limits': ['dynamodb:UpdateItem'],
+  'data-batches': ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+} as const satisfies Partial<Record<TableId, readonly string[]>>;
+
 export interface ApiFunctionProps {
   functionId: FunctionId;
   envName: string;
@@ -50,6 +64,8 @@ export interface ApiFunctionProps {
   files?: BundledFile[];
   /** Retention of the log group when the stack is deleted. */
   logRemovalPolicy: RemovalPolicy;
+  /** Executions reserved for this function (and its ceiling). */
+  reservedConcurrency?: number;
 }
 
 export class ApiFunction extends Construct {
@@ -74,6 +90,9 @@ export class ApiFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize,
       timeout: props.timeout,
+      ...(props.reservedConcurrency ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),
+      // X-Ray traces of every invocation, with the SDK calls as subsegments (Powertools Tracer, shared/observability.ts).
+      tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
       layers: props.layers,
       bundling: nodejsBundling(props.files),
@@ -85,6 +104,7 @@ export class ApiFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: props.serviceName,
         POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
         ...tableNames,
         ...props.environment,
       },
@@ -94,6 +114,11 @@ export class ApiFunction extends Construct {
   /** Exact actions on one table (never its indexes: no function queries a GSI). */
   grantTable(table: ITable, access: TableAccess): void {
     this.fn.addToRolePolicy(new PolicyStatement({ actions: [...TABLE_ACTIONS[access]], resources: [table.tableArn] }));
+  }
+
+  /** Exactly these actions on one table. */
+  grantTableActions(table: ITable, actions: readonly string[]): void {
+    this.fn.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources: [table.tableArn] }));
   }
 
   /** s3:GetObject on the objects under one prefix of a bucket. */

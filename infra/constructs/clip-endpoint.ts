@@ -1,17 +1,19 @@
 /**
- * The CLIP image-embedding endpoint. Either this environment creates it (a SageMaker model from the Hugging Face
- * inference container, an endpoint config with the instance type from config, and the endpoint), or it imports an
- * existing endpoint by name. Either way it exposes the endpoint name and one grant: sagemaker:InvokeEndpoint on
- * exactly that endpoint.
+ * The image-embedding endpoint. Either this environment creates it (a SageMaker model: the pinned PyTorch inference
+ * container running the model package's own inference code on the package's pinned weights; an endpoint config
+ * with instances or serverless capacity from config; the endpoint), or it imports an existing endpoint by name.
+ * Either way it exposes the endpoint name and one grant: sagemaker:InvokeEndpoint on exactly that endpoint.
  */
 import { ArnFormat, Aws, Stack } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { CfnEndpoint, CfnEndpointConfig, CfnModel } from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import type { ClipEndpointChoice } from '../config/environments';
+import { ModelPackageError, type ClipEndpointChoice, type ModelPackage } from '../config/environments';
 
 export interface ClipEndpointProps {
   choice: ClipEndpointChoice;
+  /** Required to create an endpoint: the package it serves. */
+  modelPackage?: ModelPackage;
   /** `tmk-<env>`: the endpoint created here is named `<prefix>-clip`, a stable name for IAM and for operators. */
   prefix: string;
 }
@@ -30,7 +32,12 @@ export class ClipEndpoint extends Construct {
     } else {
       this.endpointName = `${props.prefix}-clip`;
       this.created = true;
-      this.createEndpoint(choice);
+      if (!props.modelPackage) {
+        throw new ModelPackageError(
+          `${props.prefix} creates its embedding endpoint from a pinned model package: build and upload one (npm run model:package, infra/DEPLOY.md) and pass -c modelPackageUri=s3://.../<sha256>/model.tar.gz, or pass -c clipEndpointName=<existing endpoint>`,
+        );
+      }
+      this.createEndpoint(choice, props.modelPackage);
     }
     // SageMaker ARNs carry the endpoint name in lower case.
     this.endpointArn = Stack.of(this).formatArn({ service: 'sagemaker', resource: 'endpoint', resourceName: this.endpointName.toLowerCase() });
@@ -40,7 +47,7 @@ export class ClipEndpoint extends Construct {
     grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: ['sagemaker:InvokeEndpoint'], resources: [this.endpointArn] }));
   }
 
-  private createEndpoint(choice: Extract<ClipEndpointChoice, { mode: 'create' }>): void {
+  private createEndpoint(choice: Extract<ClipEndpointChoice, { mode: 'create' }>, modelPackage: ModelPackage): void {
     const { container } = choice;
     const repositoryArn = Stack.of(this).formatArn({ service: 'ecr', account: container.registryAccount, resource: 'repository', resourceName: container.repository });
     const role = new Role(this, 'ExecutionRole', { assumedBy: new ServicePrincipal('sagemaker.amazonaws.com') });
@@ -57,11 +64,17 @@ export class ClipEndpoint extends Construct {
       new PolicyStatement({ actions: ['cloudwatch:PutMetricData'], resources: ['*'], conditions: { StringEquals: { 'cloudwatch:namespace': '/aws/sagemaker/Endpoints' } } }),
     );
 
+    // The package, and nothing else of its bucket.
+    const [, bucket, key] = /^s3:\/\/([^/]+)\/(.+)$/.exec(modelPackage.s3Uri)!;
+    role.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [`arn:${Aws.PARTITION}:s3:::${bucket}/${key}`] }));
+
     const model = new CfnModel(this, 'Model', {
       executionRoleArn: role.roleArn,
       primaryContainer: {
         image: `${container.registryAccount}.dkr.ecr.${Aws.REGION}.${Aws.URL_SUFFIX}/${container.repository}:${container.tag}`,
-        environment: { HF_MODEL_ID: container.modelId, HF_TASK: container.task },
+        modelDataUrl: modelPackage.s3Uri,
+        // The toolkit runs code/inference.py of the package (model_fn, input_fn, predict_fn, output_fn).
+        environment: { SAGEMAKER_PROGRAM: 'inference.py', SAGEMAKER_SUBMIT_DIRECTORY: '/opt/ml/model/code', MODEL_PACKAGE_SHA256: modelPackage.sha256 },
       },
     });
     model.node.addDependency(role);
@@ -71,9 +84,10 @@ export class ClipEndpoint extends Construct {
         {
           variantName: 'clip',
           modelName: model.attrModelName,
-          initialInstanceCount: choice.instanceCount,
-          instanceType: choice.instanceType,
           initialVariantWeight: 1,
+          ...('serverless' in choice.capacity
+            ? { serverlessConfig: { memorySizeInMb: choice.capacity.serverless.memorySizeMb, maxConcurrency: choice.capacity.serverless.maxConcurrency } }
+            : { initialInstanceCount: choice.capacity.instanceCount, instanceType: choice.capacity.instanceType }),
         },
       ],
     });

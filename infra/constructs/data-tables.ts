@@ -14,6 +14,12 @@ export interface DataTablesProps {
   deletionProtection: boolean;
 }
 
+/**
+ * The tables that hold money (balances, keys, the usage ledger): point-in-time recovery in every environment,
+ * whatever the environment's setting for the others.
+ */
+export const MONEY_TABLES: readonly TableId[] = ['accounts', 'api-keys', 'usage'];
+
 /** Tag carried by every table: the definition it was built from. */
 export const TABLE_ID_TAG = 'tmk:table';
 
@@ -33,7 +39,7 @@ export class DataTables extends Construct {
         ...(definition.sortKey ? { sortKey: attribute(definition.sortKey) } : {}),
         billingMode: BillingMode.PAY_PER_REQUEST,
         ...(definition.timeToLiveAttribute ? { timeToLiveAttribute: definition.timeToLiveAttribute } : {}),
-        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: props.pointInTimeRecovery },
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: props.pointInTimeRecovery || MONEY_TABLES.includes(definition.id) },
         deletionProtection: props.deletionProtection,
         removalPolicy: props.removalPolicy,
       });

@@ -1,5 +1,5 @@
 /**
- * The code and what serves it: the HTTP API, one function per route, the not-found function, the ingest pipeline,
+ * The code and what serves it: the REST API behind its WAF, one function per route, the not-found function, the ingest pipeline,
  * the sharp layer, the CLIP endpoint, the alarms and the billing dashboard. Every permission is granted here,
  * function by function, on exactly the resources of the stateful stack it needs.
  */
@@ -9,12 +9,12 @@ import { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config/environments';
 import { ServiceAlarms } from '../constructs/alarms';
-import { ApiFunction } from '../constructs/api-function';
+import { ApiFunction, METERED_TABLE_ACTIONS } from '../constructs/api-function';
 import { BillingDashboard } from '../constructs/billing-dashboard';
 import type { FunctionId } from '../constructs/bundling';
 import { ClipEndpoint } from '../constructs/clip-endpoint';
 import { DEGRADED_INDEX_PREFIX } from '../constructs/data-buckets';
-import { TrademarkHttpApi } from '../constructs/http-api';
+import { TrademarkRestApi } from '../constructs/rest-api';
 import { IngestPipeline } from '../constructs/ingest-pipeline';
 import { ServiceMetrics } from '../constructs/service-metrics';
 import { SharpLayer } from '../constructs/sharp-layer';
@@ -38,7 +38,7 @@ export const IMAGE_ENV = {
 
 export class StatelessStack extends Stack {
   readonly functions: Record<FunctionId, ApiFunction>;
-  readonly api: TrademarkHttpApi;
+  readonly api: TrademarkRestApi;
   readonly clip: ClipEndpoint;
   readonly ingestPipeline: IngestPipeline;
 
@@ -50,7 +50,7 @@ export class StatelessStack extends Stack {
     const logRemovalPolicy = config.removalPolicy === RemovalPolicy.DESTROY ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
 
     const sharp = new SharpLayer(this, 'SharpLayer');
-    this.clip = new ClipEndpoint(this, 'Clip', { choice: config.clip, prefix: config.prefix });
+    this.clip = new ClipEndpoint(this, 'Clip', { choice: config.clip, prefix: config.prefix, ...(config.modelPackage ? { modelPackage: config.modelPackage } : {}) });
 
     const common = {
       envName: config.name,
@@ -67,6 +67,7 @@ export class StatelessStack extends Stack {
       [IMAGE_ENV.clipEndpointName]: this.clip.endpointName,
     };
 
+    // (config.functions.api carries memorySize, timeout and reservedConcurrency.)
     const batchScreen = new ApiFunction(this, 'BatchScreen', {
       ...common,
       functionId: 'batch-screen',
@@ -118,14 +119,11 @@ export class StatelessStack extends Stack {
       'not-found': notFound,
     };
 
-    // The metered chain of both operations: authenticate, rate limit, idempotency, debit and refund.
+    // The metered chain of both operations: authenticate, rate limit, idempotency, debit and refund; action by action.
     for (const metered of [batchScreen, imageSearch]) {
-      metered.grantTable(tables.accounts, 'readUpdate');
-      metered.grantTable(tables['api-keys'], 'read');
-      metered.grantTable(tables.usage, 'readWrite');
-      metered.grantTable(tables.idempotency, 'readWrite');
-      metered.grantTable(tables['rate-limits'], 'readWrite');
-      metered.grantTable(tables['data-batches'], 'read');
+      for (const [id, actions] of Object.entries(METERED_TABLE_ACTIONS) as [keyof typeof METERED_TABLE_ACTIONS, readonly string[]][]) {
+        metered.grantTableActions(tables[id], actions);
+      }
     }
     batchScreen.grantTable(tables['mark-keys'], 'read');
     batchScreen.grantTable(tables.allowlists, 'read');
@@ -168,7 +166,7 @@ export class StatelessStack extends Stack {
     });
     this.ingestPipeline = new IngestPipeline(this, 'IngestPipeline', { ingest, batches, retryAttempts: config.functions.ingest.retryAttempts });
 
-    this.api = new TrademarkHttpApi(this, 'HttpApi', {
+    this.api = new TrademarkRestApi(this, 'RestApi', {
       apiName: `${config.prefix}-api`,
       operations: {
         'batch-screen': batchScreen.fn,
@@ -182,6 +180,7 @@ export class StatelessStack extends Stack {
       },
       notFound: notFound.fn,
       throttling: config.throttling,
+      waf: config.waf,
       logRetention: config.logRetention,
       logRemovalPolicy,
     });
@@ -191,8 +190,13 @@ export class StatelessStack extends Stack {
       prefix: config.prefix,
       thresholds: config.alarms,
       metrics,
-      stage: this.api.stage,
+      api: this.api.api,
       functions: Object.fromEntries(Object.entries(this.functions).map(([id, f]) => [id, f.fn])),
+      metered: [
+        { id: 'batch-screen', fn: batchScreen.fn, logGroup: batchScreen.logGroup, timeout: config.functions.api.timeout },
+        { id: 'image-search', fn: imageSearch.fn, logGroup: imageSearch.logGroup, timeout: config.functions.api.timeout },
+      ],
+      tables,
       ingestDeadLetters: this.ingestPipeline.deadLetters,
       alarmEmail: config.alarmEmail,
     });
@@ -204,7 +208,7 @@ export class StatelessStack extends Stack {
       ingestDeadLetters: this.ingestPipeline.deadLetters,
     });
 
-    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API (paths start with /v1)', value: this.api.url });
+    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API, ending in the stage (paths then start with v1/)', value: this.api.url });
     new CfnOutput(this, 'AlarmTopicArn', { description: 'Subscribe to be told about alarms', value: alarms.topic.topicArn });
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingestPipeline.deadLetters.queueUrl });
     new CfnOutput(this, 'ClipEndpointName', { value: this.clip.endpointName });

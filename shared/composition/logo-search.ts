@@ -15,6 +15,7 @@ import { normalizeImage } from '../imaging/normalize-image';
 import { PerceptualDescriptorEmbedder } from '../imaging/perceptual-descriptor';
 import type { LogoIngestDeps } from '../ingest/ingest-logos';
 import type { Market } from '../marks/mark-record';
+import { createTracer, traced } from '../tracing';
 import { buildDataStores } from './data-stores';
 
 /** The logo search: the descriptor index from a folder or S3; CLIP on SageMaker with S3 Vectors where configured. */
@@ -23,11 +24,12 @@ export function buildLogoSearch(config: AppConfig, batches = buildDataStores(con
     ? new S3UsearchIndexStore(new S3Client({ region: config.region }), config.logos.bucket, config.logos.degradedPrefix, DEFAULT_INDEX_FOLDER)
     : new FolderUsearchIndexStore(config.logos.indexDir);
   const clip = config.logos.clip;
+  const tracer = createTracer(config.serviceName);
   // One attempt only on the search path: a retry would not fit the time budget, and the fallback answers instead.
   const primary = clip
     ? {
-        embedder: new SageMakerClipEmbedder(new SageMakerRuntimeClient({ region: config.region, maxAttempts: 1 }), clip.endpointName),
-        index: (market: Market) => new S3VectorsIndex(new S3VectorsClient({ region: config.region, maxAttempts: 1 }), { indexArn: clip.indexArns[market] }),
+        embedder: new SageMakerClipEmbedder(traced(tracer, new SageMakerRuntimeClient({ region: config.region, maxAttempts: 1 })), clip.endpointName),
+        index: (market: Market) => new S3VectorsIndex(traced(tracer, new S3VectorsClient({ region: config.region, maxAttempts: 1 })), { indexArn: clip.indexArns[market] }),
       }
     : undefined;
   return createLogoSearchService({ batches, indexes, ...(primary ? { primary } : {}), primaryBudgetMs: config.logos.primaryBudgetMs });

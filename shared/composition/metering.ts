@@ -13,15 +13,20 @@ import { DynamoDbUsageLedger } from '../adapters/aws/dynamodb-usage-ledger';
 import { type AppConfig, loadConfig } from '../config';
 import type { ApiDependencies } from '../http/types';
 import { createLogger, createMetrics } from '../observability';
+import { createTracer, traced } from '../tracing';
 
-/** The document client of a config's DynamoDB (the endpoint is DynamoDB Local's in tests and `npm start`). */
+/**
+ * The document client of a config's DynamoDB (the endpoint is DynamoDB Local's in tests and `npm start`), its calls
+ * traced (in Lambda).
+ */
 export function documentClientOf(config: AppConfig): DynamoDBDocumentClient {
-  return createDynamoDbClients({ region: config.region, endpoint: config.dynamoDbEndpoint }).doc;
+  return traced(createTracer(config.serviceName), createDynamoDbClients({ region: config.region, endpoint: config.dynamoDbEndpoint }).doc);
 }
 
 export function buildDependencies(config: AppConfig, doc = documentClientOf(config)): ApiDependencies {
   const t = config.tables;
   return {
+    tracer: createTracer(config.serviceName),
     http: config.http,
     accounts: new DynamoDbAccountStore(doc, { accounts: t.accounts, apiKeys: t['api-keys'] }),
     ledger: new DynamoDbUsageLedger(doc, { accounts: t.accounts, usage: t.usage }),

@@ -8,7 +8,10 @@ let processScreening: ScreeningService | undefined;
 export function screeningService(): ScreeningService {
   if (processScreening === undefined) {
     const config = loadConfig();
-    processScreening = createScreeningService(buildDataStores(config), { refreshMs: config.screening.refreshSeconds * 1000 });
+    processScreening = createScreeningService(buildDataStores(config), {
+      refreshMs: config.screening.refreshSeconds * 1000,
+      workBudget: config.screening.workBudget,
+    });
   }
   return processScreening;
 }

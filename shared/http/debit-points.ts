@@ -1,7 +1,9 @@
 /**
  * The charge. After validation (nothing is charged for a refused request) the cost is debited in one DynamoDB
  * transaction with its usage record. If anything fails after that, the charge is refunded, at most once.
- * Successful responses carry X-Points-Cost and X-Points-Balance.
+ * Successful responses carry X-Points-Cost and X-Points-Balance: the balance this call's own debit left (not a
+ * read made later, which other calls of the account could have moved). A replay of an Idempotency-Key charges
+ * nothing: it says X-Points-Cost 0, and X-Points-Balance is the balance as read now.
  *
  * When the table does not answer (unreachable, cut off), the refund is tried again with backoff for as long as
  * the function has time left, so that a table back within seconds still gets every charge of a failed request
@@ -9,7 +11,7 @@
  * charge was never made.
  */
 import { isTransientFailure } from '../dependency-failures';
-import { DebitOutcomeUnknownError } from '../errors';
+import { DebitOutcomeUnknownError, ServiceUnavailableError } from '../errors';
 import type { AccountStore, Debit, UsageLedger } from '../ports';
 import type { Logger } from '../observability';
 import type { ApiMiddleware, ApiRequest, Operation } from './types';
@@ -20,11 +22,16 @@ export function debitPoints<Input>(options: {
   accounts: AccountStore;
   logger: Logger;
   now: () => Date;
+  /** The time kept back from the function's deadline (http.deadlineMarginMs). */
+  deadlineMarginMs: number;
 }): ApiMiddleware {
   const debitPointsBefore = async (request: ApiRequest): Promise<void> => {
     const state = request.internal;
     if (state.idempotency?.replay) return;
     const caller = state.caller!;
+    // A charge begun this close to the deadline could not be refunded in time if the work then failed: refuse it
+    // uncharged (the debit, the work's first steps and a refund each need a round trip or more).
+    if (hasDeadline(request) && remainingTimeOf(request)() < options.deadlineMarginMs + DEBIT_RESERVE_MS) throw new ServiceUnavailableError('The service');
     const { points, units } = options.operation.cost(state.input as Input);
     state.charge = { points, units };
     try {
@@ -42,19 +49,23 @@ export function debitPoints<Input>(options: {
       if (error instanceof DebitOutcomeUnknownError) state.charge.debit = error.debit;
       throw error;
     }
-    // Read the balance while the work runs, so the header costs no extra wait.
-    state.charge.balance = options.accounts
-      .getAccount(caller.accountId, { consistent: true })
-      .then((account) => account?.points)
-      .catch(() => undefined);
   };
 
   const debitPointsAfter = async (request: ApiRequest): Promise<void> => {
-    const charge = request.internal.charge;
-    if (!charge?.debit || !request.response) return;
-    request.response.headers['X-Points-Cost'] = String(charge.points);
-    const balance = await charge.balance;
-    if (balance !== undefined) request.response.headers['X-Points-Balance'] = String(balance);
+    const { charge, idempotency, caller } = request.internal;
+    const response = request.response;
+    if (!response) return;
+    if (idempotency?.replay) {
+      // Nothing was charged for this call; the stored response's balance is the first call's, long past.
+      response.headers['X-Points-Cost'] = '0';
+      const account = await options.accounts.getAccount(caller!.accountId, { consistent: true }).catch(() => undefined);
+      if (account) response.headers['X-Points-Balance'] = String(account.points);
+      else delete response.headers['X-Points-Balance'];
+      return;
+    }
+    if (!charge?.debit) return;
+    response.headers['X-Points-Cost'] = String(charge.points);
+    if (charge.debit.balanceAfter !== undefined) response.headers['X-Points-Balance'] = String(charge.debit.balanceAfter);
   };
 
   const debitPointsOnError = async (request: ApiRequest): Promise<void> => {
@@ -67,15 +78,25 @@ export function debitPoints<Input>(options: {
       state.charge!.refunded = true;
     } catch (error) {
       // The usage record still says `charged`; this line names it, and `npm run admin -- refund` gives it back.
-      options.logger.error('refund failed', { requestId: state.requestId, accountId: debit.accountId, entryId: debit.entryId, error: error as Error });
+      options.logger.error(REFUND_FAILED_MESSAGE, { requestId: state.requestId, accountId: debit.accountId, entryId: debit.entryId, error: error as Error });
     }
   };
 
   return { before: debitPointsBefore, after: debitPointsAfter, onError: debitPointsOnError };
 }
 
+/** The log line of a charge that could not be given back: the refund-failed alarm counts it (infra/constructs/alarms.ts). */
+export const REFUND_FAILED_MESSAGE = 'refund failed';
+
+/** Time a debit needs beyond the deadline margin to be made and, if need be, given back. */
+const DEBIT_RESERVE_MS = 1000;
+
 /** Time kept for the rest of the chain (the error envelope, the access log) after the last refund attempt. */
 const REFUND_MARGIN_MS = 250;
+
+function hasDeadline(request: ApiRequest): boolean {
+  return typeof (request.context as { getRemainingTimeInMillis?: unknown } | undefined)?.getRemainingTimeInMillis === 'function';
+}
 
 function remainingTimeOf(request: ApiRequest): () => number {
   const context = request.context as { getRemainingTimeInMillis?: () => number } | undefined;

@@ -6,15 +6,15 @@
  * charge stands; its stack goes to the log, never to the client.
  */
 import { isTransientFailure } from '../dependency-failures';
-import { ServiceError, ServiceUnavailableError } from '../errors';
+import { ServiceError, ServiceUnavailableError, WorkAbortedError } from '../errors';
 import type { Logger } from '../observability';
 import { jsonResponse } from './headers';
 import { pick } from './language';
 import type { ApiMiddleware, ApiRequest } from './types';
 
-/** middy raises this when the function is about to run out of time. */
+/** middy raises TimeoutError when the function is about to run out of time; work that saw its signal, WorkAbortedError. */
 function isTimeout(error: unknown): boolean {
-  return error instanceof Error && error.name === 'TimeoutError';
+  return error instanceof WorkAbortedError || (error instanceof Error && error.name === 'TimeoutError');
 }
 
 export function errorEnvelope(options: { logger: Logger }): ApiMiddleware {

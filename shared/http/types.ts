@@ -6,6 +6,7 @@ import type { HttpConfig } from '../config';
 import type { Tier } from '../metering/tiers';
 import type { AccountStore, Debit, IdempotencyStore, RateLimiter, UsageLedger } from '../ports';
 import type { Logger, Metrics } from '../observability';
+import type { Tracer } from '../tracing';
 import type { Language } from './language';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -68,7 +69,7 @@ export type RequestState = {
   caller?: Caller;
   rateLimit?: { limit: number; remaining: number };
   idempotency?: { id: string; replay?: ApiResult; owned: boolean };
-  charge?: { points: number; units: number; debit?: Debit; balance?: Promise<number | undefined>; refunded?: boolean };
+  charge?: { points: number; units: number; debit?: Debit; refunded?: boolean };
   /** See OperationContext.outcomes. */
   outcomes?: Set<string>;
 };
@@ -81,6 +82,8 @@ export interface ApiDependencies {
   rateLimiter: RateLimiter;
   logger: Logger;
   metrics: Metrics;
+  /** X-Ray, in Lambda; absent in tests that build their own dependencies. */
+  tracer?: Tracer;
   now: () => Date;
 }
 

@@ -7,7 +7,7 @@ import type { Market } from '../marks/mark-record';
 import type { DataBatchStore, Embedder, LogoIndexStore, VectorIndex } from '../ports';
 import { decodeBase64Image } from './image-input';
 import { checkUrlBeforeLookup, fetchImageSafely } from './fetch-image-safely';
-import { normalizeImage } from './normalize-image';
+import { checkImageBeforeWork, normalizeImage } from './normalize-image';
 import { PerceptualDescriptorEmbedder } from './perceptual-descriptor';
 import { searchLogos, type LogoSearchRequest, type LogoSearchResponse, type MarketSearch } from './search-logos';
 
@@ -15,6 +15,8 @@ export interface LogoSearchService {
   search(request: LogoSearchRequest, options?: { signal?: AbortSignal }): Promise<LogoSearchResponse>;
   /** Refuses (`url_not_allowed`) a url that the fetch would refuse without a DNS query, by the same rules. */
   checkUrl(url: string): void;
+  /** Refuses an inline image that the search would refuse without decoding it (format, SVG safety and budget). */
+  checkInlineImage(imageB64: string): void;
 }
 
 export interface LogoSearchSetup {
@@ -65,6 +67,7 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
     checkUrl: (url) => {
       checkUrlBeforeLookup(url, setup.fetchOptions);
     },
+    checkInlineImage: (imageB64) => checkImageBeforeWork(decodeBase64Image(imageB64)),
     search: (request, options) =>
       searchLogos(
         {

@@ -19,6 +19,7 @@ import sharp from 'sharp';
 import { SaxesParser } from 'saxes';
 import { ImageUnreadableError, ServiceError } from '../errors';
 import type { NormalizedImage } from '../ports';
+import { checkSvgBudget, renderSvgWithinDeadline } from './svg-budget';
 
 export const NORMALIZED_SIZE = 224;
 export const MAX_IMAGE_SIDE = 4096;
@@ -47,17 +48,34 @@ export async function normalizeImage(bytes: Buffer, options: NormalizeImageOptio
 
   const format = sniffFormat(bytes);
   if (!format) throw new ImageUnreadableError('it is not a PNG, JPEG, WebP, GIF or SVG image');
-  const input = format === 'svg' ? checkSvg(bytes) : bytes;
+  const input = format === 'svg' ? checkSvgWithBudget(bytes) : bytes;
 
   try {
     const { width, height } = await declaredDimensions(input, format);
     const density = format === 'svg' ? svgDensity(width, height) : undefined;
-    const flat = await decodeOnWhite(input, density);
+    const flat = format === 'svg' ? await renderSvgWithinDeadline(() => decodeOnWhite(input, density)) : await decodeOnWhite(input, density);
     return await trimSquareAndResize(flat, size);
   } catch (error) {
     if (error instanceof ServiceError) throw error;
     throw new ImageUnreadableError(`the ${format.toUpperCase()} data is corrupt or truncated`);
   }
+}
+
+/**
+ * The checks that need no decoding, for use before a request is charged: the format, and for SVG its safety and
+ * its rendering budget (svg-budget.ts). Throws what normalizeImage would throw for the same bytes.
+ */
+export function checkImageBeforeWork(bytes: Buffer): void {
+  if (bytes.length === 0) throw new ImageUnreadableError('the image is empty');
+  const format = sniffFormat(bytes);
+  if (!format) throw new ImageUnreadableError('it is not a PNG, JPEG, WebP, GIF or SVG image');
+  if (format === 'svg') checkSvgWithBudget(bytes);
+}
+
+function checkSvgWithBudget(bytes: Buffer): Buffer {
+  const text = checkSvg(bytes);
+  checkSvgBudget(text.toString('utf8'), SVG_RENDER_SIDE);
+  return text;
 }
 
 // ---- Step 1 ------------------------------------------------------------------------------------------------------

@@ -413,7 +413,8 @@ describe('the charge', () => {
     expect(secondBody).toBe(firstBody);
     expect(JSON.parse(secondBody).count).toBe(3);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
-    expect(second.headers.get('x-points-cost')).toBe('3');
+    expect(second.headers.get('x-points-cost')).toBe('0');
+    expect(second.headers.get('x-points-balance')).toBe('97');
     expect(await balanceOf(accountId)).toBe(97);
     expect(await chargesOf(accountId)).toHaveLength(1);
   });

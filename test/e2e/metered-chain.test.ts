@@ -183,16 +183,21 @@ describe('Idempotency-Key', () => {
 
     const first = await post(url, { points: 10, note: 'a' }, headers);
     const firstBody = await first.text();
+    expect((await post(url, { points: 3 }, bearer(apiKey))).status).toBe(200);
     const second = await post(url, { note: 'a', points: 10 }, headers);
     const secondBody = await second.text();
 
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     expect(secondBody).toBe(firstBody);
-    expect(second.headers.get('x-points-cost')).toBe('10');
+    expect(first.headers.get('x-points-cost')).toBe('10');
+    expect(first.headers.get('x-points-balance')).toBe('90');
+    // Nothing was charged for the replay: cost 0, the balance as it is now (another call moved it meanwhile).
+    expect(second.headers.get('x-points-cost')).toBe('0');
+    expect(second.headers.get('x-points-balance')).toBe('87');
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
-    expect(await balanceOf(accountId)).toBe(90);
+    expect(await balanceOf(accountId)).toBe(87);
   });
 
   it('the same key with another body is a 422', async () => {

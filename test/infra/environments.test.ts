@@ -3,11 +3,13 @@
  * protection, retention, throttling, the CLIP endpoint. The stateful stack builds every table from the shared
  * definitions.
  */
+import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import { ENVIRONMENT_NAMES, environmentConfig, UnknownEnvironmentError, type EnvironmentName } from '../../infra/config/environments';
+import { addEnvironment } from '../../infra/stacks/environment';
+import { ENVIRONMENT_NAMES, environmentConfig, ModelPackageError, modelPackageOf, UnknownEnvironmentError, type EnvironmentName } from '../../infra/config/environments';
 import { NON_FILTERABLE_METADATA } from '../../infra/constructs/logo-vector-indexes';
 import { TABLES } from '../../shared/tables/definitions';
-import { functionLogicalId, onlyResource, resourcesOfType, synthEnvironment, tableIdOf, type SynthesisedEnvironment } from './synth-environment';
+import { functionLogicalId, onlyResource, resourcesOfType, synthEnvironment, tableIdOf, TEST_MODEL_PACKAGE_URI, type SynthesisedEnvironment } from './synth-environment';
 
 const envs = {} as Record<EnvironmentName, SynthesisedEnvironment>;
 
@@ -41,7 +43,8 @@ describe('environments', () => {
       const json = envs[name].statelessJson;
       for (const [, alarm] of resourcesOfType(json, 'AWS::CloudWatch::Alarm')) expect(alarm.Properties!.AlarmName).toMatch(new RegExp(`^tmk-${name}-`));
       envs[name].stateless.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `tmk-${name}-billing` });
-      envs[name].stateless.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: `tmk-${name}-api`, ProtocolType: 'HTTP' });
+      envs[name].stateless.hasResourceProperties('AWS::ApiGateway::RestApi', { Name: `tmk-${name}-api` });
+      envs[name].stateless.hasResourceProperties('AWS::WAFv2::WebACL', { Name: `tmk-${name}-api-waf`, Scope: 'REGIONAL' });
     }
   });
 });
@@ -82,18 +85,29 @@ describe('tables (from shared/tables/definitions.ts)', () => {
     expect(envs.prod.stacks.stateful.terminationProtection).toBe(true);
   });
 
-  it('dev: no point-in-time recovery, no deletion protection, deleted with the stack', () => {
+  it.each(ENVIRONMENT_NAMES)('%s: point-in-time recovery on every money table (accounts, api-keys, usage)', (name) => {
+    const money = resourcesOfType(envs[name].statefulJson, 'AWS::DynamoDB::Table').filter(([, t]) =>
+      (t.Properties!.Tags as { Key: string; Value: string }[]).some((tag) => tag.Key === 'tmk:table' && ['accounts', 'api-keys', 'usage'].includes(tag.Value)),
+    );
+    expect(money).toHaveLength(3);
+    for (const [, table] of money) expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+  });
+
+  const isMoneyTable = (table: { Properties?: Record<string, any> }) =>
+    (table.Properties!.Tags as { Key: string; Value: string }[]).some((tag) => tag.Key === 'tmk:table' && ['accounts', 'api-keys', 'usage'].includes(tag.Value));
+
+  it('dev: no point-in-time recovery on the data tables, no deletion protection, deleted with the stack', () => {
     for (const [, table] of resourcesOfType(envs.dev.statefulJson, 'AWS::DynamoDB::Table')) {
-      expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
+      if (!isMoneyTable(table)) expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
       expect(table.Properties!.DeletionProtectionEnabled).toBe(false);
       expect([table.DeletionPolicy, table.UpdateReplacePolicy]).toEqual(['Delete', 'Delete']);
     }
     expect(envs.dev.stacks.stateful.terminationProtection).toBe(false);
   });
 
-  it('staging: retained on stack deletion, without the cost of point-in-time recovery', () => {
+  it('staging: retained on stack deletion, without the cost of point-in-time recovery on the data tables', () => {
     for (const [, table] of resourcesOfType(envs.staging.statefulJson, 'AWS::DynamoDB::Table')) {
-      expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
+      if (!isMoneyTable(table)) expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
       expect(table.DeletionPolicy).toBe('Retain');
     }
   });
@@ -185,25 +199,52 @@ describe('what differs between environments in the stateless stack', () => {
   it('stage throttling grows with the environment', () => {
     const expected: Record<EnvironmentName, [number, number]> = { dev: [20, 40], staging: [50, 100], prod: [500, 1000] };
     for (const name of ENVIRONMENT_NAMES) {
-      const [, stage] = onlyResource(envs[name].statelessJson, 'AWS::ApiGatewayV2::Stage', 'HttpApi');
-      expect([stage.Properties!.DefaultRouteSettings.ThrottlingRateLimit, stage.Properties!.DefaultRouteSettings.ThrottlingBurstLimit]).toEqual(expected[name]);
+      const [, stage] = onlyResource(envs[name].statelessJson, 'AWS::ApiGateway::Stage', 'RestApi');
+      const [settings] = stage.Properties!.MethodSettings as { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }[];
+      expect([settings!.ThrottlingRateLimit, settings!.ThrottlingBurstLimit]).toEqual(expected[name]);
     }
   });
 
-  it('staging and prod create the CLIP endpoint from the Hugging Face container; its name is what the functions get', () => {
-    for (const [name, instanceType, count] of [['staging', 'ml.m5.large', 1], ['prod', 'ml.c6i.xlarge', 2]] as const) {
+  it('the per-IP WAF limit grows with the environment, over 60-second windows', () => {
+    const expected: Record<EnvironmentName, number> = { dev: 300, staging: 1000, prod: 6000 };
+    for (const name of ENVIRONMENT_NAMES) {
+      const [, acl] = onlyResource(envs[name].statelessJson, 'AWS::WAFv2::WebACL', 'RestApi');
+      expect(acl.Properties!.Rules[0].Statement.RateBasedStatement).toEqual({ AggregateKeyType: 'IP', Limit: expected[name], EvaluationWindowSec: 60 });
+    }
+  });
+
+  it('every environment creates its embedding endpoint from the pinned model package, run by its own inference code', () => {
+    for (const [name, capacity] of [
+      ['dev', { ServerlessConfig: { MemorySizeInMB: 4096, MaxConcurrency: 2 } }],
+      ['staging', { InstanceType: 'ml.m5.large', InitialInstanceCount: 1 }],
+      ['prod', { InstanceType: 'ml.c6i.xlarge', InitialInstanceCount: 2 }],
+    ] as const) {
       const env = envs[name];
       const [modelId, model] = onlyResource(env.statelessJson, 'AWS::SageMaker::Model', 'ClipModel');
-      expect(model.Properties!.PrimaryContainer.Environment).toEqual({ HF_MODEL_ID: 'openai/clip-vit-base-patch32', HF_TASK: 'feature-extraction' });
-      expect(JSON.stringify(model.Properties!.PrimaryContainer.Image)).toContain('huggingface-pytorch-inference:');
+      expect(model.Properties!.PrimaryContainer).toMatchObject({
+        ModelDataUrl: TEST_MODEL_PACKAGE_URI,
+        Environment: { SAGEMAKER_PROGRAM: 'inference.py', SAGEMAKER_SUBMIT_DIRECTORY: '/opt/ml/model/code', MODEL_PACKAGE_SHA256: 'ab'.repeat(32) },
+      });
+      expect(JSON.stringify(model.Properties!.PrimaryContainer.Image)).toContain('pytorch-inference:2.1.0-cpu-py310-ubuntu20.04-sagemaker');
       env.stateless.hasResourceProperties('AWS::SageMaker::EndpointConfig', {
-        ProductionVariants: [Match.objectLike({ ModelName: { 'Fn::GetAtt': [modelId, 'ModelName'] }, InstanceType: instanceType, InitialInstanceCount: count })],
+        ProductionVariants: [Match.objectLike({ ModelName: { 'Fn::GetAtt': [modelId, 'ModelName'] }, ...capacity })],
       });
       env.stateless.hasResourceProperties('AWS::SageMaker::Endpoint', { EndpointName: `tmk-${name}-clip` });
       const imageSearch = env.statelessJson.Resources[functionLogicalId(env.statelessJson, 'ImageSearch')]!;
       expect(imageSearch.Properties!.Environment.Variables.CLIP_ENDPOINT_NAME).toBe(`tmk-${name}-clip`);
+      // The endpoint's role reads exactly the package, nothing else of its bucket.
+      const reads = resourcesOfType(env.statelessJson, 'AWS::IAM::Policy')
+        .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as { Action: unknown; Resource: unknown }[])
+        .filter((st) => st.Action === 's3:GetObject' && JSON.stringify(st.Resource).includes('tmk-model-packages-test'));
+      expect(reads).toHaveLength(1);
+      expect(JSON.stringify(reads[0]!.Resource)).toContain(`tmk-model-packages-test/image-embedding/${'ab'.repeat(32)}/model.tar.gz`);
     }
-    envs.dev.stateless.resourceCountIs('AWS::SageMaker::Endpoint', 0);
+  });
+
+  it('a model package must be named by its content: the sha256 in its key; without one, creating an endpoint stops with what to pass', () => {
+    expect(modelPackageOf(`s3://b-1/x/${'0f'.repeat(32)}/model.tar.gz`)).toEqual({ s3Uri: `s3://b-1/x/${'0f'.repeat(32)}/model.tar.gz`, sha256: '0f'.repeat(32) });
+    expect(() => modelPackageOf('s3://b-1/x/latest/model.tar.gz')).toThrow(ModelPackageError);
+    expect(() => addEnvironment(new App(), environmentConfig('staging'))).toThrow(/pinned model package.*modelPackageUri/);
   });
 
   it('an imported endpoint can be chosen on the command line instead', () => {

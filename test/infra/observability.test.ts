@@ -44,8 +44,54 @@ describe('alarms', () => {
         'tmk-prod-docs-throttles',
         'tmk-prod-image-search-degraded-share',
         'tmk-prod-ingest-dead-letters',
+        ...['batch-screen', 'image-search', 'ingest', 'not-found'].map((f) => `tmk-prod-${f}-errors`),
+        'tmk-prod-batch-screen-near-timeout',
+        'tmk-prod-image-search-near-timeout',
+        'tmk-prod-refund-failed',
+        ...['accounts', 'api-keys', 'usage', 'idempotency', 'rate-limits', 'marks', 'mark-keys', 'tro-brands', 'data-batches'].map((t) => `tmk-prod-${t}-table-throttles`),
       ].sort(),
     );
+  });
+
+  it('near timeout: the maximum duration of each metered function above 80% of its 15 s timeout', () => {
+    for (const fn of ['batch-screen', 'image-search']) {
+      const a = alarm(prod, `tmk-prod-${fn}-near-timeout`);
+      expect(a.Properties).toMatchObject({ MetricName: 'Duration', Namespace: 'AWS/Lambda', Statistic: 'Maximum', Threshold: 12_000, ComparisonOperator: 'GreaterThanThreshold' });
+    }
+  });
+
+  it('refund failed: one failed refund in 5 minutes fires, counted from the "refund failed" log line of both metered functions', () => {
+    const a = alarm(prod, 'tmk-prod-refund-failed');
+    expect(a.Properties).toMatchObject({ MetricName: 'RefundFailed', Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
+    const filters = resourcesOfType(prod.statelessJson, 'AWS::Logs::MetricFilter');
+    expect(filters).toHaveLength(2);
+    for (const [, f] of filters) {
+      expect(f.Properties!.FilterPattern).toBe('{ $.message = "refund failed" }');
+      expect(f.Properties!.MetricTransformations).toEqual([{ MetricNamespace: a.Properties!.Namespace, MetricName: 'RefundFailed', MetricValue: '1' }]);
+    }
+  });
+
+  it('errors: every function, 5 errors in 5 minutes', () => {
+    const a = alarm(prod, 'tmk-prod-batch-screen-errors');
+    expect(a.Properties).toMatchObject({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 5 });
+  });
+
+  it('table throttles: the throttled requests of the operations the service sends, on each table', () => {
+    const a = alarm(prod, 'tmk-prod-usage-table-throttles');
+    expect(a.Properties!.Metrics.filter((m: { MetricStat?: unknown }) => m.MetricStat)).toHaveLength(9);
+    expect(a.Properties).toMatchObject({ Threshold: 10, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+  });
+
+  it('functions: active tracing, and the environment\'s reserved concurrency on the API functions', () => {
+    const prodApi = resourcesOfType(prod.statelessJson, 'AWS::Lambda::Function').filter(([id]) => /BatchScreen|ImageSearch/.test(id));
+    expect(prodApi).toHaveLength(2);
+    for (const [, fn] of prodApi) {
+      expect(fn.Properties!.TracingConfig).toEqual({ Mode: 'Active' });
+      expect(fn.Properties!.ReservedConcurrentExecutions).toBe(100);
+    }
+    for (const [, fn] of resourcesOfType(dev.statelessJson, 'AWS::Lambda::Function').filter(([id]) => /BatchScreen|ImageSearch/.test(id))) {
+      expect(fn.Properties!.ReservedConcurrentExecutions).toBeUndefined();
+    }
   });
 
   it('all notify the environment topic, when they fire and when they recover', () => {
@@ -57,17 +103,17 @@ describe('alarms', () => {
     }
   });
 
-  it('5xx rate: API Gateway 5xx over requests of the $default stage, above the environment threshold', () => {
-    const [apiId] = onlyResource(prod.statelessJson, 'AWS::ApiGatewayV2::Api', 'HttpApi');
+  it('5xx rate: API Gateway 5xx over requests of the REST API, above the environment threshold', () => {
+    const [, api] = onlyResource(prod.statelessJson, 'AWS::ApiGateway::RestApi', 'RestApi');
     const a = alarm(prod, 'tmk-prod-api-5xx-rate');
     expect(a.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3, DatapointsToAlarm: 2 });
     expect(alarm(dev, 'tmk-dev-api-5xx-rate').Properties!.Threshold).toBe(10);
     const metrics = a.Properties!.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: unknown[] }; Stat: string; Period: number } }[];
     expect(metrics.find((m) => m.Expression)?.Expression).toBe('IF(requests > 0, 100 * errors / requests, 0)');
     const byId = Object.fromEntries(metrics.filter((m) => m.MetricStat).map((m) => [m.Id, m.MetricStat!]));
-    for (const [id, metricName] of [['errors', '5xx'], ['requests', 'Count']] as const) {
+    for (const [id, metricName] of [['errors', '5XXError'], ['requests', 'Count']] as const) {
       expect(byId[id]).toEqual({
-        Metric: { Namespace: 'AWS/ApiGateway', MetricName: metricName, Dimensions: [{ Name: 'ApiId', Value: { Ref: apiId } }, { Name: 'Stage', Value: '$default' }] },
+        Metric: { Namespace: 'AWS/ApiGateway', MetricName: metricName, Dimensions: [{ Name: 'ApiName', Value: api.Properties!.Name }] },
         Period: 300,
         Stat: 'Sum',
       });

@@ -4,7 +4,7 @@
  */
 import { environmentConfig } from '../../infra/config/environments';
 import { ROUTES } from '../../functions/routes';
-import { ACCESS_LOG_FIELDS } from '../../infra/constructs/http-api';
+import { ACCESS_LOG_FIELDS, STAGE_NAME } from '../../infra/constructs/rest-api';
 import { TABLE_ACTIONS } from '../../infra/constructs/api-function';
 import { TABLES, tableEnvVar } from '../../shared/tables/definitions';
 import { describeValue, functionLogicalId, grantsOf, onlyResource, resourcesOfType, synthEnvironment, type SynthesisedEnvironment } from './synth-environment';
@@ -27,54 +27,45 @@ beforeAll(() => {
   dev = synthEnvironment('dev', { bundle: true });
 });
 
-/** The function an API Gateway route's integration invokes, as the construct id of its ApiFunction. */
-function functionBehindRoute(routeKey: string): string {
-  const routes = resourcesOfType(dev.statelessJson, 'AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties!.RouteKey === routeKey);
-  expect(routes).toHaveLength(1);
-  const target = routes[0]![1].Properties!.Target as { 'Fn::Join': [string, unknown[]] };
-  const integrationId = (target['Fn::Join'][1][1] as { Ref: string }).Ref;
-  const integration = dev.statelessJson.Resources[integrationId]!;
-  expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
-  const functionId = (integration.Properties!.IntegrationUri as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-  const constructId = APP_FUNCTIONS.find((c) => functionLogicalId(dev.statelessJson, c) === functionId);
-  if (!constructId) throw new Error(`route ${routeKey} targets ${functionId}, not an application function`);
-  return constructId;
+/** The full path of an API Gateway resource, from its PathPart and its parents. */
+function pathOf(resourceId: string): string {
+  const resource = dev.statelessJson.Resources[resourceId]!;
+  const parent = resource.Properties!.ParentId as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
+  const above = parent.Ref ? pathOf(parent.Ref) : '';
+  return `${above}/${resource.Properties!.PathPart as string}`;
 }
 
-describe('HTTP API routes', () => {
+/** Every method of the REST API as `METHOD /path`, with the construct id of the function its integration invokes. */
+function methods(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [, method] of resourcesOfType(dev.statelessJson, 'AWS::ApiGateway::Method')) {
+    const resourceId = method.Properties!.ResourceId as { Ref?: string };
+    const path = resourceId.Ref ? pathOf(resourceId.Ref) : '/';
+    expect(method.Properties!.Integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
+    const uri = JSON.stringify(method.Properties!.Integration.Uri);
+    const constructId = APP_FUNCTIONS.find((c) => uri.includes(functionLogicalId(dev.statelessJson, c)));
+    if (!constructId) throw new Error(`${method.Properties!.HttpMethod} ${path} targets no application function`);
+    out.set(`${method.Properties!.HttpMethod} ${path}`, constructId);
+  }
+  return out;
+}
+
+describe('REST API routes', () => {
   it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r.functionName] as const))('%s goes to the %s function', (routeKey, functionName) => {
-    expect(functionBehindRoute(routeKey)).toBe(CONSTRUCT_OF[functionName]);
+    expect(methods().get(routeKey)).toBe(CONSTRUCT_OF[functionName]);
   });
 
-  it('serves every documented route, the /v1/v1 aliases and the docs script, and nothing else but $default', () => {
-    const keys = resourcesOfType(dev.statelessJson, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties!.RouteKey as string).sort();
-    expect(keys).toEqual([
-      '$default',
-      'GET /docs',
-      'GET /docs/assets/api-reference.js',
-      'GET /v1/account',
-      'GET /v1/allowlist',
-      'GET /v1/openapi.json',
-      'GET /v1/usage',
-      'GET /v1/v1/account',
-      'GET /v1/v1/allowlist',
-      'GET /v1/v1/openapi.json',
-      'GET /v1/v1/usage',
-      'POST /v1/batch-screen',
-      'POST /v1/image-search',
-      'POST /v1/v1/batch-screen',
-      'POST /v1/v1/image-search',
-      'PUT /v1/allowlist',
-      'PUT /v1/v1/allowlist',
-    ]);
-  });
-
-  it('sends every other request ($default) to the not-found function', () => {
-    expect(functionBehindRoute('$default')).toBe('NotFound');
+  it('sends every other method and path to the not-found function, and nothing else anywhere', () => {
+    const routed = new Set(ROUTES.map((r) => `${r.method} ${r.path}`));
+    const others = [...methods()].filter(([key]) => !routed.has(key));
+    expect(others.map(([key]) => key).sort()).toEqual(
+      ['ANY /', 'ANY /{proxy+}', 'ANY /v1', 'ANY /v1/{proxy+}', 'ANY /v1/v1', 'ANY /v1/v1/{proxy+}', ...ROUTES.map((r) => `ANY ${r.path}`)].sort(),
+    );
+    for (const [, construct] of others) expect(construct).toBe('NotFound');
   });
 
   it('lets API Gateway invoke each function only from its own API', () => {
-    const [apiId] = onlyResource(dev.statelessJson, 'AWS::ApiGatewayV2::Api', 'HttpApi');
+    const [apiId] = onlyResource(dev.statelessJson, 'AWS::ApiGateway::RestApi', 'RestApi');
     for (const construct of [...Object.values(CONSTRUCT_OF), 'NotFound']) {
       const permissions = resourcesOfType(dev.statelessJson, 'AWS::Lambda::Permission').filter(
         ([, p]) => (p.Properties!.FunctionName as { 'Fn::GetAtt': [string] })['Fn::GetAtt']?.[0] === functionLogicalId(dev.statelessJson, construct),
@@ -87,15 +78,62 @@ describe('HTTP API routes', () => {
     }
   });
 
-  it('has one $default stage with throttling and JSON access logs to its own log group', () => {
-    const [, stage] = onlyResource(dev.statelessJson, 'AWS::ApiGatewayV2::Stage', 'HttpApi');
-    expect(stage.Properties).toMatchObject({ StageName: '$default', AutoDeploy: true, DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 } });
-    const format = JSON.parse(stage.Properties!.AccessLogSettings.Format as string);
+  it('has one regional stage with throttling, tracing and JSON access logs to its own log group', () => {
+    const [, api] = onlyResource(dev.statelessJson, 'AWS::ApiGateway::RestApi', 'RestApi');
+    expect(api.Properties!.EndpointConfiguration).toEqual({ Types: ['REGIONAL'] });
+    const [, stage] = onlyResource(dev.statelessJson, 'AWS::ApiGateway::Stage', 'RestApi');
+    expect(stage.Properties).toMatchObject({ StageName: STAGE_NAME, TracingEnabled: true, MethodSettings: [{ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40, HttpMethod: '*', ResourcePath: '/*' }] });
+    const format = JSON.parse(stage.Properties!.AccessLogSetting.Format as string);
     expect(format).toEqual(ACCESS_LOG_FIELDS);
     expect(JSON.stringify(format)).not.toMatch(/authorization|header/i);
-    const [logGroupId, logGroup] = onlyResource(dev.statelessJson, 'AWS::Logs::LogGroup', 'HttpApiAccessLogs');
-    expect(stage.Properties!.AccessLogSettings.DestinationArn).toEqual({ 'Fn::GetAtt': [logGroupId, 'Arn'] });
+    const [logGroupId, logGroup] = onlyResource(dev.statelessJson, 'AWS::Logs::LogGroup', 'RestApiAccessLogs');
+    expect(JSON.stringify(stage.Properties!.AccessLogSetting.DestinationArn)).toContain(logGroupId);
     expect(logGroup.Properties!.RetentionInDays).toBe(7);
+  });
+});
+
+describe('the edge: WAF and the gateway\'s own answers', () => {
+  it('a regional web ACL with one per-IP rate-based rule that blocks, attached to the API stage', () => {
+    const [aclId, acl] = onlyResource(dev.statelessJson, 'AWS::WAFv2::WebACL', 'RestApi');
+    expect(acl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    expect(acl.Properties!.Rules).toEqual([
+      expect.objectContaining({ Action: { Block: {} }, Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 300, EvaluationWindowSec: 60 } } }),
+    ]);
+    const [, association] = onlyResource(dev.statelessJson, 'AWS::WAFv2::WebACLAssociation', 'RestApi');
+    expect(association.Properties!.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    const [stageId] = onlyResource(dev.statelessJson, 'AWS::ApiGateway::Stage', 'RestApi');
+    expect(JSON.stringify(association.Properties!.ResourceArn)).toContain(stageId);
+  });
+
+  it('every answer the gateway makes itself is the envelope with the request id, with its status and code', () => {
+    const responses = new Map(resourcesOfType(dev.statelessJson, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => [r.Properties!.ResponseType as string, r.Properties!]));
+    const expected: Record<string, [string | undefined, string]> = {
+      THROTTLED: ['429', 'rate_limited'],
+      WAF_FILTERED: ['429', 'rate_limited'],
+      REQUEST_TOO_LARGE: ['413', 'payload_too_large'],
+      UNSUPPORTED_MEDIA_TYPE: ['415', 'unsupported_media_type'],
+      MISSING_AUTHENTICATION_TOKEN: ['404', 'not_found'],
+      INTEGRATION_TIMEOUT: ['504', 'service_unavailable'],
+      INTEGRATION_FAILURE: ['502', 'internal_error'],
+      DEFAULT_4XX: [undefined, 'malformed_request'],
+      DEFAULT_5XX: [undefined, 'internal_error'],
+    };
+    expect([...responses.keys()].sort()).toEqual(Object.keys(expected).sort());
+    for (const [type, [status, code]] of Object.entries(expected)) {
+      const response = responses.get(type)!;
+      expect(response.StatusCode).toBe(status);
+      const body = JSON.parse(response.ResponseTemplates['application/json'] as string);
+      expect(body).toEqual({ error: { code, message: expect.any(String), request_id: '$context.requestId' } });
+      expect(response.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json; charset=utf-8'");
+    }
+    expect(responses.get('WAF_FILTERED')!.ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'60'");
+    expect(responses.get('THROTTLED')!.ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
+  });
+
+  it('each API function has its own reserved concurrency where the environment sets one (none in dev)', () => {
+    for (const construct of ['BatchScreen', 'ImageSearch']) {
+      expect(dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.ReservedConcurrentExecutions).toBeUndefined();
+    }
   });
 });
 
@@ -158,7 +196,7 @@ describe('functions', () => {
       LOGO_INDEX_CN_ARN: 'vector-index:CN',
       LOGOS_BUCKET: 'bucket:Logos.name',
       DEGRADED_INDEX_PREFIX: 'degraded-index/',
-      CLIP_ENDPOINT_NAME: 'tmk-shared-clip',
+      CLIP_ENDPOINT_NAME: 'tmk-dev-clip',
     });
   });
 
@@ -171,17 +209,30 @@ describe('functions', () => {
 
 describe('least privilege', () => {
   const read = [...TABLE_ACTIONS.read].sort();
-  const readUpdate = [...TABLE_ACTIONS.readUpdate].sort();
   const readWrite = [...TABLE_ACTIONS.readWrite].sort();
-  const clipArn = 'arn:${AWS::Partition}:sagemaker:${AWS::Region}:${AWS::AccountId}:endpoint/tmk-shared-clip';
+  const clipArn = 'arn:${AWS::Partition}:sagemaker:${AWS::Region}:${AWS::AccountId}:endpoint/tmk-dev-clip';
+  /** Active tracing: every function may send its trace segments to X-Ray (the actions take no resource). */
+  const tracing = { '*': ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'] };
   const meteredChain = {
-    'table:accounts': readUpdate,
-    'table:api-keys': read,
-    'table:usage': readWrite,
-    'table:idempotency': readWrite,
-    'table:rate-limits': readWrite,
-    'table:data-batches': read,
+    ...tracing,
+    'table:accounts': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+    'table:api-keys': ['dynamodb:GetItem'],
+    'table:usage': ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    'table:idempotency': ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    'table:rate-limits': ['dynamodb:UpdateItem'],
+    'table:data-batches': ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'],
   };
+
+  it('the metered functions may not Scan any table, nor Delete or BatchWrite on the ledger (usage) or accounts', () => {
+    for (const construct of ['BatchScreen', 'ImageSearch']) {
+      const grants = grantsOf(dev, construct);
+      for (const id of ['accounts', 'api-keys', 'usage', 'idempotency', 'rate-limits', 'data-batches']) expect(grants[`table:${id}`]).not.toContain('dynamodb:Scan');
+      for (const id of ['usage', 'accounts']) {
+        expect(grants[`table:${id}`]).not.toContain('dynamodb:DeleteItem');
+        expect(grants[`table:${id}`]).not.toContain('dynamodb:BatchWriteItem');
+      }
+    }
+  });
 
   it('batch-screen: the metered chain, and reads of mark-keys, tro-brands and data-batches; nothing else', () => {
     expect(grantsOf(dev, 'BatchScreen')).toEqual({ ...meteredChain, 'table:mark-keys': read, 'table:tro-brands': read, 'table:allowlists': read });
@@ -215,7 +266,7 @@ describe('least privilege', () => {
     expect(grants['table:marks']).toBeUndefined();
     expect(grants['table:mark-keys']).not.toContain('dynamodb:PutItem');
     expect(grants['table:tro-brands']).not.toContain('dynamodb:UpdateItem');
-    expect(Object.values(grants).flat().filter((a) => !a.startsWith('dynamodb:'))).toEqual([]);
+    expect(Object.values(grants).flat().filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:'))).toEqual([]);
   });
 
   it('only the balance update is allowed on accounts: no put, no delete', () => {
@@ -241,6 +292,7 @@ describe('least privilege', () => {
   it('ingest: write on the trademark tables, its incoming objects, put on the indexes, the endpoint, the degraded index and its dead-letter queue; nothing else', () => {
     const [queueId] = onlyResource(dev.statelessJson, 'AWS::SQS::Queue', 'IngestPipelineDeadLetters');
     expect(grantsOf(dev, 'Ingest')).toEqual({
+      ...tracing,
       'table:marks': readWrite,
       'table:mark-keys': readWrite,
       'table:tro-brands': readWrite,
@@ -266,8 +318,8 @@ describe('least privilege', () => {
     for (const table of ['accounts', 'api-keys', 'usage', 'idempotency', 'rate-limits']) expect(grants[`table:${table}`]).toBeUndefined();
   });
 
-  it('not-found has no policy at all, only the basic execution role', () => {
-    expect(grantsOf(dev, 'NotFound')).toEqual({});
+  it('not-found has no policy but tracing, and the basic execution role', () => {
+    expect(grantsOf(dev, 'NotFound')).toEqual(tracing);
     const fn = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, 'NotFound')]!;
     const roleId = (fn.Properties!.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
     expect(describeValue(dev, dev.statelessJson.Resources[roleId]!.Properties!.ManagedPolicyArns)).toBe(
@@ -277,8 +329,10 @@ describe('least privilege', () => {
 
   it('no application policy has a wildcard resource', () => {
     for (const construct of APP_FUNCTIONS) {
-      for (const resource of Object.keys(grantsOf(dev, construct))) {
-        expect(resource).not.toBe('*');
+      const grants = grantsOf(dev, construct);
+      // The one exception: X-Ray's trace actions accept no resource but `*`.
+      expect(grants['*'] ?? []).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+      for (const resource of Object.keys(grants).filter((r) => r !== '*')) {
         expect(resource.replace(/\/(incoming|degraded-index)\/\*$/, '')).not.toContain('*');
       }
     }
@@ -321,8 +375,10 @@ describe('ingest pipeline', () => {
     expect(describeValue(dev, permissions[0]![1].Properties!.SourceArn)).toBe('bucket:Batches');
   });
 
-  it('does not create a SageMaker endpoint in dev (it imports one)', () => {
-    dev.stateless.resourceCountIs('AWS::SageMaker::Endpoint', 0);
-    dev.stateless.resourceCountIs('AWS::SageMaker::Model', 0);
+  it('dev creates what it uses: one serverless embedding endpoint (no instance billed while idle)', () => {
+    dev.stateless.resourceCountIs('AWS::SageMaker::Endpoint', 1);
+    const [, config] = onlyResource(dev.statelessJson, 'AWS::SageMaker::EndpointConfig', 'ClipConfig');
+    expect(config.Properties!.ProductionVariants[0].InstanceType).toBeUndefined();
+    expect(config.Properties!.ProductionVariants[0].ServerlessConfig).toEqual({ MemorySizeInMB: 4096, MaxConcurrency: 2 });
   });
 });

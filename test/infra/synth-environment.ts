@@ -36,11 +36,14 @@ export interface CfnTemplate {
  * @param bundle false skips asset bundling (esbuild and the sharp layer), for suites that look only at
  * resources whose content does not depend on the bundles.
  */
+/** A package URI of the pinned shape, for synthesis (nothing is read from it). */
+export const TEST_MODEL_PACKAGE_URI = `s3://tmk-model-packages-test/image-embedding/${'ab'.repeat(32)}/model.tar.gz`;
+
 export function synthEnvironment(name: EnvironmentName, options: { bundle: boolean }): SynthesisedEnvironment {
   const app = new App({
     context: { ...CDK_JSON.context, ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) },
   });
-  const stacks = addEnvironment(app, environmentConfig(name));
+  const stacks = addEnvironment(app, environmentConfig(name, { modelPackageUri: TEST_MODEL_PACKAGE_URI }));
   const stateful = Template.fromStack(stacks.stateful);
   const stateless = Template.fromStack(stacks.stateless);
   return { stacks, stateful, stateless, statefulJson: stateful.toJSON() as CfnTemplate, statelessJson: stateless.toJSON() as CfnTemplate };

@@ -7,7 +7,9 @@ import fc from 'fast-check';
 import { AccountNotFoundError, InsufficientPointsError } from '../../shared/errors';
 import { auditAccount, ledgerBalance } from '../../shared/metering/accounts';
 import type { Debit } from '../../shared/ports';
-import { createTestStack, type TestStack } from '../support/test-stack';
+import { createTestStack, testDynamoDbEndpoint, type TestStack } from '../support/test-stack';
+import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
+import { DynamoDbUsageLedger } from '../../shared/adapters/aws/dynamodb-usage-ledger';
 
 let stack: TestStack;
 
@@ -188,6 +190,40 @@ describe('DynamoDbUsageLedger, property: no point is lost, invented or refunded 
         expect(audit).toMatchObject({ balance: model.balance, explained: model.balance, consistent: true, duplicateCharges: 0 });
       }),
       { numRuns: 25 },
+    );
+  });
+});
+
+describe('DynamoDbUsageLedger across processes (each instance its own client, as separate Lambda instances)', () => {
+  it('concurrent debits from 4 ledgers and credits meanwhile: each record\'s balanceAfter is exact, no balance claimed twice', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 4, maxLength: 24 }), fc.integer({ min: 0, max: 50 }), async (costs, topUp) => {
+        const { accountId } = await stack.openAccount({ points: 200 });
+        const ledgers = Array.from({ length: 4 }, () => {
+          const { doc } = createDynamoDbClients({ region: 'us-east-1', endpoint: testDynamoDbEndpoint() });
+          return new DynamoDbUsageLedger(doc, { accounts: stack.config.tables.accounts, usage: stack.config.tables.usage });
+        });
+
+        const outcomes = await Promise.all([
+          ...costs.map((cost, i) => settle(ledgers[i % 4]!.debit({ accountId, keyId: 'key_x', cost, units: 1, operation: 'cas', requestId: `r${i}`, now: new Date() }))),
+          ...(topUp ? [settle(ledgers[0]!.credit({ accountId, points: topUp, note: 'meanwhile', now: new Date() }))] : []),
+        ]);
+
+        for (const outcome of outcomes) if (!outcome.ok) expect((outcome as { error: unknown }).error).toBeInstanceOf(InsufficientPointsError);
+        const entries = await stack.deps.ledger.entries(accountId);
+        const charges = entries.filter((e) => e.kind === 'charge');
+        expect(charges.every((c) => c.keyId === 'key_x' && c.balanceAfter! >= 0)).toBe(true);
+        const balance = (await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points;
+        const spent = charges.reduce((sum, c) => sum + c.points, 0);
+        expect(balance).toBe(200 + (topUp && outcomes.at(-1)!.ok ? topUp : 0) - spent);
+        // Without a credit, the balances the charges left, in order, chain from the opening balance: no two
+        // charges can claim the same balance.
+        if (!topUp) {
+          let expected = 200;
+          for (const c of [...charges].sort((a, b) => b.balanceAfter! - a.balanceAfter!)) expect(c.balanceAfter).toBe((expected -= c.points));
+        }
+      }),
+      { numRuns: 10 },
     );
   });
 });

@@ -106,11 +106,11 @@ describe('DynamoDB faults under traffic', () => {
       });
     };
     // From no delay to far past the budget, so that the deadline falls before, during and after the debit. Each
-    // step has a server of its own (3 s of function time, 1.5 s of it kept back for the refund: the work has
-    // 1.5 s), warmed by one small request, so that its screening cache starts cold and its lookups go to the
+    // step has a server of its own (4 s of function time, 1.5 s of it kept back for the refund and 1 s more before
+    // a debit may begin: a debit not begun by 1.5 s in is refused uncharged, and the work has until 2.5 s), warmed by one small request, so that its screening cache starts cold and its lookups go to the
     // slow table.
     for (const delayMs of [0, 150, 300, 400, 450, 500, 650, 900]) {
-      const server: RunningServer = await startTestServer(stack, [], { timeoutMs: 3000 });
+      const server: RunningServer = await startTestServer(stack, [], { timeoutMs: 4000 });
       try {
         await send(server, accounts[0]!, JSON.stringify({ items: [{ title: 'warm-up' }] }));
         proxy.delayMs = delayMs;

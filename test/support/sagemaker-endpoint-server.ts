@@ -4,10 +4,13 @@
  *
  *   POST /endpoints/<name>/invocations
  *   Content-Type: application/json
- *   {"inputs": {"image_b64": "<base64 PNG>"}}   ->   200 {"embedding": [numbers]}
+ *   {"inputs": {"image_b64": "<base64 PNG>"}}   ->   200 {"embedding": [numbers], "model": {...}}
+ *   {"inputs": [{"image_b64": ...}, ...]}       ->   200 {"embeddings": [[numbers], ...], "model": {...}}
  *
- * (the contract documented in shared/adapters/aws/sagemaker-embedder.ts). The vector comes from any Embedder (the
- * ONNX one, or anything else), given the decoded PNG as an RGB image.
+ * (the contract: shared/contracts/image-embedding.v1.json). It refuses what the real container's inference code
+ * refuses, with the same checks (shared/contracts/image-embedding.ts, mirroring model-package/code/inference.py)
+ * and the same codes, wrapped as SageMaker wraps them (424 ModelError). The vectors come from any Embedder (the
+ * ONNX one, or anything else), given each decoded PNG flattened on white as an RGB image.
  *
  * Failures are answered the way SageMaker answers them:
  *   unknown endpoint             400  x-amzn-errortype: ValidationError   {"message": "Endpoint ... not found."}
@@ -17,13 +20,13 @@
  *
  * Knobs (mutable at any time through `behaviour`): delayMs before answering, throttle, failStatus (a bare HTTP
  * error such as 500 or 503 with a plain-text body, as a broken load balancer would send), modelError (a 424 ModelError
- * carrying the container's status and message), badBody (a 200 with exactly this body), responseShape (which of the
- * accepted success shapes to send).
+ * carrying the container's status and message), badBody (a 200 with exactly this body).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import sharp from 'sharp';
 import type { Embedder, NormalizedImage } from '../../shared/ports';
+import { checkEmbeddingRequest, EmbeddingContractError } from '../../shared/contracts/image-embedding';
 
 export interface EndpointBehaviour {
   delayMs: number;
@@ -31,7 +34,6 @@ export interface EndpointBehaviour {
   failStatus?: number;
   modelError?: { originalStatusCode: number; message: string };
   badBody?: string;
-  responseShape: 'embedding' | 'list' | 'embeddings';
 }
 
 export interface ReceivedInvocation {
@@ -63,13 +65,15 @@ export interface SageMakerEndpointServerOptions {
   host?: string;
   /** Largest request body accepted (default 8 MiB; SageMaker's own limit is 25 MB). */
   maxBodyBytes?: number;
+  /** The `model.version` answered (`sha256:<64 hex>`); zeros unless given. */
+  modelVersion?: string;
 }
 
 const ACCOUNT = '000000000000';
 const REGION = 'us-east-1';
 
 function defaultBehaviour(): EndpointBehaviour {
-  return { delayMs: 0, throttle: false, responseShape: 'embedding' };
+  return { delayMs: 0, throttle: false };
 }
 
 export async function startSageMakerEndpointServer(options: SageMakerEndpointServerOptions): Promise<LocalSageMakerEndpoint> {
@@ -133,26 +137,22 @@ export async function startSageMakerEndpointServer(options: SageMakerEndpointSer
       return;
     }
 
-    // From here on this is the container's inference handler: its errors reach the caller as ModelError.
-    if (!/^application\/json\b/i.test(received.contentType ?? '')) {
-      sendModelError(res, name, 415, `Content-Type must be application/json, got ${received.contentType ?? 'none'}`);
+    // From here on this is the container's inference code: its refusals reach the caller as ModelError.
+    let request: { pngs: Buffer[]; batch: boolean };
+    let images: (NormalizedImage & { format: string })[];
+    try {
+      request = checkEmbeddingRequest(body, received.contentType, received.accept);
+      images = await Promise.all(request.pngs.map((png, i) => decodePng(png, request.batch ? `inputs[${i}]` : 'inputs')));
+    } catch (error) {
+      if (!(error instanceof EmbeddingContractError)) throw error;
+      sendModelError(res, name, error.status, JSON.stringify(error.body()));
       return;
     }
-    const image = await decodeRequestImage(body);
-    if (typeof image === 'string') {
-      sendModelError(res, name, 400, image);
-      return;
-    }
-    received.image = { width: image.width, height: image.height, format: image.format };
-    const vector = await options.embedder.embed({ rgb: image.rgb, width: image.width, height: image.height });
-    const values = Array.from(vector);
-    const payload =
-      behaviour.responseShape === 'list'
-        ? [values]
-        : behaviour.responseShape === 'embeddings'
-          ? { embeddings: [values] }
-          : { embedding: values };
-    sendJson(res, 200, payload);
+    const first = images[0]!;
+    received.image = { width: first.width, height: first.height, format: first.format };
+    const vectors = await Promise.all(images.map(async (image) => Array.from(await options.embedder.embed(image))));
+    const model = { id: options.embedder.name, version: options.modelVersion ?? `sha256:${'0'.repeat(64)}`, dimensions: options.embedder.dimensions };
+    sendJson(res, 200, request.batch ? { embeddings: vectors, model } : { embedding: vectors[0], model });
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -183,31 +183,18 @@ export async function startSageMakerEndpointServer(options: SageMakerEndpointSer
   };
 }
 
-async function decodeRequestImage(
-  body: Buffer,
-): Promise<(NormalizedImage & { format: string }) | string> {
-  let parsed: unknown;
+/** A PNG the contract's checks let through, decoded as the container decodes it: flattened on white, 8-bit RGB. */
+async function decodePng(png: Buffer, where: string): Promise<NormalizedImage & { format: string }> {
   try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    return 'the request body is not JSON';
-  }
-  const inputs = (parsed as { inputs?: { image_b64?: unknown } } | null)?.inputs;
-  const b64 = inputs?.image_b64;
-  if (typeof b64 !== 'string' || b64.length === 0) return 'expected {"inputs": {"image_b64": "<base64 PNG>"}}';
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 !== 0) return 'inputs.image_b64 is not base64';
-  try {
-    const decoded = sharp(Buffer.from(b64, 'base64'), { limitInputPixels: 4096 * 4096 });
-    const meta = await decoded.metadata();
-    const { data, info } = await decoded
+    const { data, info } = await sharp(png, { limitInputPixels: 4096 * 4096 })
       .flatten({ background: '#ffffff' })
       .toColourspace('srgb')
+      .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    if (info.channels !== 3) return `decoded image has ${info.channels} channels, expected 3`;
-    return { rgb: new Uint8Array(data), width: info.width, height: info.height, format: meta.format ?? 'unknown' };
-  } catch (err) {
-    return `inputs.image_b64 is not a readable image (${(err as Error).message})`;
+    return { rgb: new Uint8Array(data), width: info.width, height: info.height, format: 'png' };
+  } catch {
+    throw new EmbeddingContractError('image_unreadable', `${where}.image_b64 is not a readable PNG`);
   }
 }
 

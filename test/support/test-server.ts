@@ -25,7 +25,7 @@ export async function startTestServer(
 ): Promise<RunningServer> {
   const allowlists = buildAllowlistStore(stack.config);
   const functions: Record<string, LambdaHttpHandler> = {
-    'batch-screen': buildApiHandler(batchScreenOperation(createScreeningService(buildDataStores(stack.config)), allowlists), stack.deps),
+    'batch-screen': buildApiHandler(batchScreenOperation(createScreeningService(buildDataStores(stack.config), { workBudget: stack.config.screening.workBudget }), allowlists), stack.deps),
     account: buildApiHandler(accountOperation(stack.deps), stack.deps),
     usage: buildApiHandler(usageOperation(stack.deps.ledger, stack.deps.now), stack.deps),
     'get-allowlist': buildApiHandler(getAllowlistOperation(allowlists), stack.deps),

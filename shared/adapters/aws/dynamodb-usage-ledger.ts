@@ -4,61 +4,135 @@
  *   balance = sum(credits) - sum(charges not refunded)
  */
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, paginateQuery, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { AccountNotFoundError, DebitOutcomeUnknownError, InsufficientPointsError } from '../../errors';
+import { backoffDelay, sleep } from '../../async/retry';
+import { AccountNotFoundError, DebitContendedError, DebitOutcomeUnknownError, InsufficientPointsError } from '../../errors';
 import { newId } from '../../metering/api-keys';
-import type { Debit, LedgerEntry, LedgerRange, UsageLedger } from '../../ports';
-import { cancellationReasons, conditionFailedAt, oldItemAt, withConflictRetry } from './transaction-errors';
+import type { Debit, DebitInput, LedgerEntry, LedgerRange, UsageLedger } from '../../ports';
+import { cancellationReasons, conditionFailedAt, isTransactionConflict, oldItemAt, withConflictRetry } from './transaction-errors';
+
+/** How long a debit keeps retrying against other movements of the same account before it gives up (503, uncharged). */
+const MAX_CONTENTION_MS = 3000;
 
 type TransactUpdate = NonNullable<TransactWriteCommandInput['TransactItems']>[number]['Update'];
 
 export class DynamoDbUsageLedger implements UsageLedger {
+  private readonly debitsInFlight = new Map<string, Promise<void>>();
+  /** The balance each account was left with by this process's last debit: the first guess of the next. */
+  private readonly lastBalance = new Map<string, number>();
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tables: { accounts: string; usage: string },
   ) {}
 
-  async debit(input: { accountId: string; keyId?: string; cost: number; units: number; operation: string; requestId: string; now: Date }): Promise<Debit> {
+  /**
+   * The balance this charge leaves is written on its usage record and returned, so it must be exact: the debit
+   * reads the balance, then sets it to `seen - cost` on the condition that it is still `seen` (a compare-and-set).
+   * When another movement got there first, the failed condition hands back the account as it now is, and the
+   * debit tries again from that balance: no extra read, and no two charges can claim the same balance.
+   */
+  async debit(input: DebitInput): Promise<Debit> {
     if (!Number.isSafeInteger(input.cost) || input.cost <= 0) throw new RangeError('a debit must be a positive whole number of points');
+    // Debits of one account made by this process go one at a time: they would only defeat each other's
+    // compare-and-set. Across processes (Lambda instances) the compare-and-set alone keeps them apart.
+    const before = this.debitsInFlight.get(input.accountId) ?? Promise.resolve();
+    const mine = before.then(() => this.debitNow(input));
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.debitsInFlight.set(input.accountId, settled);
+    void settled.then(() => {
+      if (this.debitsInFlight.get(input.accountId) === settled) this.debitsInFlight.delete(input.accountId);
+    });
+    return mine;
+  }
+
+  private async debitNow(input: DebitInput): Promise<Debit> {
     const at = input.now.toISOString();
     const entryId = `${at}#${input.requestId}`;
-    const entry: LedgerEntry = {
-      accountId: input.accountId,
-      entryId,
-      kind: 'charge',
-      status: 'charged',
-      operation: input.operation,
-      points: input.cost,
-      units: input.units,
-      requestId: input.requestId,
-      at,
-      ...(input.keyId ? { keyId: input.keyId } : {}),
-    };
     const debit: Debit = { accountId: input.accountId, entryId, cost: input.cost };
-    try {
-      await this.moveWithRecord(
-        {
-          Key: { accountId: input.accountId },
-          UpdateExpression: 'SET points = points - :cost',
-          ConditionExpression: 'attribute_exists(accountId) AND points >= :cost',
-          ExpressionAttributeValues: { ':cost': input.cost },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        },
-        entry,
-      );
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      // The record exists: an earlier attempt of this same transaction (retried after a lost answer) went through.
-      if (reasons && conditionFailedAt(reasons, 1)) return debit;
-      if (reasons && conditionFailedAt(reasons, 0)) {
-        const account = oldItemAt(reasons, 0);
-        if (!account) throw new AccountNotFoundError();
-        throw new InsufficientPointsError(Number(account.points), input.cost);
+    const startedAt = Date.now();
+    let seen = this.lastBalance.get(input.accountId);
+    let guessed = seen !== undefined;
+    seen ??= await this.balanceOf(input.accountId);
+    for (let attempt = 1; ; attempt++) {
+      if (guessed && (seen === undefined || seen < input.cost)) {
+        // A guess is no ground for a refusal: points may have been added since.
+        seen = await this.balanceOf(input.accountId);
+        guessed = false;
       }
-      // No answer (the table unreachable, the connection cut): the charge may or may not have been made.
-      if (!reasons) throw new DebitOutcomeUnknownError(debit, error);
-      throw error;
+      if (seen === undefined) throw new AccountNotFoundError();
+      if (seen < input.cost) throw new InsufficientPointsError(seen, input.cost);
+      const balanceAfter = seen - input.cost;
+      const entry: LedgerEntry = {
+        accountId: input.accountId,
+        entryId,
+        kind: 'charge',
+        status: 'charged',
+        operation: input.operation,
+        points: input.cost,
+        units: input.units,
+        requestId: input.requestId,
+        at,
+        balanceAfter,
+        ...(input.keyId ? { keyId: input.keyId } : {}),
+      };
+      try {
+        // Not retried on conflicts by itself: a conflict is contention like a lost compare-and-set, handled below.
+        await this.moveWithRecord(
+          {
+            Key: { accountId: input.accountId },
+            UpdateExpression: 'SET points = :after',
+            ConditionExpression: 'attribute_exists(accountId) AND points = :seen',
+            ExpressionAttributeValues: { ':after': balanceAfter, ':seen': seen },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+          entry,
+          1,
+        );
+        this.rememberBalance(input.accountId, balanceAfter);
+        return { ...debit, balanceAfter };
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        // The record exists: an earlier attempt of this same debit (retried after a lost answer) went through.
+        if (reasons && conditionFailedAt(reasons, 1)) return { ...debit, ...(await this.recordedBalanceAfter(debit)) };
+        const lost = reasons && conditionFailedAt(reasons, 0);
+        if (lost || (reasons && isTransactionConflict(reasons))) {
+          this.lastBalance.delete(input.accountId);
+          if (lost) {
+            const account = oldItemAt(reasons, 0);
+            seen = account ? Number(account.points) : undefined;
+            guessed = false;
+          }
+          if (Date.now() - startedAt > MAX_CONTENTION_MS) throw new DebitContendedError(attempt);
+          // Many requests of one account at once: spread the retries so that each round lets one through.
+          if (attempt > 2 || !lost) await sleep(backoffDelay(attempt, { baseMs: 1, capMs: 250 }));
+          continue;
+        }
+        // No answer (the table unreachable, the connection cut): the charge may or may not have been made.
+        if (!reasons) throw new DebitOutcomeUnknownError(debit, error);
+        throw error;
+      }
     }
-    return debit;
+  }
+
+  private rememberBalance(accountId: string, balance: number): void {
+    if (this.lastBalance.size >= 10_000) this.lastBalance.clear();
+    this.lastBalance.set(accountId, balance);
+  }
+
+  private async balanceOf(accountId: string): Promise<number | undefined> {
+    const account = await this.doc.send(new GetCommand({ TableName: this.tables.accounts, Key: { accountId }, ConsistentRead: true, ProjectionExpression: 'points' }));
+    return account.Item ? Number(account.Item.points) : undefined;
+  }
+
+  private async recordedBalanceAfter(debit: Debit): Promise<{ balanceAfter?: number }> {
+    const record = await this.doc.send(
+      new GetCommand({ TableName: this.tables.usage, Key: { accountId: debit.accountId, entryId: debit.entryId }, ConsistentRead: true, ProjectionExpression: 'balanceAfter' }),
+    );
+    const balanceAfter = record.Item?.balanceAfter;
+    return typeof balanceAfter === 'number' ? { balanceAfter } : {};
   }
 
   async refund(debit: Debit, reason: string, now: Date): Promise<boolean> {
@@ -178,7 +252,7 @@ export class DynamoDbUsageLedger implements UsageLedger {
       }
       throw error;
     }
-    return this.balanceOf(input.accountId);
+    return (await this.balanceOf(input.accountId)) ?? 0;
   }
 
   async recordEvent(input: { accountId: string; operation: string; note: string; keyId?: string; now: Date }): Promise<LedgerEntry> {
@@ -240,13 +314,8 @@ export class DynamoDbUsageLedger implements UsageLedger {
     }
   }
 
-  private async balanceOf(accountId: string): Promise<number> {
-    const account = await this.doc.send(new GetCommand({ TableName: this.tables.accounts, Key: { accountId }, ConsistentRead: true }));
-    return Number(account.Item?.points ?? 0);
-  }
-
   /** One transaction: the account's balance changes, and the record that says why is written with it. */
-  private async moveWithRecord(accountUpdate: Omit<NonNullable<TransactUpdate>, 'TableName'>, entry: LedgerEntry): Promise<void> {
+  private async moveWithRecord(accountUpdate: Omit<NonNullable<TransactUpdate>, 'TableName'>, entry: LedgerEntry, conflictAttempts?: number): Promise<void> {
     await withConflictRetry(() =>
       this.doc.send(
         new TransactWriteCommand({
@@ -256,6 +325,7 @@ export class DynamoDbUsageLedger implements UsageLedger {
           ],
         }),
       ),
+      conflictAttempts,
     );
   }
 

@@ -1,22 +1,16 @@
 /**
- * CLIP image embeddings from a SageMaker real-time endpoint (Hugging Face CLIP ViT-B/32), over
- * `@aws-sdk/client-sagemaker-runtime` InvokeEndpoint.
+ * Image embeddings from a SageMaker real-time endpoint, over `@aws-sdk/client-sagemaker-runtime` InvokeEndpoint.
  *
- * Wire contract with the endpoint (its inference handler must implement exactly this):
+ * Wire contract: shared/contracts/image-embedding.v1.json, the one document the endpoint's inference code
+ * (model-package/code/inference.py) and the local SageMaker-compatible server also follow:
  *
- *   request   POST /endpoints/<EndpointName>/invocations
- *             Content-Type: application/json      Accept: application/json
- *             {"inputs": {"image_b64": "<base64 PNG, 224 x 224, 8-bit RGB>"}}
- *             The PNG is the NormalizedImage (flattened on white, trimmed, square) resized to 224 x 224 if it is
- *             not that size already. The endpoint runs CLIP's own preprocessing (CLIPImageProcessor: RGB, resize,
- *             centre crop 224, mean/std) and `get_image_features`.
- *
- *   response  200, Content-Type: application/json, one of
- *             {"embedding": [512 numbers]}          (the contract)
- *             [[512 numbers]]                       (the Hugging Face toolkit's plain list output)
- *             {"embeddings": [[512 numbers]]}       (a batch of one)
- *             Any other body, another length or a non-finite number is a failure. The vector is L2-normalised here
+ *   request   POST /endpoints/<EndpointName>/invocations, Content-Type and Accept application/json,
+ *             {"inputs": {"image_b64": "<base64 PNG>"}}: the NormalizedImage as a 224 x 224 PNG.
+ *   response  200 {"embedding": [d numbers], "model": {"id", "version": "sha256:...", "dimensions": d}}.
+ *             Any other shape, another d, or a non-finite number is a failure. The vector is L2-normalised here
  *             whether or not the endpoint already did it.
+ *   errors    the container's refusals (its status and {"error": {"code", "message"}}) reach the client as SageMaker's
+ *             424 ModelError.
  *
  * Time budget: each call is aborted when the caller's signal fires or after `budgetMs` (default 1500 ms), whichever
  * comes first. Build the SageMakerRuntimeClient with `maxAttempts: 1` (or a small retry budget): a retry after a
@@ -32,6 +26,7 @@ import sharp from 'sharp';
 import { SearchBackendUnavailableError } from '../../errors';
 import type { Embedder, NormalizedImage } from '../../ports';
 import { classifyDependencyFailure } from '../../dependency-failures';
+import { embeddingRequest, parseEmbeddingResponse } from '../../contracts/image-embedding';
 
 export const CLIP_DIMENSIONS = 512;
 export const CLIP_INPUT_SIZE = 224;
@@ -62,7 +57,7 @@ export class SageMakerClipEmbedder implements Embedder {
     const signal = options?.signal ? AbortSignal.any([options.signal, budget]) : budget;
     if (signal.aborted) throw new SearchBackendUnavailableError(BACKEND, 'timeout', { cause: signal.reason });
 
-    const body = JSON.stringify({ inputs: { image_b64: (await encodePng(image)).toString('base64') } });
+    const body = embeddingRequest([await encodePng(image)]);
     let responseBody: Uint8Array | undefined;
     try {
       const out = await this.client.send(
@@ -79,7 +74,7 @@ export class SageMakerClipEmbedder implements Embedder {
       throw new SearchBackendUnavailableError(BACKEND, reasonOf(err, signal), { cause: err });
     }
     try {
-      return l2Normalise(parseEmbedding(responseBody));
+      return l2Normalise(parseEmbeddingResponse(responseBody, { images: 1, dimensions: CLIP_DIMENSIONS }).vectors[0]!);
     } catch (err) {
       throw new SearchBackendUnavailableError(BACKEND, 'failed', { cause: err });
     }
@@ -98,38 +93,6 @@ export async function encodePng(image: NormalizedImage): Promise<Buffer> {
     pipeline = pipeline.resize(CLIP_INPUT_SIZE, CLIP_INPUT_SIZE, { fit: 'fill' });
   }
   return pipeline.png({ compressionLevel: 3 }).toBuffer();
-}
-
-/** Reads the vector out of any of the accepted response shapes; throws on anything else. */
-export function parseEmbedding(body: Uint8Array | undefined): Float32Array {
-  if (!body || body.length === 0) throw new Error('the endpoint returned an empty body');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    throw new Error('the endpoint returned a body that is not JSON');
-  }
-  let candidate: unknown;
-  if (Array.isArray(parsed)) {
-    candidate = parsed.length === 1 && Array.isArray(parsed[0]) ? parsed[0] : parsed;
-  } else if (parsed && typeof parsed === 'object') {
-    const record = parsed as Record<string, unknown>;
-    if ('embedding' in record) candidate = record.embedding;
-    else if (Array.isArray(record.embeddings) && record.embeddings.length === 1) candidate = record.embeddings[0];
-  }
-  if (!Array.isArray(candidate)) {
-    throw new Error('the endpoint body has no "embedding" array (nor [[...]] / {"embeddings": [[...]]})');
-  }
-  if (candidate.length !== CLIP_DIMENSIONS) {
-    throw new Error(`the endpoint returned ${candidate.length} values, expected ${CLIP_DIMENSIONS}`);
-  }
-  const vector = new Float32Array(CLIP_DIMENSIONS);
-  for (let i = 0; i < CLIP_DIMENSIONS; i++) {
-    const v = candidate[i];
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`embedding[${i}] is not a finite number`);
-    vector[i] = v;
-  }
-  return vector;
 }
 
 function l2Normalise(vector: Float32Array): Float32Array {

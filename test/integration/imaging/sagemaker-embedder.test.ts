@@ -43,6 +43,8 @@ function logoImage(size = 224, disc: [number, number, number] = [200, 30, 40], b
   return { rgb, width: size, height: size };
 }
 
+const MODEL = { id: 'colour-histogram', version: `sha256:${'0'.repeat(64)}`, dimensions: 512 };
+
 function norm(v: Float32Array): number {
   return Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 }
@@ -116,19 +118,6 @@ describe('SageMakerClipEmbedder (real SageMakerRuntimeClient, local SageMaker-co
 
     // Assert
     expect(endpoint.invocations.at(-1)?.image).toEqual({ width: 224, height: 224, format: 'png' });
-  });
-
-  it.each([['list' as const], ['embeddings' as const]])('accepts the %s response shape as well', async (shape) => {
-    // Arrange
-    const embedder = new SageMakerClipEmbedder(client, endpoint.endpointName);
-    endpoint.behaviour.responseShape = shape;
-    const image = logoImage(224, [10, 200, 10]);
-
-    // Act
-    const vector = await embedder.embed(image);
-
-    // Assert
-    expect(Array.from(vector)).toEqual(Array.from(normalised(await histogramEmbedder.embed(image))));
   });
 
   it('gives up on a slow endpoint when its budget runs out: timeout, well before the endpoint answers', async () => {
@@ -220,10 +209,15 @@ describe('SageMakerClipEmbedder (real SageMakerRuntimeClient, local SageMaker-co
 
   it.each([
     ['a body that is not JSON', 'Traceback (most recent call last): ...', /not JSON/],
-    ['an embedding of the wrong length', JSON.stringify({ embedding: [0.1, 0.2, 0.3] }), /returned 3 values, expected 512/],
-    ['an object without an embedding', JSON.stringify({ predictions: [] }), /no "embedding" array/],
-    ['a non-numeric value', JSON.stringify({ embedding: [...Array<number>(511).fill(0.1), 'x'] }), /embedding\[511\]/],
-    ['an all-zero embedding', JSON.stringify({ embedding: Array<number>(512).fill(0) }), /all zeros/],
+    ['an embedding of the wrong length', JSON.stringify({ embedding: [0.1, 0.2, 0.3], model: MODEL }), /returned 3 values, expected 512/],
+    ['an object without an embedding', JSON.stringify({ predictions: [], model: MODEL }), /fields the contract does not: predictions/],
+    ['a model but no vector', JSON.stringify({ model: MODEL }), /no "embedding" array/],
+    ['a non-numeric value', JSON.stringify({ embedding: [...Array<number>(511).fill(0.1), 'x'], model: MODEL }), /embedding\[511\]/],
+    ['an all-zero embedding', JSON.stringify({ embedding: Array<number>(512).fill(0), model: MODEL }), /all zeros/],
+    ["the Hugging Face toolkit's plain list (not the contract)", JSON.stringify([Array<number>(512).fill(0.1)]), /not a JSON object/],
+    ['a batch shape for one image', JSON.stringify({ embeddings: [Array<number>(512).fill(0.1)], model: MODEL }), /no "embedding" array/],
+    ['no model', JSON.stringify({ embedding: Array<number>(512).fill(0.1) }), /no "model"/],
+    ['a model of other dimensions', JSON.stringify({ embedding: Array<number>(512).fill(0.1), model: { ...MODEL, dimensions: 768 } }), /serves 768 dimensions/],
   ])('reports %s as failed', async (_label, body, why) => {
     // Arrange
     const embedder = new SageMakerClipEmbedder(client, endpoint.endpointName);
