@@ -126,11 +126,15 @@ export class TrademarkRestApi extends Construct {
     }
     // Other methods on the operations' paths (405), and every other path (404), go to the not-found function:
     // API Gateway does not fall back from /v1/... to the root's proxy, so each parent resource has its own.
+    // A path can be a route and the parent of another (/docs and /docs/assets/...): each gets its ANY once.
+    const addAny = (resource: IResource) => {
+      if (!resource.node.tryFindChild('ANY')) resource.addMethod('ANY', notFound);
+    };
     for (const resource of resources.values()) {
-      resource.addMethod('ANY', notFound);
+      addAny(resource);
       for (let parent = resource.parentResource; parent; parent = parent.parentResource) {
         if (parent.getResource('{proxy+}')) continue;
-        if (parent !== this.api.root) parent.addMethod('ANY', notFound);
+        if (parent !== this.api.root) addAny(parent);
         parent.addProxy({ defaultIntegration: notFound, anyMethod: true });
       }
     }

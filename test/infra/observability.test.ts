@@ -44,11 +44,13 @@ describe('alarms', () => {
         'tmk-prod-docs-throttles',
         'tmk-prod-image-search-degraded-share',
         'tmk-prod-ingest-dead-letters',
-        ...['batch-screen', 'image-search', 'ingest', 'not-found'].map((f) => `tmk-prod-${f}-errors`),
+        ...['batch-screen', 'image-search', 'ingest', 'not-found', 'account', 'usage', 'get-allowlist', 'put-allowlist', 'openapi', 'docs'].map(
+          (f) => `tmk-prod-${f}-errors`,
+        ),
         'tmk-prod-batch-screen-near-timeout',
         'tmk-prod-image-search-near-timeout',
         'tmk-prod-refund-failed',
-        ...['accounts', 'api-keys', 'usage', 'idempotency', 'rate-limits', 'marks', 'mark-keys', 'tro-brands', 'data-batches'].map((t) => `tmk-prod-${t}-table-throttles`),
+        ...['accounts', 'api-keys', 'usage', 'idempotency', 'rate-limits', 'marks', 'mark-keys', 'tro-brands', 'data-batches', 'allowlists'].map((t) => `tmk-prod-${t}-table-throttles`),
       ].sort(),
     );
   });

@@ -5,14 +5,14 @@
 import type { RawResponse } from './raw-http';
 
 export const DOCUMENTED_ERRORS: Readonly<Record<number, readonly string[]>> = {
-  400: ['invalid_json', 'invalid_request', 'country_not_supported', 'parameter_conflict', 'image_source_conflict', 'image_source_missing', 'image_unreadable', 'url_not_allowed', 'malformed_request'],
+  400: ['invalid_json', 'invalid_request', 'country_not_supported', 'parameter_conflict', 'image_source_conflict', 'image_source_missing', 'image_unreadable', 'image_too_complex', 'url_not_allowed', 'malformed_request'],
   401: ['missing_api_key', 'invalid_api_key'],
   402: ['insufficient_points'],
   403: ['tier_not_allowed', 'account_suspended'],
   404: ['not_found'],
   405: ['method_not_allowed'],
   409: ['idempotency_key_in_progress'],
-  413: ['payload_too_large', 'too_many_items'],
+  413: ['payload_too_large', 'too_many_items', 'batch_too_complex'],
   415: ['unsupported_media_type'],
   422: ['url_fetch_failed', 'idempotency_key_reused'],
   429: ['rate_limited'],
