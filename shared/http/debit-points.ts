@@ -10,6 +10,7 @@
  * back. A debit that got no answer is refunded the same way: the refund's condition makes it a no-op when the
  * charge was never made.
  */
+import { retry } from '../async/retry';
 import { isTransientFailure } from '../dependency-failures';
 import { DebitOutcomeUnknownError, ServiceUnavailableError } from '../errors';
 import type { AccountStore, Debit, UsageLedger } from '../ports';
@@ -104,15 +105,13 @@ function remainingTimeOf(request: ApiRequest): () => number {
 }
 
 async function refundWithinTime(ledger: UsageLedger, debit: Debit, reason: string, now: () => Date, remainingMs: () => number): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await ledger.refund(debit, reason, now());
-      return;
-    } catch (error) {
-      const pause = Math.min(1000, 50 * 2 ** attempt);
-      // Always a second try; more while the function has time for them.
-      if (!isTransientFailure(error) || (attempt >= 2 && remainingMs() < pause + REFUND_MARGIN_MS)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  }
+  await retry(() => ledger.refund(debit, reason, now()), {
+    attempts: Number.POSITIVE_INFINITY,
+    baseMs: 50,
+    capMs: 1000,
+    jitter: 'none',
+    retryable: isTransientFailure,
+    // Always a second try; more while the function has time for them.
+    canWait: (pause, attempt) => attempt < 2 || remainingMs() >= pause + REFUND_MARGIN_MS,
+  });
 }

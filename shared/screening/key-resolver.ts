@@ -4,6 +4,7 @@
  * market (BatchGetItem rounds in DynamoDB). Entries are kept in a bounded cache for `cacheTtlMs`, which is also how
  * long a completed data batch may go unseen by a warm instance.
  */
+import { LRUCache } from 'lru-cache';
 import type { KeyFilter } from '../marks/key-filter';
 import type { Market } from '../marks/mark-record';
 import type { MarkStore, MarkSummary } from '../ports';
@@ -19,13 +20,14 @@ export interface KeySources {
 export interface KeyCacheOptions {
   /** How long a fetched key entry is trusted (default 5 s). */
   cacheTtlMs?: number;
+  /** Key entries kept per market, least recently used dropped first (default 500,000). */
   cacheEntries?: number;
 }
 
 export const DEFAULT_KEY_CACHE_TTL_MS = 5_000;
 
 export class KeyResolver {
-  private readonly cache: Record<Market, Map<string, KeyEntry>> = { US: new Map(), CN: new Map() };
+  private readonly cache: Record<Market, LRUCache<string, KeyEntry>>;
   private batches = 0;
   /** Mark store lookups made, for the benchmark's round-trip count. */
   lookups = 0;
@@ -33,7 +35,10 @@ export class KeyResolver {
   constructor(
     private readonly sources: KeySources,
     private readonly options: KeyCacheOptions = {},
-  ) {}
+  ) {
+    const max = options.cacheEntries ?? 500_000;
+    this.cache = { US: new LRUCache({ max }), CN: new LRUCache({ max }) };
+  }
 
   /** Brings every candidate run's key entries up to date. */
   async resolve(candidateLists: readonly (readonly Candidate[])[]): Promise<void> {
@@ -85,15 +90,7 @@ export class KeyResolver {
     for (const key of missing) out.set(key, this.remember(cache, key, fetched.get(key) ?? NO_MARKS, now));
   }
 
-  private remember(cache: Map<string, KeyEntry>, key: string, marks: readonly MarkSummary[], at: number): KeyEntry {
-    if (cache.size >= (this.options.cacheEntries ?? 500_000)) {
-      // Drop the oldest tenth: Map keeps insertion order.
-      let drop = Math.ceil(cache.size / 10);
-      for (const k of cache.keys()) {
-        cache.delete(k);
-        if (--drop === 0) break;
-      }
-    }
+  private remember(cache: LRUCache<string, KeyEntry>, key: string, marks: readonly MarkSummary[], at: number): KeyEntry {
     const entry: KeyEntry = { marks, at };
     cache.set(key, entry);
     return entry;
