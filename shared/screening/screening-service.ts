@@ -7,12 +7,12 @@
  * budget before anything is charged or done, and `screen` works in slices of about 90 ms, yielding to the event
  * loop between them (so that a deadline timer can fire) and stopping at the next slice once `signal` is aborted.
  */
-import { BatchTooComplexError, WorkAbortedError } from '../errors';
+import { WorkAbortedError } from '../errors';
 import type { DataBatchStore, KeyFilterStore, MarkStore, TroStore } from '../ports';
 import { allowlistKeys } from './allowlist';
 import type { BrandUseModel } from './brand-use-model';
 import { TitleScreener, type ScreeningItem, type ScreeningResult } from './screen-titles';
-import { itemsWithin, slicesByWork, workOfBatch } from './screening-work';
+import { checkScreeningWork, slicesByWork } from './screening-work';
 import { TroIndex } from './tro-index';
 
 export interface ScreeningService {
@@ -62,10 +62,7 @@ export function createScreeningService(
   const screener = new TitleScreener({ marks: stores.marks, tro, keyFilter: (market) => filters[market]() }, { cacheTtlMs: every, ...(options.model ? { model: options.model } : {}) });
   return {
     screener,
-    checkWork(items) {
-      const units = workOfBatch(items);
-      if (units > budget) throw new BatchTooComplexError(budget, units, itemsWithin(items, budget));
-    },
+    checkWork: (items) => checkScreeningWork(items, budget),
     async screen(items, options) {
       const allowlist = allowlistKeys(options.allowlist ?? []);
       const asOf = dataAsOf();
