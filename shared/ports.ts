@@ -270,18 +270,25 @@ export interface Embedder {
 
 export interface LogoMetadata {
   serial: string;
+  /**
+   * Which of the mark's designs this vector shows (the image's file in its logo batch): a mark keeps one vector per
+   * design, and a design filed again replaces its own vector only.
+   */
+  design: string;
   mark: string;
   /** Two-digit Nice classes. */
   nice: string[];
   isLive: boolean;
 }
 
+/** One mark found by a query: the best-scoring of its designs (indexes return one match per mark). */
 export interface VectorMatch extends LogoMetadata {
   /** Similarity in [0, 1], 1 the same image (see the score mapping of each index). */
   score: number;
 }
 
 export interface VectorQuery {
+  /** How many marks (not vectors: a mark's designs count once, by the best of them). */
   topK: number;
   /** Only marks with this Nice class. */
   nice?: string;

@@ -135,6 +135,8 @@ describe('refusals, none of them charged', () => {
     ['limit "abc"', async () => ({ image_b64: b64(await png()), limit: 'abc' }), 400, 'invalid_request'],
     ['country "us"', async () => ({ image_b64: b64(await png()), country: 'us' }), 400, 'country_not_supported'],
     ['country "JP"', async () => ({ image_b64: b64(await png()), country: 'JP' }), 400, 'country_not_supported'],
+    ['a blank image (one colour)', async () => ({ image_b64: b64(await solidPng(64, 64, '#ffffff')) }), 422, 'image_has_no_content'],
+    ['a single-colour image', async () => ({ image_b64: b64(await png()) }), 422, 'image_has_no_content'],
   ];
 
   it.each(cases)('%s', async (_name, body, status, code) => {
@@ -167,7 +169,7 @@ describe('the primary path and the degraded fallback', () => {
     endpoint = await startSageMakerEndpointServer({ embedder: clipStandIn, endpointName: 'clip-e2e' });
     for (const [i, [mark, file, nice]] of BRANDS.entries()) {
       const image = await normalizeImage(svg(file));
-      await clipIndex.put([{ vector: await clipStandIn.embed(image), metadata: { serial: `US-E2E-${i}`, mark, nice: nice.map((n) => String(n).padStart(2, '0')), isLive: i !== 4 } }]);
+      await clipIndex.put([{ vector: await clipStandIn.embed(image), metadata: { serial: `US-E2E-${i}`, design: file, mark, nice: nice.map((n) => String(n).padStart(2, '0')), isLive: i !== 4 } }]);
     }
     const client = new SageMakerRuntimeClient({ region: 'us-east-1', endpoint: endpoint.url, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
     const service = createLogoSearchService({

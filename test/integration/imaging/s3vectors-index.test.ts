@@ -31,7 +31,7 @@ function unit(axis: number, tilt = 0, towards = (axis + 1) % DIM): Float32Array 
 }
 
 function logo(serial: string, nice: string[], isLive: boolean): LogoMetadata {
-  return { serial, mark: `MARK ${serial}`, nice, isLive };
+  return { serial, design: `${serial}.svg`, mark: `MARK ${serial}`, nice, isLive };
 }
 
 async function expectBackendError(promise: Promise<unknown>, reason: 'timeout' | 'throttled' | 'failed'): Promise<SearchBackendUnavailableError> {
