@@ -258,6 +258,16 @@ export interface NormalizedImage {
   rgb: Uint8Array;
   width: number;
   height: number;
+  /** Where the content (what the trim kept) lies in the picture as decoded, in its pixels; absent for a made-up image. */
+  content?: { left: number; top: number; width: number; height: number };
+}
+
+/** A window of a normalised image, in fractions of its side (see shared/imaging/regions.ts). */
+export interface ImageWindow {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
 }
 
 /** Turns a normalized image into a vector (L2-normalised, so cosine similarity is a dot product). */
@@ -266,6 +276,8 @@ export interface Embedder {
   readonly name: string;
   readonly dimensions: number;
   embed(image: NormalizedImage, options?: { signal?: AbortSignal }): Promise<Float32Array>;
+  /** Embeds windows of the image in one go (the whole image is the window {0, 0, 1, 1}); region search uses it. */
+  embedWindows?(image: NormalizedImage, windows: readonly ImageWindow[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
 }
 
 export interface LogoMetadata {

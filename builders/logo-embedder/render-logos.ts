@@ -55,7 +55,7 @@ export function splitOf(brand: string, sampleBrands: ReadonlySet<string>): Split
   return hashShare(`logo-split/1/held-out:${brand}`) < 0.5 ? 'validation' : 'test';
 }
 
-function sampleBrands(): Set<string> {
+export function sampleBrands(): Set<string> {
   const lines = readFileSync(path.join(ROOT, 'data/sample/logos/logos.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
   return new Set(lines.map((line) => brandKey(path.basename((JSON.parse(line) as { file: string }).file, '.svg').replace(/-(original|plain)$/, ''))));
 }
@@ -87,7 +87,7 @@ function slugOf(title: string): string {
     .replace(/[^a-z0-9]/g, '');
 }
 
-function listDesigns(samples: ReadonlySet<string>): Omit<LogoDesign, 'png'>[] {
+export function listDesigns(samples: ReadonlySet<string>): Omit<LogoDesign, 'png'>[] {
   const out: Omit<LogoDesign, 'png'>[] = [];
   const icons = JSON.parse(readFileSync(path.join(SIMPLE_ICONS, 'data/simple-icons.json'), 'utf8')) as SimpleIcon[];
   for (const icon of icons) {

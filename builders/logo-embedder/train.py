@@ -5,9 +5,12 @@ Task: contrastive (NT-Xent, temperature TAU) between the registered file (clean_
 (seller_view); every other design in the batch is a negative. The network is a small VGG-style CNN with batch norm,
 generalised-mean pooling and a linear projection to DIM values, L2-normalised in the graph.
 
-Usage: python3 train.py <cache-dir> <out.onnx> <card.json> [--steps N]
-Reproducible: Python, NumPy and torch seeds are fixed; one thread count (2). Time on the machine goes in the card.
+Usage: python3 train.py <cache-dir> <out.onnx> <card.json> [--minutes M | --steps N]
+Length: a wall-clock budget (default MINUTES) on a shared 2-core machine, with the learning rate following the share
+of the budget used (warm-up, then cosine decay); or a fixed number of steps (the schedule follows the steps), which
+repeats a run exactly. Python, NumPy and torch seeds are fixed; 2 threads. Steps done and time taken go in the card.
 """
+import math
 import hashlib
 import json
 import os
@@ -25,10 +28,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 from augment import clean_view, seller_view  # noqa: E402
 
 SEED = 20261125
-SIZE = 80
+SIZE = 64
 DIM = 128
 BATCH = 96
-STEPS = 800
+MINUTES = 40.0
 LR = 3e-3
 TAU = 0.07
 
@@ -41,13 +44,13 @@ class LogoEmbedder(nn.Module):
     def __init__(self):
         super().__init__()
         self.features = nn.Sequential(
-            block(3, 16, 2), block(16, 32, 1),
-            block(32, 48, 2), block(48, 48, 1),
-            block(48, 96, 2), block(96, 96, 1),
-            block(96, 160, 2), block(160, 160, 1),
+            block(3, 16, 2), block(16, 24, 1),
+            block(24, 32, 2), block(32, 32, 1),
+            block(32, 64, 2), block(64, 64, 1),
+            block(64, 128, 2), block(128, 128, 1),
         )
         self.p = nn.Parameter(torch.tensor(3.0))
-        self.head = nn.Linear(160, DIM)
+        self.head = nn.Linear(128, DIM)
 
     def forward(self, x):
         x = self.features(x)
@@ -60,6 +63,26 @@ def to_tensor(images):
     return torch.from_numpy(arr).permute(0, 3, 1, 2).contiguous()
 
 
+class Batches(torch.utils.data.Dataset):
+    """Batch k: BATCH designs (a fresh seeded permutation every epoch), their clean and seller views; seeded by k."""
+
+    def __init__(self, logos, texts):
+        self.logos, self.texts = logos, texts
+        self.per_epoch = len(logos) // BATCH
+
+    def __len__(self):
+        return 10 ** 6
+
+    def __getitem__(self, k):
+        epoch, at = divmod(k, self.per_epoch)
+        order = random.Random(SEED + epoch).sample(range(len(self.logos)), len(self.logos))
+        chosen = order[at * BATCH:(at + 1) * BATCH]
+        rng = random.Random(SEED * 7919 + k)
+        clean = to_tensor([clean_view(self.logos[i], rng, SIZE) for i in chosen])
+        seller = to_tensor([seller_view(self.logos[i], rng, SIZE, self.texts, self.logos) for i in chosen])
+        return clean, seller
+
+
 def nt_xent(a, b):
     logits = a @ b.t() / TAU
     target = torch.arange(a.shape[0])
@@ -68,12 +91,14 @@ def nt_xent(a, b):
 
 def main():
     cache, out_onnx, out_card = sys.argv[1:4]
-    steps = int(sys.argv[sys.argv.index('--steps') + 1]) if '--steps' in sys.argv else STEPS
-    torch.set_num_threads(2)
+    steps = int(sys.argv[sys.argv.index('--steps') + 1]) if '--steps' in sys.argv else None
+    minutes = float(sys.argv[sys.argv.index('--minutes') + 1]) if '--minutes' in sys.argv else MINUTES
+    # One thread for the network and one worker process making the pictures: on a busy 2-core machine two intra-op
+    # threads mostly wait for each other.
+    torch.set_num_threads(1)
     random.seed(SEED)
     np.random.seed(SEED)
     torch.manual_seed(SEED)
-    rng = random.Random(SEED)
 
     manifest = json.load(open(os.path.join(cache, 'manifest.json')))
     designs = [d for d in manifest['designs'] if d['split'] == 'train']
@@ -86,24 +111,27 @@ def main():
 
     model = LogoEmbedder()
     optimiser = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=LR, total_steps=steps, pct_start=0.08)
+    batches = iter(torch.utils.data.DataLoader(Batches(logos, texts), batch_size=None, shuffle=False, num_workers=1, prefetch_factor=4))
     started = time.time()
-    order = []
     model.train()
-    for step in range(steps):
-        if len(order) < BATCH:
-            order += rng.sample(range(len(logos)), len(logos))
-        chosen, order = order[:BATCH], order[BATCH:]
-        clean = to_tensor([clean_view(logos[i], rng, SIZE) for i in chosen])
-        seller = to_tensor([seller_view(logos[i], rng, SIZE, texts, logos) for i in chosen])
-        a, b = model(torch.cat([clean, seller])).split(len(chosen))
+    step = 0
+    while True:
+        done = step / steps if steps else (time.time() - started) / (minutes * 60)
+        if done >= 1:
+            break
+        lr = LR * done / 0.06 if done < 0.06 else LR * 0.5 * (1 + math.cos(math.pi * (done - 0.06) / 0.94))
+        for group in optimiser.param_groups:
+            group['lr'] = lr
+        clean, seller = next(batches)
+        a, b = model(torch.cat([clean, seller])).split(BATCH)
         loss = nt_xent(a, b)
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
-        schedule.step()
-        if step % 50 == 0 or step == steps - 1:
-            print(f'step {step}/{steps} loss {loss.item():.3f} {time.time() - started:.0f} s', flush=True)
+        if step % 25 == 0:
+            print(f'step {step} ({done:.0%}) lr {lr:.5f} loss {loss.item():.3f} {time.time() - started:.0f} s', flush=True)
+        step += 1
+    steps = step
     seconds = time.time() - started
 
     model.eval()
@@ -118,11 +146,12 @@ def main():
         'input': {'name': 'image', 'shape': [None, 3, SIZE, SIZE], 'layout': 'NCHW', 'dtype': 'float32',
                   'normalisation': '(pixel / 255 - 0.5) / 0.5', 'picture': 'the service normaliser output resized'},
         'output': {'name': 'embedding', 'dimensions': DIM, 'l2_normalised': True},
-        'architecture': '8 conv3x3+BN+ReLU layers (16-32-48-48-96-96-160-160, stride 2 every other), GeM pooling, linear',
+        'architecture': '8 conv3x3+BN+ReLU layers (16-24-32-32-64-64-128-128, stride 2 every other), GeM pooling, linear',
         'parameters': sum(p.numel() for p in model.parameters()),
         'objective': f'NT-Xent (temperature {TAU}) between the registered file and a seller picture of it',
-        'training': {'steps': steps, 'batch_designs': BATCH, 'optimiser': f'AdamW, one-cycle, max lr {LR}',
-                     'seed': SEED, 'threads': 2, 'seconds': round(seconds), 'machine': os.uname().machine,
+        'training': {'steps': steps, 'batch_designs': BATCH, 'optimiser': f'AdamW, warm-up 6% then cosine, max lr {LR}',
+                     'budget_minutes': None if '--steps' in sys.argv else minutes,
+                     'seed': SEED, 'threads': '1 (network) + 1 worker process (pictures)', 'seconds': round(seconds), 'machine': os.uname().machine,
                      'cpu_count': os.cpu_count(), 'torch': torch.__version__},
         'data': {'train_designs': len(designs), 'train_brands': brands, 'text_strips': len(texts),
                  'held_out': 'brands of the validation and test splits are never read (render-logos.ts)',

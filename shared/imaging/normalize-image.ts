@@ -276,7 +276,7 @@ async function trimSquareAndResize(image: RawImage, size: number): Promise<Norma
     .raw()
     .toBuffer({ resolveWithObject: true });
   const rgb = rgbOf(data, info);
-  return { rgb: new Uint8Array(rgb.data.buffer, rgb.data.byteOffset, rgb.data.length), width: rgb.width, height: rgb.height };
+  return { rgb: new Uint8Array(rgb.data.buffer, rgb.data.byteOffset, rgb.data.length), width: rgb.width, height: rgb.height, content: box };
 }
 
 function rgbOf(data: Buffer, info: sharp.OutputInfo): RawImage {

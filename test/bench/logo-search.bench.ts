@@ -8,7 +8,7 @@ import { UsearchVectorIndex } from '../../shared/adapters/local/usearch-vector-i
 import { DESCRIPTOR_DIMENSIONS, PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
 import type { LogoMetadata, NormalizedImage } from '../../shared/ports';
 import { machineLine, percentile } from './bench-support';
-import { loadSampleLogos, normalizeForEval, PERTURBATIONS, renderSampleLogo, seededRandom } from './eval-logos';
+import { loadSampleLogos, normalizeForEval, PERTURBATIONS, renderSampleLogo, seededRandom } from './sample-logos';
 
 const QUERIES = 500;
 const RECALL_QUERIES = 200;
