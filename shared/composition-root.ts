@@ -22,7 +22,7 @@ import { S3UsearchIndexStore, DEFAULT_INDEX_FOLDER } from './adapters/aws/s3-use
 import { S3VectorsIndex } from './adapters/aws/s3vectors-index';
 import { SageMakerClipEmbedder } from './adapters/aws/sagemaker-embedder';
 import { FolderUsearchIndexStore } from './adapters/local/usearch-index-store';
-import { lazyLearnedLogoEmbedder } from './adapters/local/learned-logo-embedder';
+import { lazyLearnedLogoEmbedder } from './adapters/local/lazy-logo-embedder';
 import type { Embedder } from './ports';
 import { createLogoSearchService, type LogoSearchService } from './imaging/logo-search-service';
 import type { Market } from './marks/mark-record';

@@ -51,24 +51,3 @@ export class LearnedLogoEmbedder implements Embedder {
     return this.model.close();
   }
 }
-
-/**
- * An embedder that loads the model on first use, so that building the service costs nothing until a search or an
- * ingest needs it (cold start), and a model that cannot be loaded fails that call (the search falls back).
- */
-export function lazyLearnedLogoEmbedder(modelPath: string): Embedder {
-  let loading: Promise<LearnedLogoEmbedder> | undefined;
-  const model = () => {
-    loading ??= LearnedLogoEmbedder.load(modelPath).catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-    return loading;
-  };
-  return {
-    name: LOGO_NET.name!,
-    dimensions: LOGO_NET.dimensions!,
-    embed: async (image, options) => (await model()).embed(image, options),
-    embedWindows: async (image, windows, options) => (await model()).embedWindows(image, windows, options),
-  };
-}
