@@ -11,7 +11,7 @@
 const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
 
 const common = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/node-environment.js',
   transform: { '^.+\\.(t|j|mj)s$': swc },
   // @middy/* ships ESM only: let swc turn it into CommonJS like our own code.
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],

@@ -129,6 +129,10 @@ export async function runIngestCli(argv: string[], env: EnvironmentSource, out: 
   if (!o.quiet && process.stdout.isTTY) process.stdout.write('\n');
 
   const seconds = (Date.now() - started) / 1000;
+  if (summary.refused) {
+    out(`Refused: ${kind} ${location.name} (${market}, data as of ${batchDate}): ${summary.refused}`);
+    return summary;
+  }
   out(
     `${summary.complete ? 'Complete' : 'NOT complete'}: ${kind} ${location.name} (${market}, data as of ${batchDate}) in ${seconds.toFixed(1)} s: ` +
       `${summary.read} read, ${summary.written} written, ${summary.unchanged} unchanged, ${summary.stale} stale, ${summary.rejected} rejected` +

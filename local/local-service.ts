@@ -3,6 +3,7 @@
  * server (configured from the environment, exactly as in Lambda), and the sample corpus loaded through the real
  * ingest code. `npm start` and `npm run load` both stand on it.
  */
+import { rmSync } from 'node:fs';
 import type { IngestSummary } from '../shared/ingest/ingest-batch';
 import { localEnvironment } from './local-config';
 import { startLocalRuntime, type LocalRuntime } from './runtime';
@@ -19,6 +20,9 @@ export async function startLocalService(options: { port: number; tablePrefix: st
     tablePrefix: options.tablePrefix,
     dynamoDbEndpoint: options.dynamoDbEndpoint,
     handlers: async (endpoint) => {
+      // The tables were just created, empty: the logo indexes describe the world those tables held, so they go with
+      // it (a fresh start is a fresh world; a search never returns a mark the store does not hold).
+      rmSync(options.logoIndexDir, { recursive: true, force: true });
       // The handlers read their configuration from the environment, exactly as in Lambda.
       Object.assign(process.env, localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix: options.tablePrefix, logoIndexDir: options.logoIndexDir }));
       const [batchScreen, imageSearch, account, usage, getAllowlist, putAllowlist, openapi, docs, notFound] = await Promise.all([

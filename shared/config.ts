@@ -27,6 +27,12 @@ const envSchema = z.object({
   LOGO_INDEX_DIR: z.string().min(1).default('.local/indexes'),
   LOGOS_BUCKET: z.string().min(3).optional(),
   DEGRADED_INDEX_PREFIX: z.string().default('degraded-index/'),
+  /**
+   * The learned logo embedder (ONNX, run in-process): the primary search path, with its vectors in S3 Vectors
+   * where LOGO_INDEX_*_ARN are set and in the in-process index otherwise. `none` leaves only the descriptor.
+   */
+  LOGO_MODEL_PATH: z.string().min(1).default('data/models/logo-embedder/logo-embedder.onnx'),
+  LOGO_EMBEDDER: z.enum(['learned', 'none']).default('learned'),
   /** The CLIP primary path: all three, or none. */
   CLIP_ENDPOINT_NAME: z.string().min(1).optional(),
   LOGO_INDEX_US_ARN: z.string().startsWith('arn:').optional(),
@@ -57,6 +63,10 @@ export interface AppConfig {
     bucket?: string;
     degradedPrefix: string;
     clip?: { endpointName: string; indexArns: { US: string; CN: string } };
+    /** The learned embedder's model file; absent when LOGO_EMBEDDER is `none`. */
+    modelPath?: string;
+    /** S3 Vectors indexes of the learned embedder (AWS); absent: the in-process index. */
+    vectorIndexArns?: { US: string; CN: string };
     primaryBudgetMs: number;
   };
 }
@@ -94,6 +104,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ...(e.CLIP_ENDPOINT_NAME && e.LOGO_INDEX_US_ARN && e.LOGO_INDEX_CN_ARN
         ? { clip: { endpointName: e.CLIP_ENDPOINT_NAME, indexArns: { US: e.LOGO_INDEX_US_ARN, CN: e.LOGO_INDEX_CN_ARN } } }
         : {}),
+      ...(e.LOGO_EMBEDDER === 'learned' ? { modelPath: e.LOGO_MODEL_PATH } : {}),
+      ...(!e.CLIP_ENDPOINT_NAME && e.LOGO_INDEX_US_ARN && e.LOGO_INDEX_CN_ARN ? { vectorIndexArns: { US: e.LOGO_INDEX_US_ARN, CN: e.LOGO_INDEX_CN_ARN } } : {}),
       primaryBudgetMs: e.PRIMARY_SEARCH_BUDGET_MS,
     },
     http: {

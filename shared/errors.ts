@@ -419,6 +419,18 @@ export class ImageTooComplexError extends ServiceError {
   }
 }
 
+/** A readable image with nothing on it: one colour, or nothing left once the near-uniform border is trimmed. */
+export class ImageHasNoContentError extends ServiceError {
+  readonly status = 422;
+  readonly code = 'image_has_no_content';
+  constructor() {
+    super({
+      en: 'The image has no content to search for: it is a single colour, or nothing is left once its plain border is trimmed. Send a picture that shows the logo. No points were charged.',
+      zh: '图片中没有可搜索的内容：它只有一种颜色，或去除纯色边框后什么也不剩。请发送包含标志的图片。未扣除点数。',
+    });
+  }
+}
+
 export class UrlNotAllowedError extends ServiceError {
   readonly status = 400;
   readonly code = 'url_not_allowed';

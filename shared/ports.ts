@@ -328,6 +328,16 @@ export interface NormalizedImage {
   rgb: Uint8Array;
   width: number;
   height: number;
+  /** Where the content (what the trim kept) lies in the picture as decoded, in its pixels; absent for a made-up image. */
+  content?: { left: number; top: number; width: number; height: number };
+}
+
+/** A window of a normalised image, in fractions of its side (see shared/imaging/regions.ts). */
+export interface ImageWindow {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
 }
 
 /** Turns a normalized image into a vector (L2-normalised, so cosine similarity is a dot product). */
@@ -336,22 +346,31 @@ export interface Embedder {
   readonly name: string;
   readonly dimensions: number;
   embed(image: NormalizedImage, options?: { signal?: AbortSignal }): Promise<Float32Array>;
+  /** Embeds windows of the image in one go (the whole image is the window {0, 0, 1, 1}); region search uses it. */
+  embedWindows?(image: NormalizedImage, windows: readonly ImageWindow[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
 }
 
 export interface LogoMetadata {
   serial: string;
+  /**
+   * Which of the mark's designs this vector shows (the image's file in its logo batch): a mark keeps one vector per
+   * design, and a design filed again replaces its own vector only.
+   */
+  design: string;
   mark: string;
   /** Two-digit Nice classes. */
   nice: string[];
   isLive: boolean;
 }
 
+/** One mark found by a query: the best-scoring of its designs (indexes return one match per mark). */
 export interface VectorMatch extends LogoMetadata {
   /** Similarity in [0, 1], 1 the same image (see the score mapping of each index). */
   score: number;
 }
 
 export interface VectorQuery {
+  /** How many marks (not vectors: a mark's designs count once, by the best of them). */
   topK: number;
   /** Only marks with this Nice class. */
   nice?: string;

@@ -20,6 +20,8 @@ export const imageSearchRequestSchema = z.object({
     .min(1, 'must be at least 1')
     .max(MAX_LIMIT, `must be at most ${MAX_LIMIT}`)
     .default(DEFAULT_LIMIT),
+  /** Adds to each result where in the picture its mark was found (`region`). */
+  detail: z.boolean().default(false),
 });
 
 export type ImageSearchRequest = z.infer<typeof imageSearchRequestSchema>;

@@ -66,6 +66,12 @@ export async function ingestS3Event(event: S3Event, deps: IngestEventDeps): Prom
     if (isCoverageSidecar(key)) continue;
     const summary = await ingestObject(deps, bucket, key);
     if (!summary) continue;
+    if (summary.refused) {
+      // Refused as a whole (nothing written): a retry would be refused the same way, so the event is not retried.
+      deps.log('batch refused', { bucket, key, ...summary });
+      summaries.push(summary);
+      continue;
+    }
     deps.log('batch ingested', { bucket, key, ...summary });
     if (!summary.complete) throw new Error(`batch ${key} did not complete: ${summary.failure}`);
     summaries.push(summary);

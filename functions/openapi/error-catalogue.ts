@@ -27,6 +27,7 @@ export const ERROR_CATALOGUE: Record<string, CatalogueEntry> = {
   too_many_items: { status: 413, when: 'More than 1,000 items (batch-screen) or 500 brands (allowlist).' },
   batch_too_complex: { status: 413, when: 'The batch asks for more screening work than one call may do; details.items_that_fit says how many fit.' },
   unsupported_media_type: { status: 415, when: 'The body is not sent as application/json.' },
+  image_has_no_content: { status: 422, when: 'The image is one colour, or nothing is left once its plain border is trimmed; no points were charged.' },
   url_fetch_failed: { status: 422, when: 'The image at url could not be fetched.' },
   idempotency_key_reused: { status: 422, when: 'This Idempotency-Key was used with another request.' },
   rate_limited: { status: 429, when: "The account's request rate is over its limit; wait Retry-After seconds." },
@@ -43,7 +44,7 @@ const GROUPS: Record<ErrorGroup, readonly string[]> = {
   metered: ['tier_not_allowed', 'insufficient_points', 'idempotency_key_in_progress', 'idempotency_key_reused'],
   body: ['invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'],
   items: ['too_many_items', 'batch_too_complex'],
-  image: ['country_not_supported', 'parameter_conflict', 'image_source_conflict', 'image_source_missing', 'image_unreadable', 'image_too_complex', 'url_not_allowed', 'url_fetch_failed'],
+  image: ['country_not_supported', 'parameter_conflict', 'image_source_conflict', 'image_source_missing', 'image_unreadable', 'image_too_complex', 'image_has_no_content', 'url_not_allowed', 'url_fetch_failed'],
   query: ['invalid_request'],
   allowlist: ['too_many_items'],
 };

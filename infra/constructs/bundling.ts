@@ -6,8 +6,11 @@ import path from 'node:path';
 import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 
-/** The AWS SDK v3 ships with the Node.js 22 Lambda runtime; sharp and usearch come from the native-modules layer. */
-export const EXTERNAL_MODULES: readonly string[] = ['@aws-sdk/*', 'sharp', 'usearch'];
+/**
+ * The AWS SDK v3 ships with the Node.js 22 Lambda runtime; sharp and usearch come from the native-modules layer;
+ * onnxruntime-node (the learned logo embedder, loaded only on first use) is not in the package yet (README).
+ */
+export const EXTERNAL_MODULES: readonly string[] = ['@aws-sdk/*', 'sharp', 'usearch', 'onnxruntime-node'];
 
 export const HANDLER_BUNDLE = {
   target: 'node22',

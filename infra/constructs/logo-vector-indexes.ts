@@ -13,7 +13,7 @@ export type Market = (typeof MARKETS)[number];
 /** Metadata used by queries as filters. */
 export const FILTERABLE_METADATA = ['nice', 'is_live'] as const;
 /** Metadata returned with a match but never filtered on (keeps the filterable metadata small). */
-export const NON_FILTERABLE_METADATA = ['serial', 'mark', 'jurisdiction'] as const;
+export const NON_FILTERABLE_METADATA = ['serial', 'design', 'mark', 'jurisdiction'] as const;
 
 export interface LogoVectorIndexesProps {
   dimension: number;

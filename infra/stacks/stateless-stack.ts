@@ -34,6 +34,7 @@ export const IMAGE_ENV = {
   usIndexArn: 'LOGO_INDEX_US_ARN',
   cnIndexArn: 'LOGO_INDEX_CN_ARN',
   clipEndpointName: 'CLIP_ENDPOINT_NAME',
+  logoEmbedder: 'LOGO_EMBEDDER',
 } as const;
 
 export class StatelessStack extends Stack {
@@ -65,6 +66,10 @@ export class StatelessStack extends Stack {
       [IMAGE_ENV.usIndexArn]: stateful.logoVectors.indexArn('US'),
       [IMAGE_ENV.cnIndexArn]: stateful.logoVectors.indexArn('CN'),
       [IMAGE_ENV.clipEndpointName]: this.clip.endpointName,
+      // The learned logo embedder runs in-process, but its model file and onnxruntime-node's linux-arm64 binary are
+      // not in the Lambda package yet: until they are, the functions keep to CLIP (or the descriptor) rather than
+      // fail every ingest on a missing model.
+      [IMAGE_ENV.logoEmbedder]: 'none',
     };
 
     // (config.functions.api carries memorySize, timeout and reservedConcurrency.)

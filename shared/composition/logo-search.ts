@@ -8,6 +8,7 @@ import { S3VectorsClient } from '@aws-sdk/client-s3vectors';
 import { DEFAULT_INDEX_FOLDER, S3UsearchIndexStore } from '../adapters/aws/s3-usearch-index-store';
 import { S3VectorsIndex } from '../adapters/aws/s3vectors-index';
 import { SageMakerClipEmbedder } from '../adapters/aws/sagemaker-embedder';
+import { lazyLearnedLogoEmbedder } from '../adapters/local/lazy-logo-embedder';
 import { FolderUsearchIndexStore } from '../adapters/local/usearch-index-store';
 import { type AppConfig, loadConfig } from '../config';
 import { createLogoSearchService, type LogoSearchService } from '../imaging/logo-search-service';
@@ -15,23 +16,40 @@ import { normalizeImage } from '../imaging/normalize-image';
 import { PerceptualDescriptorEmbedder } from '../imaging/perceptual-descriptor';
 import type { LogoIngestDeps } from '../ingest/ingest-logos';
 import type { Market } from '../marks/mark-record';
+import type { Embedder } from '../ports';
 import { createTracer, traced } from '../tracing';
 import { buildDataStores } from './data-stores';
 
-/** The logo search: the descriptor index from a folder or S3; CLIP on SageMaker with S3 Vectors where configured. */
+/** One learned embedder per process: the model is loaded once, on first use. */
+let learnedEmbedder: { modelPath: string; embedder: Embedder } | undefined;
+function learnedEmbedderOf(modelPath: string): Embedder {
+  if (learnedEmbedder?.modelPath !== modelPath) learnedEmbedder = { modelPath, embedder: lazyLearnedLogoEmbedder(modelPath) };
+  return learnedEmbedder.embedder;
+}
+
+/**
+ * The logo search: the learned embedder in-process over S3 Vectors (AWS) or the in-process index (local) as the
+ * primary; CLIP on SageMaker with S3 Vectors where that is configured instead; the descriptor index from a folder or
+ * S3 as the fallback.
+ */
 export function buildLogoSearch(config: AppConfig, batches = buildDataStores(config).batches): LogoSearchService {
   const indexes = config.logos.bucket
     ? new S3UsearchIndexStore(new S3Client({ region: config.region }), config.logos.bucket, config.logos.degradedPrefix, DEFAULT_INDEX_FOLDER)
     : new FolderUsearchIndexStore(config.logos.indexDir);
   const clip = config.logos.clip;
+  const arns = config.logos.vectorIndexArns;
   const tracer = createTracer(config.serviceName);
   // One attempt only on the search path: a retry would not fit the time budget, and the fallback answers instead.
+  const s3vectors = (indexArns: { US: string; CN: string }) => (market: Market) =>
+    new S3VectorsIndex(traced(tracer, new S3VectorsClient({ region: config.region, maxAttempts: 1 })), { indexArn: indexArns[market] });
   const primary = clip
     ? {
         embedder: new SageMakerClipEmbedder(traced(tracer, new SageMakerRuntimeClient({ region: config.region, maxAttempts: 1 })), clip.endpointName),
-        index: (market: Market) => new S3VectorsIndex(traced(tracer, new S3VectorsClient({ region: config.region, maxAttempts: 1 })), { indexArn: clip.indexArns[market] }),
+        index: s3vectors(clip.indexArns),
       }
-    : undefined;
+    : config.logos.modelPath
+      ? { embedder: learnedEmbedderOf(config.logos.modelPath), ...(arns ? { index: s3vectors(arns) } : {}) }
+      : undefined;
   return createLogoSearchService({ batches, indexes, ...(primary ? { primary } : {}), primaryBudgetMs: config.logos.primaryBudgetMs });
 }
 
@@ -46,6 +64,12 @@ export function buildLogoIngest(config: AppConfig, stores = buildDataStores(conf
     embedders.push({
       embedder: new SageMakerClipEmbedder(new SageMakerRuntimeClient({ region: config.region }), clip.endpointName, { budgetMs: 10_000 }),
       remoteIndex: (market) => new S3VectorsIndex(new S3VectorsClient({ region: config.region }), { indexArn: clip.indexArns[market] }),
+    });
+  } else if (config.logos.modelPath) {
+    const arns = config.logos.vectorIndexArns;
+    embedders.push({
+      embedder: learnedEmbedderOf(config.logos.modelPath),
+      ...(arns ? { remoteIndex: (market: Market) => new S3VectorsIndex(new S3VectorsClient({ region: config.region }), { indexArn: arns[market] }) } : {}),
     });
   }
   return { marks: stores.marks, batches: stores.batches, indexes, embedders, normalize: (bytes) => normalizeImage(bytes), now: stores.now };

@@ -2,9 +2,17 @@
  * The logo search with its sources kept for the life of a function instance: the in-process indexes of each
  * market (loaded once, reloaded when a newer logo batch completes), the primary path where it is configured, the
  * data date and the CN coverage record.
+ *
+ * Paths: the primary is the learned embedder (in-process) over its own index, S3 Vectors in AWS or the in-process
+ * usearch index (every window of regions.ts searched in-process; the whole picture and the 3 x 3 grid against a
+ * remote index, to keep the queries per search at 10); or CLIP on SageMaker with S3 Vectors where that is
+ * configured instead. The fallback is always the in-process perceptual descriptor index.
  */
 import type { Market } from '../marks/mark-record';
 import type { DataBatchStore, Embedder, LogoIndexStore, VectorIndex } from '../ports';
+import type { Calibration } from './calibration';
+import { LOGO_CALIBRATIONS } from './logo-calibrations';
+import { CANDIDATE_WINDOWS } from './regions';
 import { decodeBase64Image } from './image-input';
 import { checkUrlBeforeLookup, fetchImageSafely } from './fetch-image-safely';
 import { checkImageBeforeWork, normalizeImage } from './normalize-image';
@@ -22,8 +30,13 @@ export interface LogoSearchService {
 export interface LogoSearchSetup {
   batches: DataBatchStore;
   indexes: LogoIndexStore;
-  /** CLIP and its remote index (AWS); absent locally, where the descriptor index is the search. */
-  primary?: { embedder: Embedder; index: (market: Market) => VectorIndex };
+  /**
+   * The primary embedder and, where it is remote, its index (absent: the in-process index of the index store).
+   * Absent altogether: the descriptor index is the search.
+   */
+  primary?: { embedder: Embedder; index?: (market: Market) => VectorIndex };
+  /** Calibrations by embedder name (default: the shipped ones). */
+  calibrations?: Readonly<Record<string, Calibration>>;
   primaryBudgetMs?: number;
   /** For tests of URL intake against loopback servers only. */
   fetchOptions?: Parameters<typeof fetchImageSafely>[1];
@@ -31,6 +44,9 @@ export interface LogoSearchSetup {
 
 export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchService {
   const descriptor = new PerceptualDescriptorEmbedder();
+  const calibrations = setup.calibrations ?? LOGO_CALIBRATIONS;
+  const primary = setup.primary;
+  const primaryWindows = primary?.index ? CANDIDATE_WINDOWS.slice(0, 10) : CANDIDATE_WINDOWS;
   const loaded = new Map<Market, { batchId: string; search: Promise<MarketSearch> }>();
   const checkedAt = new Map<Market, number>();
   let latestLogos = new Map<Market, string>();
@@ -47,18 +63,21 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
     const batchId = await latestLogoBatch(name);
     const current = loaded.get(name);
     if (current && current.batchId === batchId) return current.search;
-    // An index that cannot be loaded leaves the primary path alone (and a 503 if that fails too); it is tried
+    // An index that cannot be loaded leaves the other path alone (and a 503 if that fails too); it is tried
     // again on the next request.
-    const search = setup.indexes.load(name, descriptor).then(
-      (index) => ({ fallback: { embedder: descriptor, index } }),
-      () => {
+    const loadPath = async (embedder: Embedder, remote?: (market: Market) => VectorIndex) => {
+      try {
+        const index = remote ? remote(name) : await setup.indexes.load(name, embedder);
+        const calibration = calibrations[embedder.name];
+        return { embedder, index, ...(calibration ? { calibration } : {}), ...(embedder === primary?.embedder ? { windows: primaryWindows } : {}) };
+      } catch {
         loaded.delete(name);
-        return {};
-      },
-    ).then((found: Pick<MarketSearch, 'fallback'>) => ({
-      ...(setup.primary ? { primary: { embedder: setup.primary.embedder, index: setup.primary.index(name) } } : {}),
-      ...found,
-    }));
+        return undefined;
+      }
+    };
+    const search = Promise.all([primary ? loadPath(primary.embedder, primary.index) : undefined, loadPath(descriptor)]).then(
+      ([primaryPath, fallback]): MarketSearch => ({ ...(primaryPath ? { primary: primaryPath } : {}), ...(fallback ? { fallback } : {}) }),
+    );
     loaded.set(name, { batchId, search });
     return search;
   };

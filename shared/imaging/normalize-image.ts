@@ -12,12 +12,13 @@
  * 4. Decode the first frame (GIF, animated WebP), honouring the EXIF orientation; SVG is rendered so that its longer
  *    side is SVG_RENDER_SIDE pixels.
  * 5. Flatten on white, then trim near-uniform borders (within TRIM_THRESHOLD of the top-left pixel; see `contentBox`).
- *    An image that is all border (blank) is kept as it is rather than trimmed to nothing.
+ *    An image that is all border (one colour, or nothing left after the trim) has nothing to search for:
+ *    ImageHasNoContentError (422 `image_has_no_content`).
  * 6. Pad to a square with white (the content centred) and resize to size x size; 3 channels, no alpha.
  */
 import sharp from 'sharp';
 import { SaxesParser } from 'saxes';
-import { ImageUnreadableError, ServiceError } from '../errors';
+import { ImageHasNoContentError, ImageUnreadableError, ServiceError } from '../errors';
 import type { NormalizedImage } from '../ports';
 import { checkSvgBudget, renderSvgWithinDeadline } from './svg-budget';
 
@@ -245,9 +246,9 @@ interface Box {
 /**
  * The smallest box holding every pixel that differs from the border colour (the top-left pixel) by more than
  * TRIM_THRESHOLD in some channel. A lone differing pixel with no differing 4-neighbour is taken for noise (a JPEG
- * speck) and does not stop the trim. An image with no such pixel (blank) keeps its full box.
+ * speck) and does not stop the trim. An image with no such pixel (blank) has no box: undefined.
  */
-export function contentBox(rgb: Uint8Array, width: number, height: number, threshold = TRIM_THRESHOLD): Box {
+export function contentBox(rgb: Uint8Array, width: number, height: number, threshold = TRIM_THRESHOLD): Box | undefined {
   const [r0, g0, b0] = [rgb[0]!, rgb[1]!, rgb[2]!];
   const differs = new Uint8Array(width * height);
   for (let pixel = 0, offset = 0; pixel < differs.length; pixel++, offset += 3) {
@@ -278,13 +279,14 @@ export function contentBox(rgb: Uint8Array, width: number, height: number, thres
       if (y > bottom) bottom = y;
     }
   }
-  if (right < 0) return { left: 0, top: 0, width, height };
+  if (right < 0) return undefined;
   return { left, top, width: right - left + 1, height: bottom - top + 1 };
 }
 
 /** Trim (step 5), then pad to a square and resize (step 6), in one pass over the decoded pixels. */
 async function trimSquareAndResize(image: RawImage, size: number): Promise<NormalizedImage> {
   const box = contentBox(image.data, image.width, image.height);
+  if (!box) throw new ImageHasNoContentError();
   const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
     .extract(box)
     .resize(size, size, { fit: 'contain', position: 'centre', background: WHITE, kernel: 'lanczos3' })
@@ -292,7 +294,7 @@ async function trimSquareAndResize(image: RawImage, size: number): Promise<Norma
     .raw()
     .toBuffer({ resolveWithObject: true });
   const rgb = rgbOf(data, info);
-  return { rgb: new Uint8Array(rgb.data.buffer, rgb.data.byteOffset, rgb.data.length), width: rgb.width, height: rgb.height };
+  return { rgb: new Uint8Array(rgb.data.buffer, rgb.data.byteOffset, rgb.data.length), width: rgb.width, height: rgb.height, content: box };
 }
 
 function rgbOf(data: Buffer, info: sharp.OutputInfo): RawImage {

@@ -6,19 +6,30 @@
  * coverage record of the beta store.
  *
  *  1. Take the image: decode the base64, or fetch the URL safely (public addresses only, capped, re-checked).
- *  2. Normalise it (decoded under pixel limits, flattened on white, trimmed, squared, resized).
- *  3. Search the market with the primary embedder and index (CLIP and S3 Vectors in AWS) within a time budget;
- *     CN searches only marks in force.
+ *  2. Normalise it (decoded under pixel limits, flattened on white, trimmed, squared, resized); a picture with
+ *     nothing on it is 422 `image_has_no_content` (the chain refunds the charge).
+ *  3. Search the market with the primary path (the learned logo embedder and its index) within a time budget: the
+ *     whole picture and the windows most likely to hold a logo (regions.ts) are embedded in one batch, each is
+ *     searched, and each mark keeps its best window; CN searches only marks in force.
  *  4. If the primary is slow, throttled or failing, answer from the in-process perceptual index with
  *     `degraded: true`; if that cannot answer either, 503 (the chain refunds the charge).
+ *  5. Each mark's best similarity becomes the probability that the picture shows it (the path's calibration) and a
+ *     verdict, `match`: likely, possible or none (calibration.ts). With `detail`, each result says where in the
+ *     picture its mark was found (`region`, in the picture's pixels).
  */
 import { SearchBackendUnavailableError, ServiceUnavailableError } from '../errors';
 import type { Market } from '../marks/mark-record';
 import type { CoverageRecord, Embedder, NormalizedImage, VectorIndex, VectorMatch } from '../ports';
+import { probabilityOf, verdictOf, type Calibration, type MatchVerdict } from './calibration';
+import { WHOLE, type Window } from './regions';
 
 export interface SearchPath {
   embedder: Embedder;
   index: VectorIndex;
+  /** Turns the similarity into a probability and a verdict; absent for an uncalibrated stand-in. */
+  calibration?: Calibration;
+  /** The windows searched (the whole picture first); only the whole picture unless the embedder embeds windows. */
+  windows?: readonly Window[];
 }
 
 export interface MarketSearch {
@@ -44,15 +55,26 @@ export interface LogoSearchRequest {
   country: Market;
   nice?: string;
   limit: number;
+  /** Adds `region` to each result. */
+  detail?: boolean;
+}
+
+export interface PictureRegion {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
 }
 
 export interface LogoResult {
   serial: string;
   mark: string;
   score: number;
+  match: MatchVerdict;
   nice: string;
   is_live: 0 | 1;
   jurisdiction?: string;
+  region?: PictureRegion;
 }
 
 export interface LogoSearchResponse {
@@ -66,9 +88,37 @@ export interface LogoSearchResponse {
   coverage_note?: string;
 }
 
-async function searchOn(path: SearchPath, image: NormalizedImage, query: { topK: number; nice?: string; liveOnly: boolean }, signal?: AbortSignal): Promise<VectorMatch[]> {
-  const vector = await path.embedder.embed(image, { signal });
-  return path.index.query(vector, { ...query, signal });
+interface FoundMark extends VectorMatch {
+  window: Window;
+}
+
+/** Every window searched; each mark keeps its best window (the first, the whole picture, wins a tie). */
+async function searchOn(path: SearchPath, image: NormalizedImage, query: { topK: number; nice?: string; liveOnly: boolean }, signal?: AbortSignal): Promise<FoundMark[]> {
+  const windows = path.embedder.embedWindows && path.windows ? path.windows : [WHOLE];
+  const vectors = path.embedder.embedWindows && windows.length > 1 ? await path.embedder.embedWindows(image, windows, { signal }) : [await path.embedder.embed(image, { signal })];
+  const answers = await Promise.all(vectors.map((vector) => path.index.query(vector, { ...query, signal })));
+  const best = new Map<string, FoundMark>();
+  for (const [w, matches] of answers.entries()) {
+    for (const match of matches) {
+      const held = best.get(match.serial);
+      if (!held || match.score > held.score) best.set(match.serial, { ...match, window: windows[w]! });
+    }
+  }
+  return [...best.values()];
+}
+
+/** A window of the normalised square in the pixels of the picture as sent (its content box, padded square). */
+export function regionInPicture(image: NormalizedImage, window: Window): PictureRegion | undefined {
+  const box = image.content;
+  if (!box) return undefined;
+  const side = Math.max(box.width, box.height);
+  const left = box.left - (side - box.width) / 2;
+  const top = box.top - (side - box.height) / 2;
+  const x0 = Math.max(box.left, left + window.x * side);
+  const y0 = Math.max(box.top, top + window.y * side);
+  const x1 = Math.min(box.left + box.width, left + (window.x + window.w) * side);
+  const y1 = Math.min(box.top + box.height, top + (window.y + window.h) * side);
+  return { x: Math.round(x0), y: Math.round(y0), w: Math.max(1, Math.round(x1 - x0)), h: Math.max(1, Math.round(y1 - y0)) };
 }
 
 export async function searchLogos(sources: LogoSearchSources, request: LogoSearchRequest, options: { signal?: AbortSignal } = {}): Promise<LogoSearchResponse> {
@@ -77,13 +127,15 @@ export async function searchLogos(sources: LogoSearchSources, request: LogoSearc
   const market = await sources.market(request.country);
   const query = { topK: request.limit, ...(request.nice ? { nice: request.nice } : {}), liveOnly: request.country === 'CN' };
 
-  let matches: VectorMatch[] | undefined;
+  let matches: FoundMark[] | undefined;
   let degraded = false;
+  let answered: SearchPath | undefined;
   if (market.primary) {
     const budget = AbortSignal.timeout(sources.primaryBudgetMs);
     const signal = options.signal ? AbortSignal.any([options.signal, budget]) : budget;
     try {
       matches = await searchOn(market.primary, image, query, signal);
+      answered = market.primary;
     } catch (error) {
       if (!(error instanceof SearchBackendUnavailableError) && !budget.aborted) throw error;
       degraded = true;
@@ -93,6 +145,7 @@ export async function searchLogos(sources: LogoSearchSources, request: LogoSearc
     if (!market.fallback) throw new ServiceUnavailableError('Image search');
     try {
       matches = await searchOn(market.fallback, image, query, options.signal);
+      answered = market.fallback;
     } catch (error) {
       if (error instanceof SearchBackendUnavailableError) throw new ServiceUnavailableError('Image search');
       throw error;
@@ -100,18 +153,26 @@ export async function searchLogos(sources: LogoSearchSources, request: LogoSearc
   }
 
   const [dataAsOf, coverage] = await Promise.all([sources.dataAsOf(request.country), request.country === 'CN' ? sources.coverage('CN') : undefined]);
+  const calibration = answered?.calibration;
   const results: LogoResult[] = matches
     .filter((m) => !query.liveOnly || m.isLive)
     .sort((a, b) => b.score - a.score)
     .slice(0, request.limit)
-    .map((m) => ({
-      serial: m.serial,
-      mark: m.mark,
-      score: Math.round(Math.min(1, Math.max(0, m.score)) * 10_000) / 10_000,
-      nice: m.nice.join(','),
-      is_live: m.isLive ? 1 : 0,
-      ...(request.country === 'CN' ? { jurisdiction: 'CN' } : {}),
-    }));
+    .map((m) => {
+      const similarity = Math.min(1, Math.max(0, m.score));
+      const score = calibration ? probabilityOf(calibration, similarity) : similarity;
+      const region = request.detail ? regionInPicture(image, m.window) : undefined;
+      return {
+        serial: m.serial,
+        mark: m.mark,
+        score: Math.round(score * 10_000) / 10_000,
+        match: verdictOf(calibration, score),
+        nice: m.nice.join(','),
+        is_live: m.isLive ? 1 : 0,
+        ...(request.country === 'CN' ? { jurisdiction: 'CN' } : {}),
+        ...(region ? { region } : {}),
+      };
+    });
   return {
     results,
     count: results.length,

@@ -65,6 +65,8 @@ export interface IngestSummary extends IngestCounts {
   complete: boolean;
   /** Why the batch could not complete, when it did not. */
   failure?: string;
+  /** Set when the batch was refused as a whole, before anything was written: why (running it again will not help). */
+  refused?: string;
 }
 
 export interface IngestStores {

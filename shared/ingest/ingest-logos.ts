@@ -1,7 +1,10 @@
 /**
  * Ingest a logo batch: a manifest (data/FORMATS.md, "Logo batch manifest") and the image files beside it.
  *
- *  1. Take the market's logo lock; record the batch as running.
+ *  1. Take the market's logo lock. A batch dated before the market's newest complete logo batch is refused as a
+ *     whole (`refused` in the summary, nothing written, nothing recorded): the data date of the logos never goes
+ *     back, and logos filed under an older date would otherwise be written where the search does not look for
+ *     them. Record the batch as running.
  *  2. For each manifest line: the serial must be a mark of the market; the image is read and normalised as a
  *     search image is; every embedder turns it into a vector (the perceptual descriptor always, for the
  *     in-process and degraded search; CLIP too where it is configured). A bad line is rejected with its number.
@@ -98,6 +101,13 @@ export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestReque
   };
   await deps.batches.acquireLock(request.market, 'logos', request.holder, deps.now(), LOCK_SECONDS);
   try {
+    const latest = await deps.batches.latestComplete(request.market, 'logos');
+    if (latest && latest.batchId !== batchId && latest.dataAsOf > request.batchDate) {
+      const refused =
+        `the ${request.market} logos are already as of ${latest.dataAsOf} (batch ${latest.batchId}); a batch dated ` +
+        `${request.batchDate} is older. File its logos again under a date on or after ${latest.dataAsOf}.`;
+      return { batchId, ...counts, complete: false, refused };
+    }
     await deps.batches.begin({
       market: request.market,
       kind: 'logos',
@@ -128,7 +138,8 @@ export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestReque
       if (!image.ok) return reject({ line: prepared.line, serial: prepared.serial, error: `image ${prepared.file}: ${(image.error as Error).message}` });
       const vectors = valueOf(image.value);
       // The mark record is the authority on status and classes; the manifest names the image.
-      const metadata: LogoMetadata = { serial: prepared.serial, mark: mark.markText, nice: mark.niceClasses, isLive: mark.isLive };
+      // Each design of a mark (each image file) is a vector of its own; filing the same file again replaces it.
+      const metadata: LogoMetadata = { serial: prepared.serial, design: prepared.file, mark: mark.markText, nice: mark.niceClasses, isLive: mark.isLive };
       for (const [i, { index }] of indexes.entries()) await index.put([{ vector: vectors[i]!, metadata }]);
       counts.written++;
       request.onProgress?.(counts);

@@ -8,7 +8,7 @@ import { UsearchVectorIndex } from '../../shared/adapters/local/usearch-vector-i
 import { DESCRIPTOR_DIMENSIONS, PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
 import type { LogoMetadata, NormalizedImage } from '../../shared/ports';
 import { machineLine, percentile } from './bench-support';
-import { loadSampleLogos, normalizeForEval, PERTURBATIONS, renderSampleLogo, seededRandom } from './eval-logos';
+import { loadSampleLogos, normalizeForEval, PERTURBATIONS, renderSampleLogo, seededRandom } from './sample-logos';
 
 const QUERIES = 500;
 const RECALL_QUERIES = 200;
@@ -69,7 +69,7 @@ export async function benchLogoSearch(count = Number(process.env.LOGO_BENCH_VECT
 
   const dimensions = DESCRIPTOR_DIMENSIONS;
   const vectors = perturbedRealVectors(descriptor.vectors, count, 11);
-  const metadata = (i: number): LogoMetadata => ({ serial: `B-${i}`, mark: `mark ${i}`, nice: [String((i % 45) + 1).padStart(2, '0')], isLive: i % 4 !== 0 });
+  const metadata = (i: number): LogoMetadata => ({ serial: `B-${i}`, design: 'logo.svg', mark: `mark ${i}`, nice: [String((i % 45) + 1).padStart(2, '0')], isLive: i % 4 !== 0 });
   const buildStarted = performance.now();
   const index = UsearchVectorIndex.fromVectors(dimensions, vectors.map((vector, i) => ({ vector, metadata: metadata(i) })));
   const buildSeconds = (performance.now() - buildStarted) / 1000;

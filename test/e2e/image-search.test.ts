@@ -9,14 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import sharp from 'sharp';
 import { buildDataStores } from '../../shared/composition/data-stores';
-import { buildLogoSearch } from '../../shared/composition/logo-search';
+import { buildLogoIngest, buildLogoSearch } from '../../shared/composition/logo-search';
 import { buildApiHandler } from '../../shared/http/api-handler';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import { ingestLogos } from '../../shared/ingest/ingest-logos';
 import { createLogoSearchService } from '../../shared/imaging/logo-search-service';
 import { normalizeImage } from '../../shared/imaging/normalize-image';
-import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
 import { SageMakerClipEmbedder } from '../../shared/adapters/aws/sagemaker-embedder';
 import { FolderUsearchIndexStore } from '../../shared/adapters/local/usearch-index-store';
 import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob-store';
@@ -72,8 +72,9 @@ async function loadLogos(target: TestStack, market: 'US' | 'CN', serialPrefix: s
 
 beforeAll(async () => {
   stack = await createTestStack();
-  await loadLogos(stack, 'US', 'US-E2E-', [{ embedder: new PerceptualDescriptorEmbedder() }]);
-  await loadLogos(stack, 'CN', 'CN-E2E-', [{ embedder: new PerceptualDescriptorEmbedder() }]);
+  // Every embedder the service searches with (the learned one and the descriptor), as ingest has them.
+  await loadLogos(stack, 'US', 'US-E2E-', buildLogoIngest(stack.config).embedders);
+  await loadLogos(stack, 'CN', 'CN-E2E-', buildLogoIngest(stack.config).embedders);
   server = await startTestServer(stack);
   url = `${server.url}/v1/image-search`;
   ({ apiKey, accountId } = await stack.openAccount({ points: 1000 }));
@@ -98,6 +99,27 @@ describe('finding a logo', () => {
     expect(scores.every((s: number) => s >= 0 && s <= 1)).toBe(true);
     expect(response.headers.get('x-points-cost')).toBe('5');
     expect(await balance()).toBe(before - 5);
+  });
+
+  it('says how sure it is (match) and, in detail mode, where in the picture the mark was found (region)', async () => {
+    // The adidas logo at a third of the side in the top-left corner of a 600 x 600 grey product shot.
+    const logo = await sharp(svg('simple-icons/adidas.svg'), { density: 300 }).resize(200, 200, { fit: 'inside' }).png().toBuffer();
+    const picture = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#8a8a80' } })
+      .composite([{ input: logo, left: 40, top: 60 }])
+      .png()
+      .toBuffer();
+
+    const body = await readJson(await search({ image_b64: b64(picture), limit: 3, detail: true }));
+
+    expect(body.results[0]).toMatchObject({ serial: 'US-E2E-0', match: expect.stringMatching(/^(likely|possible)$/) });
+    const region = body.results[0].region;
+    expect(region.x).toBeLessThan(200);
+    expect(region.y).toBeLessThan(200);
+    expect(region.x + region.w).toBeGreaterThan(140);
+    expect(region.w).toBeLessThanOrEqual(600);
+    expect(body.results.every((r: { match: string }) => ['likely', 'possible', 'none'].includes(r.match))).toBe(true);
+    const plain = await readJson(await search({ image_b64: b64(picture), limit: 3 }));
+    expect(plain.results[0]).not.toHaveProperty('region');
   });
 
   it('a data: prefix, the default limit and the nice filter', async () => {
@@ -136,6 +158,8 @@ describe('refusals, none of them charged', () => {
     ['limit "abc"', async () => ({ image_b64: b64(await png()), limit: 'abc' }), 400, 'invalid_request'],
     ['country "us"', async () => ({ image_b64: b64(await png()), country: 'us' }), 400, 'country_not_supported'],
     ['country "JP"', async () => ({ image_b64: b64(await png()), country: 'JP' }), 400, 'country_not_supported'],
+    ['a blank image (one colour)', async () => ({ image_b64: b64(await solidPng(64, 64, '#ffffff')) }), 422, 'image_has_no_content'],
+    ['a single-colour image', async () => ({ image_b64: b64(await png()) }), 422, 'image_has_no_content'],
   ];
 
   it.each(cases)('%s', async (_name, body, status, code) => {
@@ -168,7 +192,7 @@ describe('the primary path and the degraded fallback', () => {
     endpoint = await startSageMakerEndpointServer({ embedder: clipStandIn, endpointName: 'clip-e2e' });
     for (const [i, [mark, file, nice]] of BRANDS.entries()) {
       const image = await normalizeImage(svg(file));
-      await clipIndex.put([{ vector: await clipStandIn.embed(image), metadata: { serial: `US-E2E-${i}`, mark, nice: nice.map((n) => String(n).padStart(2, '0')), isLive: i !== 4 } }]);
+      await clipIndex.put([{ vector: await clipStandIn.embed(image), metadata: { serial: `US-E2E-${i}`, design: file, mark, nice: nice.map((n) => String(n).padStart(2, '0')), isLive: i !== 4 } }]);
     }
     const client = new SageMakerRuntimeClient({ region: 'us-east-1', endpoint: endpoint.url, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
     const service = createLogoSearchService({

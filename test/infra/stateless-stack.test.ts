@@ -193,12 +193,14 @@ describe('functions', () => {
       LOGOS_BUCKET: describeValue(dev, variables.LOGOS_BUCKET),
       DEGRADED_INDEX_PREFIX: variables.DEGRADED_INDEX_PREFIX,
       CLIP_ENDPOINT_NAME: variables.CLIP_ENDPOINT_NAME,
+      LOGO_EMBEDDER: variables.LOGO_EMBEDDER,
     }).toEqual({
       LOGO_INDEX_US_ARN: 'vector-index:US',
       LOGO_INDEX_CN_ARN: 'vector-index:CN',
       LOGOS_BUCKET: 'bucket:Logos.name',
       DEGRADED_INDEX_PREFIX: 'degraded-index/',
       CLIP_ENDPOINT_NAME: 'tmk-dev-clip',
+      LOGO_EMBEDDER: 'none',
     });
   });
 

@@ -14,7 +14,7 @@ export const DOCUMENTED_ERRORS: Readonly<Record<number, readonly string[]>> = {
   409: ['idempotency_key_in_progress'],
   413: ['payload_too_large', 'too_many_items', 'batch_too_complex'],
   415: ['unsupported_media_type'],
-  422: ['url_fetch_failed', 'idempotency_key_reused'],
+  422: ['url_fetch_failed', 'idempotency_key_reused', 'image_has_no_content'],
   429: ['rate_limited'],
   431: ['headers_too_large'],
   503: ['service_unavailable'],

@@ -10,7 +10,7 @@ import type { RunningServer } from '../../local/server';
 import { auditAccount } from '../../shared/metering/accounts';
 import { createTestStack, type TestStack } from '../support/test-stack';
 import { startTestServer } from '../support/test-server';
-import { solidPng } from '../unit/imaging/test-images';
+import { markPng } from '../unit/imaging/test-images';
 import { contractBreach } from './documented-errors';
 import { sendRaw, type RawRequest, type RawResponse } from './raw-http';
 
@@ -47,7 +47,7 @@ beforeAll(async () => {
     { account: poor, points: 0 },
   ];
   [revokedKey, basicKey, poorKey] = [revoked.apiKey, basic.apiKey, poor.apiKey];
-  pngB64 = (await solidPng(8, 8, '#cc2200')).toString('base64');
+  pngB64 = (await markPng(8, 8, '#cc2200')).toString('base64');
 });
 afterAll(async () => server?.close());
 

@@ -1,10 +1,17 @@
 /**
  * The logo vectors of one market in an Amazon S3 Vectors index (cosine distance), over `@aws-sdk/client-s3vectors`.
  *
- * Stored per vector: key = the mark's serial; data.float32 = the embedding; metadata
- *   {"mark": "<text>", "nice": ["09", "25"], "is_live": true}
- * `nice` and `is_live` must stay filterable; `mark` is display-only and may be declared non-filterable on the index
- * (infra/constructs/logo-vector-indexes.ts does), which keeps the filterable metadata well under its 2 KB.
+ * Stored per vector, one per design of a mark: key = `<serial>#<design hash>` (designKeyOf: the first 16 hex digits
+ * of the SHA-256 of the design's name, so a key stays short whatever the file is called); data.float32 = the
+ * embedding; metadata
+ *   {"serial": "<serial>", "design": "<file>", "mark": "<text>", "nice": ["09", "25"], "is_live": true}
+ * `nice` and `is_live` must stay filterable; `serial`, `design` and `mark` are read back only and may be declared
+ * non-filterable on the index (infra/constructs/logo-vector-indexes.ts does), which keeps the filterable metadata
+ * well under its 2 KB.
+ *
+ * Designs: a query asks for DESIGN_OVERFETCH x topK vectors (at most 100) and collapses them to the best design of
+ * each mark (bestDesignPerMark), so topK counts marks. A mark with more designs near the query than that spare
+ * room can still push another mark out of a long list; its own rank is right.
  *
  * Query filter (S3 Vectors' JSON filter language):
  *   nice only           {"nice": {"$eq": "09"}}
@@ -33,7 +40,9 @@ import {
   type QueryOutputVector,
   type S3VectorsClient,
 } from '@aws-sdk/client-s3vectors';
+import { createHash } from 'node:crypto';
 import { SearchBackendUnavailableError } from '../../errors';
+import { bestDesignPerMark } from '../../imaging/best-design-per-mark';
 import type { LogoMetadata, VectorIndex, VectorMatch, VectorQuery } from '../../ports';
 import { classifyDependencyFailure } from '../../dependency-failures';
 
@@ -41,6 +50,13 @@ import { classifyDependencyFailure } from '../../dependency-failures';
 export const S3_VECTORS_MAX_TOP_K = 100;
 export const S3_VECTORS_MAX_PUT_BATCH = 500;
 const BACKEND = 's3vectors';
+/** Vectors fetched per mark asked for: room for a few designs of each mark before they collapse. */
+export const DESIGN_OVERFETCH = 3;
+
+/** The vector key of one design of a mark. */
+export function designKeyOf(serial: string, design: string): string {
+  return `${serial}#${createHash('sha256').update(design).digest('hex').slice(0, 16)}`;
+}
 
 /** Which index: the ARN (what infra exports), or bucket and index names. */
 export type S3VectorsIndexTarget = { indexArn: string } | { vectorBucketName: string; indexName: string };
@@ -99,7 +115,7 @@ export class S3VectorsIndex implements VectorIndex {
         new QueryVectorsCommand({
           ...this.target,
           queryVector: { float32: Array.from(vector) },
-          topK: Math.min(query.topK, S3_VECTORS_MAX_TOP_K),
+          topK: Math.min(query.topK * DESIGN_OVERFETCH, S3_VECTORS_MAX_TOP_K),
           ...(filter ? { filter } : {}),
           returnMetadata: true,
           returnDistance: true,
@@ -111,7 +127,7 @@ export class S3VectorsIndex implements VectorIndex {
       throw new SearchBackendUnavailableError(BACKEND, reasonOf(err, signal), { cause: err });
     }
     try {
-      return found.map(toMatch).sort((a, b) => b.score - a.score);
+      return bestDesignPerMark(found.map(toMatch)).slice(0, query.topK);
     } catch (err) {
       throw new SearchBackendUnavailableError(BACKEND, 'failed', { cause: err });
     }
@@ -120,9 +136,9 @@ export class S3VectorsIndex implements VectorIndex {
   async put(items: readonly { vector: Float32Array; metadata: LogoMetadata }[]): Promise<void> {
     for (let start = 0; start < items.length; start += this.putBatchSize) {
       const vectors: PutInputVector[] = items.slice(start, start + this.putBatchSize).map(({ vector, metadata }) => ({
-        key: metadata.serial,
+        key: designKeyOf(metadata.serial, metadata.design),
         data: { float32: Array.from(vector) },
-        metadata: { mark: metadata.mark, nice: [...metadata.nice], is_live: metadata.isLive },
+        metadata: { serial: metadata.serial, design: metadata.design, mark: metadata.mark, nice: [...metadata.nice], is_live: metadata.isLive },
       }));
       try {
         await this.client.send(new PutVectorsCommand({ ...this.target, vectors }));
@@ -141,8 +157,11 @@ function toMatch(found: QueryOutputVector): VectorMatch {
     throw new Error('QueryVectors returned a vector without key, distance or metadata');
   }
   const nice = Array.isArray(metadata.nice) ? metadata.nice.map(String) : typeof metadata.nice === 'string' ? [metadata.nice] : [];
+  // Vectors stored before designs had keys of their own carry the serial as the key and no serial in the metadata.
+  const serial = typeof metadata.serial === 'string' ? metadata.serial : key;
   return {
-    serial: key,
+    serial,
+    design: typeof metadata.design === 'string' ? metadata.design : '',
     mark: typeof metadata.mark === 'string' ? metadata.mark : '',
     nice,
     isLive: metadata.is_live === true,

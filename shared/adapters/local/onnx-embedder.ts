@@ -118,20 +118,25 @@ export class OnnxEmbedder implements Embedder {
   }
 
   async embed(image: NormalizedImage, options?: { signal?: AbortSignal }): Promise<Float32Array> {
+    return (await this.embedMany([image], options))[0]!;
+  }
+
+  /** Several images in one run of the model (its batch axis must be dynamic when more than one is given). */
+  async embedMany(images: readonly NormalizedImage[], options?: { signal?: AbortSignal }): Promise<Float32Array[]> {
     const signal = options?.signal;
     if (signal?.aborted) throw new SearchBackendUnavailableError(this.name, 'timeout', { cause: signal.reason });
-    let vector: Float32Array;
+    let vectors: Float32Array[];
     try {
-      const raw = await this.run(image);
-      if (raw.length !== this.dimensions) {
-        throw new Error(`the model returned ${raw.length} values, expected ${this.dimensions}`);
+      const raw = await this.run(images);
+      if (raw.length !== this.dimensions * images.length) {
+        throw new Error(`the model returned ${raw.length} values, expected ${this.dimensions} x ${images.length}`);
       }
-      vector = l2Normalise(raw);
+      vectors = images.map((_, i) => l2Normalise(raw.subarray(i * this.dimensions, (i + 1) * this.dimensions)));
     } catch (err) {
       throw new SearchBackendUnavailableError(this.name, 'failed', { cause: err });
     }
     if (signal?.aborted) throw new SearchBackendUnavailableError(this.name, 'timeout', { cause: signal.reason });
-    return vector;
+    return vectors;
   }
 
   /** Releases the native session. */
@@ -139,12 +144,17 @@ export class OnnxEmbedder implements Embedder {
     await this.session.release();
   }
 
-  private async run(image: NormalizedImage): Promise<Float32Array> {
+  private async run(images: NormalizedImage | readonly NormalizedImage[]): Promise<Float32Array> {
+    const batch = Array.isArray(images) ? (images as readonly NormalizedImage[]) : [images as NormalizedImage];
     const size = this.spec.inputSize;
-    const data = toInputTensorData(image, this.spec);
-    const dims = this.spec.layout === 'NCHW' ? [1, 3, size, size] : [1, size, size, 3];
+    const parts = batch.map((image) => toInputTensorData(image, this.spec));
+    const data = parts.length === 1 ? parts[0]! : concatenate(parts, this.spec.dtype);
+    const dims = this.spec.layout === 'NCHW' ? [batch.length, 3, size, size] : [batch.length, size, size, 3];
     const input = new ort.Tensor(this.spec.dtype, data, dims);
-    const outputs = await this.session.run({ [this.inputName]: input }, [this.outputName]);
+    // With the length known, the output goes into a tensor of ours (a [batch, D] buffer the runtime fills), which
+    // also spares a copy; the probe that finds the length lets the runtime allocate it.
+    const fetches = this.dimensions > 0 ? { [this.outputName]: new ort.Tensor('float32', new Float32Array(batch.length * this.dimensions), [batch.length, this.dimensions]) } : [this.outputName];
+    const outputs = await this.session.run({ [this.inputName]: input }, fetches);
     const output = outputs[this.outputName];
     if (!output || output.type !== 'float32') {
       throw new Error(`output "${this.outputName}" is ${output ? output.type : 'missing'}, expected float32`);
@@ -237,6 +247,17 @@ function l2Normalise(vector: Float32Array): Float32Array {
   }
   const out = new Float32Array(vector.length);
   for (let i = 0; i < vector.length; i++) out[i] = vector[i]! / norm;
+  return out;
+}
+
+function concatenate(parts: (Float32Array | Uint8Array)[], dtype: InputElementType): Float32Array | Uint8Array {
+  const total = parts.reduce((sum, p) => sum + p.length, 0);
+  const out = dtype === 'uint8' ? new Uint8Array(total) : new Float32Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
   return out;
 }
 

@@ -10,14 +10,20 @@
  * the index holds more, doubles the fetch until it has topK or has fetched the whole index. A very selective filter
  * therefore costs more candidates, never a missed match that HNSW itself found.
  *
- * Keys: usearch keys are integers; each put gives the serial a fresh key (the old key is removed), so replacing a
- * serial's vector never leaves a stale neighbour behind. Metadata lives in memory beside the index.
+ * Designs: a mark keeps one vector per design (serial and design in the metadata). `query` counts marks, not vectors:
+ * the fetched designs collapse to the best of each mark (bestDesignPerMark), and the over-fetch above goes on until
+ * topK marks survive.
+ *
+ * Keys: usearch keys are integers; each put gives the (serial, design) a fresh key (the old key of that design is
+ * removed), so filing a design again never leaves a stale neighbour behind, and a mark's other designs stay.
+ * Metadata lives in memory beside the index.
  *
  * Files: `save(path)` writes the usearch index to `path` and the metadata to `path + '.json'`; `load(path)` reads both.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import type { LogoMetadata, VectorIndex, VectorMatch, VectorQuery } from '../../ports';
+import { bestDesignPerMark } from '../../imaging/best-design-per-mark';
 
 const CONNECTIVITY = 16;
 const EXPANSION_ADD = 128;
@@ -25,8 +31,10 @@ const EXPANSION_SEARCH = 128;
 const OVERFETCH = 4;
 const MIN_FETCH = 64;
 
+const FORMAT = 'usearch-logo-index/2';
+
 interface Sidecar {
-  format: 'usearch-logo-index/1';
+  format: typeof FORMAT;
   dimensions: number;
   nextKey: number;
   entries: { key: number; metadata: LogoMetadata }[];
@@ -39,7 +47,7 @@ export function scoreOfCosineDistance(distance: number): number {
 export class UsearchVectorIndex implements VectorIndex {
   private readonly index: Index;
   private readonly metadataByKey = new Map<number, LogoMetadata>();
-  private readonly keyBySerial = new Map<string, number>();
+  private readonly keyByDesign = new Map<string, number>();
   private nextKey = 1;
 
   constructor(readonly dimensions: number) {
@@ -63,12 +71,12 @@ export class UsearchVectorIndex implements VectorIndex {
 
   static load(path: string): UsearchVectorIndex {
     const sidecar = JSON.parse(readFileSync(`${path}.json`, 'utf8')) as Sidecar;
-    if (sidecar.format !== 'usearch-logo-index/1') throw new Error(`${path}.json is not a usearch logo index sidecar`);
+    if (sidecar.format !== FORMAT) throw new Error(`${path}.json is not a ${FORMAT} sidecar (an older index is rebuilt by ingest)`);
     const index = new UsearchVectorIndex(sidecar.dimensions);
     index.index.load(path);
     for (const { key, metadata } of sidecar.entries) {
       index.metadataByKey.set(key, metadata);
-      index.keyBySerial.set(metadata.serial, key);
+      index.keyByDesign.set(designKey(metadata), key);
     }
     index.nextKey = sidecar.nextKey;
     if (index.index.size() !== index.metadataByKey.size) {
@@ -77,6 +85,7 @@ export class UsearchVectorIndex implements VectorIndex {
     return index;
   }
 
+  /** Vectors held: one per design of each mark. */
   get size(): number {
     return this.metadataByKey.size;
   }
@@ -84,7 +93,7 @@ export class UsearchVectorIndex implements VectorIndex {
   save(path: string): void {
     this.index.save(path);
     const sidecar: Sidecar = {
-      format: 'usearch-logo-index/1',
+      format: FORMAT,
       dimensions: this.dimensions,
       nextKey: this.nextKey,
       entries: [...this.metadataByKey].map(([key, metadata]) => ({ key, metadata })),
@@ -106,28 +115,29 @@ export class UsearchVectorIndex implements VectorIndex {
     let fetch = Math.min(total, Math.max(MIN_FETCH, query.topK * OVERFETCH));
     for (;;) {
       const found = this.index.search(vector, fetch, 1);
-      const matches: VectorMatch[] = [];
-      for (let i = 0; i < found.keys.length && matches.length < query.topK; i++) {
+      const designs: VectorMatch[] = [];
+      for (let i = 0; i < found.keys.length; i++) {
         const metadata = this.metadataByKey.get(Number(found.keys[i]));
-        if (metadata && accepts(metadata)) matches.push({ ...metadata, nice: [...metadata.nice], score: scoreOfCosineDistance(found.distances[i]!) });
+        if (metadata && accepts(metadata)) designs.push({ ...metadata, nice: [...metadata.nice], score: scoreOfCosineDistance(found.distances[i]!) });
       }
-      if (matches.length >= query.topK || fetch >= total) return matches;
+      const marks = bestDesignPerMark(designs);
+      if (marks.length >= query.topK || fetch >= total) return marks.slice(0, query.topK);
       fetch = Math.min(total, fetch * 2);
     }
   }
 
   private putNow(items: readonly { vector: Float32Array; metadata: LogoMetadata }[]): void {
-    // The last item of a serial wins; all new vectors go to usearch in one multi-threaded batch.
+    // The last item of a (serial, design) wins; all new vectors go to usearch in one multi-threaded batch.
     const latest = new Map<string, { vector: Float32Array; metadata: LogoMetadata }>();
     for (const item of items) {
       this.checkDimensions(item.vector);
-      latest.set(item.metadata.serial, item);
+      latest.set(designKey(item.metadata), item);
     }
     if (latest.size === 0) return;
     const keys = new BigUint64Array(latest.size);
     const vectors: Float32Array[] = [];
     for (const { vector, metadata } of latest.values()) {
-      const previous = this.keyBySerial.get(metadata.serial);
+      const previous = this.keyByDesign.get(designKey(metadata));
       if (previous !== undefined) {
         this.index.remove(BigInt(previous));
         this.metadataByKey.delete(previous);
@@ -135,8 +145,8 @@ export class UsearchVectorIndex implements VectorIndex {
       const key = this.nextKey++;
       keys[vectors.length] = BigInt(key);
       vectors.push(vector);
-      this.metadataByKey.set(key, { serial: metadata.serial, mark: metadata.mark, nice: [...metadata.nice], isLive: metadata.isLive });
-      this.keyBySerial.set(metadata.serial, key);
+      this.metadataByKey.set(key, { serial: metadata.serial, design: metadata.design, mark: metadata.mark, nice: [...metadata.nice], isLive: metadata.isLive });
+      this.keyByDesign.set(designKey(metadata), key);
     }
     this.index.add(keys, vectors.length === 1 ? vectors[0]! : vectors, 0);
   }
@@ -144,4 +154,8 @@ export class UsearchVectorIndex implements VectorIndex {
   private checkDimensions(vector: Float32Array): void {
     if (vector.length !== this.dimensions) throw new RangeError(`expected a vector of ${this.dimensions} dimensions, got ${vector.length}`);
   }
+}
+
+function designKey(metadata: Pick<LogoMetadata, 'serial' | 'design'>): string {
+  return `${metadata.serial}\u0000${metadata.design}`;
 }

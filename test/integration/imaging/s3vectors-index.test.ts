@@ -14,7 +14,7 @@ import {
   QueryVectorsCommand,
   type S3VectorsClient,
 } from '@aws-sdk/client-s3vectors';
-import { S3VectorsIndex, scoreFromCosineDistance } from '../../../shared/adapters/aws/s3vectors-index';
+import { designKeyOf, S3VectorsIndex, scoreFromCosineDistance } from '../../../shared/adapters/aws/s3vectors-index';
 import { SearchBackendUnavailableError } from '../../../shared/errors';
 import type { LogoMetadata } from '../../../shared/ports';
 import { startS3VectorsFake, type S3VectorsFake, clientForFake } from '../../support/s3vectors-fake';
@@ -31,7 +31,7 @@ function unit(axis: number, tilt = 0, towards = (axis + 1) % DIM): Float32Array 
 }
 
 function logo(serial: string, nice: string[], isLive: boolean): LogoMetadata {
-  return { serial, mark: `MARK ${serial}`, nice, isLive };
+  return { serial, design: `${serial}.svg`, mark: `MARK ${serial}`, nice, isLive };
 }
 
 async function expectBackendError(promise: Promise<unknown>, reason: 'timeout' | 'throttled' | 'failed'): Promise<SearchBackendUnavailableError> {
@@ -84,7 +84,7 @@ describe('S3VectorsIndex (real S3VectorsClient, S3 Vectors fake over HTTP)', () 
     fake.delayMs = 0;
   });
 
-  it('puts vectors with key = serial and metadata {mark, nice, is_live}, and finds the same vector with score 1', async () => {
+  it('puts vectors with key = serial#design hash and metadata {serial, design, mark, nice, is_live}, and finds the same vector with score 1', async () => {
     // Arrange
     const { indexName, index } = await freshIndex();
     await index.put([
@@ -95,13 +95,31 @@ describe('S3VectorsIndex (real S3VectorsClient, S3 Vectors fake over HTTP)', () 
     // Act
     const matches = await index.query(unit(0), { topK: 2 });
     const stored = await client.send(
-      new GetVectorsCommand({ vectorBucketName: BUCKET, indexName, keys: ['90000001'], returnMetadata: true }),
+      new GetVectorsCommand({ vectorBucketName: BUCKET, indexName, keys: [designKeyOf('90000001', '90000001.svg')], returnMetadata: true }),
     );
 
     // Assert
-    expect(matches[0]).toEqual({ serial: '90000001', mark: 'MARK 90000001', nice: ['09', '25'], isLive: true, score: 1 });
+    expect(designKeyOf('90000001', '90000001.svg')).toMatch(/^90000001#[0-9a-f]{16}$/);
+    expect(matches[0]).toEqual({ serial: '90000001', design: '90000001.svg', mark: 'MARK 90000001', nice: ['09', '25'], isLive: true, score: 1 });
     expect(matches[1]).toMatchObject({ serial: '90000002', nice: ['25'], isLive: false, score: 0 });
-    expect(stored.vectors?.[0]?.metadata).toEqual({ mark: 'MARK 90000001', nice: ['09', '25'], is_live: true });
+    expect(stored.vectors?.[0]?.metadata).toEqual({ serial: '90000001', design: '90000001.svg', mark: 'MARK 90000001', nice: ['09', '25'], is_live: true });
+  });
+
+  it('keeps the three designs of a mark as three vectors and answers one row per mark, with its best design', async () => {
+    // Arrange
+    const { index } = await freshIndex();
+    const designs = [unit(0), unit(3), unit(6)];
+    await index.put(designs.map((vector, d) => ({ vector, metadata: { ...logo('90000010', ['09'], true), design: `design-${d}.svg` } })));
+    await index.put([{ vector: unit(1, 0.3), metadata: logo('90000011', ['09'], true) }]);
+
+    // Act
+    const answers = await Promise.all(designs.map((vector) => index.query(vector, { topK: 2 })));
+
+    // Assert
+    for (const [d, matches] of answers.entries()) {
+      expect(matches[0]).toMatchObject({ serial: '90000010', design: `design-${d}.svg`, score: 1 });
+      expect(matches.map((m) => m.serial)).toEqual(['90000010', '90000011']);
+    }
   });
 
   it('returns scores in [0, 1], highest first, mapped from the cosine distance like the usearch index', async () => {
@@ -328,7 +346,7 @@ describe('the S3 Vectors fake keeps to the documented API (driven by the real SD
     const out = await client.send(
       new QueryVectorsCommand({ ...target, queryVector: { float32: [1, 0] }, topK: 10, filter: filter as never }),
     );
-    return (out.vectors ?? []).map((v) => v.key ?? '');
+    return (out.vectors ?? []).map((v) => (v.key ?? '').split('#')[0]!);
   }
 
   it('answers the documented list semantics of $eq, $ne, $in, $nin and the logical operators', async () => {
@@ -344,7 +362,7 @@ describe('the S3 Vectors fake keeps to the documented API (driven by the real SD
   it('returns distance and metadata only when asked, and always the distance metric', async () => {
     const out = await client.send(new QueryVectorsCommand({ ...target, queryVector: { float32: [1, 0] }, topK: 1 }));
     expect(out.distanceMetric).toBe('cosine');
-    expect(out.vectors).toEqual([{ key: 'a' }]);
+    expect(out.vectors).toEqual([{ key: designKeyOf('a', 'a.svg') }]);
   });
 
   it.each([

@@ -179,6 +179,38 @@ describe('a logo batch uploaded to incoming/logos/<market>/<YYYY-MM-DD>/<batch-n
     expect(found.results[0]).toMatchObject({ serial: `${CN}0`, jurisdiction: 'CN' });
   });
 
+  it('indexes every design of a mark: each of three designs finds the mark, as one row with its best design', async () => {
+    const folder = 'incoming/logos/US/2026-11-26/three-designs';
+    const designs = ['devicon/android-original.svg', 'devicon/angular-original.svg', 'simple-icons/actix.svg'];
+    for (const file of designs) await put(`${folder}/${file}`, await sampleLogo(file));
+    await put(`${folder}/logos.jsonl`, designs.map((file) => manifestLine(`${US}2`, { ...BRANDS[2]!, file })).join('\n'));
+
+    const summaries = await ingestS3Event(eventOf(`${folder}/logos.jsonl`), deps);
+
+    expect(summaries).toEqual([expect.objectContaining({ complete: true, read: 3, written: 3 })]);
+    for (const file of designs) {
+      const found = await searchLogos({ image_b64: (await sampleLogo(file)).toString('base64'), limit: 10 });
+      expect(found).toMatchObject({ degraded: false });
+      expect(found.results[0]).toMatchObject({ serial: `${US}2`, mark: 'Apple' });
+      expect(found.results.filter((r) => r.serial === `${US}2`)).toHaveLength(1);
+    }
+    // The mark's earlier design (apple.svg, filed on 2026-11-21) is still there beside the three new ones.
+    const apple = await searchLogos({ image_b64: (await sampleLogo('simple-icons/apple.svg')).toString('base64') });
+    expect(apple.results[0]).toMatchObject({ serial: `${US}2`, match: expect.stringMatching(/^(likely|possible)$/) });
+  });
+
+  it('refuses, as a whole and without a retry, a logo batch dated before the logos already served', async () => {
+    const folder = 'incoming/logos/US/2026-11-22/late';
+    await put(`${folder}/simple-icons/acer.svg`, await sampleLogo('simple-icons/acer.svg'));
+    await put(`${folder}/logos.jsonl`, manifestLine(`${US}3`, BRANDS[3]!));
+
+    const summaries = await ingestS3Event(eventOf(`${folder}/logos.jsonl`), deps);
+
+    expect(summaries).toEqual([expect.objectContaining({ complete: false, written: 0, refused: expect.stringContaining('already as of 2026-11-26') })]);
+    expect(logged.map((l) => l.message)).toEqual(['batch refused']);
+    expect(await stores.batches.get('US', 'logos', `2026-11-22#${folder}/logos.jsonl`)).toBeUndefined();
+  });
+
   it('logs an object misplaced under incoming/logos/ as ignored, with the layout it should follow', async () => {
     await put('incoming/logos/US/2026-11-21/logos.jsonl', manifestLine(`${US}0`, BRANDS[0]!));
 

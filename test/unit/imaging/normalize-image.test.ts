@@ -1,7 +1,7 @@
 /** Real sharp on real PNG, JPEG, WebP, GIF and SVG made in the tests. */
 import fc from 'fast-check';
 import sharp from 'sharp';
-import { ImageUnreadableError } from '../../../shared/errors';
+import { ImageHasNoContentError, ImageUnreadableError } from '../../../shared/errors';
 import { contentBox, normalizeImage, TRIM_THRESHOLD } from '../../../shared/imaging/normalize-image';
 import {
   animatedGif,
@@ -10,6 +10,7 @@ import {
   pixelAt,
   pngDeclaring,
   RED,
+  markPng,
   rectanglePng,
   solidPng,
   transparentLogoPng,
@@ -132,10 +133,13 @@ describe('normalizeImage: each accepted format, decoded for real', () => {
   });
 
   it('flattens semi-transparent pixels onto white', async () => {
-    // Arrange: red at half opacity everywhere.
-    const png = await sharp({ create: { width: 50, height: 50, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.5 } } })
-      .png()
-      .toBuffer();
+    // Arrange: a red block at half opacity on a transparent canvas.
+    const png = await rectanglePng({
+      width: 50,
+      height: 50,
+      background: { r: 0, g: 0, b: 0, alpha: 0 },
+      rect: { left: 10, top: 10, width: 30, height: 30, colour: 'rgba(255, 0, 0, 0.5)' },
+    });
     // Act
     const image = await normalizeImage(png);
     // Assert
@@ -215,16 +219,25 @@ describe('normalizeImage: trimming', () => {
   });
 
   it.each([
-    ['white', '#ffffff', WHITE],
-    ['red', '#ff0000', RED],
-  ])('does not trim a blank %s image to nothing', async (_name, colour, expected) => {
+    ['white', '#ffffff'],
+    ['red', '#ff0000'],
+  ])('refuses a blank %s image as having no content', async (_name, colour) => {
     // Arrange
     const png = await solidPng(300, 100, colour);
     // Act
-    const image = await normalizeImage(png);
+    const outcome = normalizeImage(png);
     // Assert
-    expect(image.rgb).toHaveLength(SIZE * SIZE * 3);
-    expect(at(image.rgb, 112, 112)).toEqual(expected);
+    await expect(outcome).rejects.toBeInstanceOf(ImageHasNoContentError);
+    await expect(outcome).rejects.toMatchObject({ status: 422, code: 'image_has_no_content' });
+  });
+
+  it('refuses an image whose only mark is a lone speck the trim takes for noise', async () => {
+    // Arrange: white 64 x 64 with one black pixel.
+    const rgb = Buffer.alloc(64 * 64 * 3, 255);
+    rgb.fill(0, (20 * 64 + 30) * 3, (20 * 64 + 30) * 3 + 3);
+    const png = await sharp(rgb, { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
+    // Act / Assert
+    await expect(normalizeImage(png)).rejects.toBeInstanceOf(ImageHasNoContentError);
   });
 
   it('finds exactly the rectangle drawn on any background (contentBox)', () => {
@@ -324,7 +337,7 @@ describe('normalizeImage: what is refused', () => {
   });
 
   it('takes 4096 pixels on a side and refuses 4097', async () => {
-    const [ok, tooWide] = await Promise.all([solidPng(4096, 4, '#ff0000'), pngDeclaring(4097, 1)]);
+    const [ok, tooWide] = await Promise.all([markPng(4096, 4, '#ff0000'), pngDeclaring(4097, 1)]);
     expect((await normalizeImage(ok)).rgb).toHaveLength(SIZE * SIZE * 3);
     expect(await refusalOf(tooWide)).toMatch(/declares 4097 x 1 pixels/);
   });

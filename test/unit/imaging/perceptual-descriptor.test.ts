@@ -5,7 +5,7 @@ import {
   describeLogo,
 } from '../../../shared/imaging/perceptual-descriptor';
 import type { NormalizedImage } from '../../../shared/ports';
-import { loadSampleLogos, normalizeForEval, PERTURBATIONS, renderSampleLogo, seededRandom } from '../../bench/eval-logos';
+import { loadSampleLogos, normalizeForEval, PERTURBATIONS, renderSampleLogo, seededRandom } from '../../bench/sample-logos';
 
 const SAMPLE_FILES = ['simple-icons/adidas.svg', 'simple-icons/3m.svg', 'simple-icons/acer.svg', 'simple-icons/honda.svg', 'devicon/android-original.svg', 'devicon/angular-original.svg'];
 

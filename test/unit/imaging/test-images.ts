@@ -39,9 +39,15 @@ export function solidPng(width: number, height: number, colour: string): Promise
   return sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
 }
 
-/** A two-frame animated GIF: the first frame `first`, the second `second`. */
+/** A `width` x `height` white picture with a `colour` block over its middle half: the smallest image with content. */
+export function markPng(width: number, height: number, colour: string): Promise<Buffer> {
+  const rect = { left: Math.floor(width / 4), top: Math.floor(height / 4), width: Math.max(1, Math.ceil(width / 2)), height: Math.max(1, Math.ceil(height / 2)), colour };
+  return rectanglePng({ width, height, background: { r: 255, g: 255, b: 255, alpha: 1 }, rect });
+}
+
+/** A two-frame animated GIF: the first frame a `first` block on white, the second a `second` block. */
 export async function animatedGif(first: string, second: string): Promise<Buffer> {
-  const frames = await Promise.all([solidPng(40, 40, first), solidPng(40, 40, second)]);
+  const frames = await Promise.all([markPng(40, 40, first), markPng(40, 40, second)]);
   return sharp(frames, { join: { animated: true } }).gif({ delay: [100, 100] }).toBuffer();
 }
 

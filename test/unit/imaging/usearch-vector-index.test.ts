@@ -17,7 +17,7 @@ function unitVector(seed: number): Float32Array {
 }
 
 function metadataOf(i: number, overrides: Partial<LogoMetadata> = {}): LogoMetadata {
-  return { serial: `S-${i}`, mark: `mark ${i}`, nice: i % 2 === 0 ? ['09'] : ['25'], isLive: i % 3 !== 0, ...overrides };
+  return { serial: `S-${i}`, design: `logo-${i}.png`, mark: `mark ${i}`, nice: i % 2 === 0 ? ['09'] : ['25'], isLive: i % 3 !== 0, ...overrides };
 }
 
 function exactNearest(vectors: Float32Array[], query: Float32Array): number {
@@ -74,6 +74,26 @@ describe('UsearchVectorIndex', () => {
     expect(byNew[0]!.score).toBeCloseTo(1, 5);
     expect(byOld.filter((m) => m.serial === 'S-7')).toHaveLength(1);
     expect(byOld[0]!.serial).not.toBe('S-7');
+  });
+
+  it('keeps every design of a mark and answers with its best design, one row per mark', async () => {
+    const index = UsearchVectorIndex.fromVectors(DIMENSIONS, items);
+    const designs = [unitVector(6001), unitVector(6002), unitVector(6003)];
+    await index.put(designs.map((vector, d) => ({ vector, metadata: metadataOf(500, { design: `design-${d}.svg` }) })));
+
+    expect(index.size).toBe(203);
+    for (const [d, vector] of designs.entries()) {
+      const found = await index.query(vector, { topK: 10 });
+      expect(found[0]).toMatchObject({ serial: 'S-500', design: `design-${d}.svg` });
+      expect(found[0]!.score).toBeCloseTo(1, 5);
+      expect(found.filter((m) => m.serial === 'S-500')).toHaveLength(1);
+      expect(found).toHaveLength(10);
+    }
+    // Filing one design again replaces that design only.
+    await index.put([{ vector: unitVector(6004), metadata: metadataOf(500, { design: 'design-1.svg' }) }]);
+    expect(index.size).toBe(203);
+    expect((await index.query(designs[0]!, { topK: 1 }))[0]).toMatchObject({ serial: 'S-500', design: 'design-0.svg' });
+    expect((await index.query(unitVector(6004), { topK: 1 }))[0]).toMatchObject({ serial: 'S-500', design: 'design-1.svg' });
   });
 
   it('round-trips through save and load, metadata included', async () => {

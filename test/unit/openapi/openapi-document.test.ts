@@ -74,7 +74,7 @@ describe('the OpenAPI document', () => {
     const images = imageSearchOperation({ checkUrl: () => undefined } as unknown as LogoSearchService);
     const items = [{ title: 'a' }, { title: 'b' }, { title: 'c' }];
     expect(screening.cost!({ items, detail: false })).toEqual({ points: 3, units: 3 });
-    expect(images.cost!({ country: 'US', limit: 10, url: 'https://example.com/a.png' }).points).toBe(5);
+    expect(images.cost!({ country: 'US', limit: 10, detail: false, url: 'https://example.com/a.png' }).points).toBe(5);
     expect([screening.minTier, images.minTier]).toEqual(['professional', 'professional']);
 
     expect(doc.paths['/v1/batch-screen'].post).toMatchObject({ 'x-points-cost': { points: 1, per: 'item' }, 'x-min-tier': 'professional' });

@@ -52,13 +52,13 @@ describe('image-search schema', () => {
   it('defaults country to US and limit to 10', () => {
     const parsed = imageSearchRequestSchema.safeParse({ url: URL });
 
-    expect(parsed.data).toEqual({ url: URL, country: 'US', limit: 10 });
+    expect(parsed.data).toEqual({ url: URL, country: 'US', limit: 10, detail: false });
   });
 
   it('keeps given values and reads nice to two digits', () => {
     const parsed = imageSearchRequestSchema.safeParse({ image_b64: 'aGVsbG8=', country: 'CN', nice: '9', limit: 50 });
 
-    expect(parsed.data).toEqual({ image_b64: 'aGVsbG8=', country: 'CN', nice: '09', limit: 50 });
+    expect(parsed.data).toEqual({ image_b64: 'aGVsbG8=', country: 'CN', nice: '09', limit: 50, detail: false });
   });
 
   it.each<[unknown, string]>([

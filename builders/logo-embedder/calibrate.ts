@@ -1,0 +1,70 @@
+/**
+ * Step 3 of `npm run train:logos`: fits each embedder's calibration on the validation brands (held out from
+ * training, disjoint from the test brands of `eval:logos`) and writes data/models/logo-embedder/calibration.json.
+ *
+ * Pairs: every result (first 10 marks) of QUERIES_PER_PERTURBATION seller pictures per perturbation, registered and
+ * unregistered brands alike, searched through the service's own search with the raw similarity as the score.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { LearnedLogoEmbedder } from '../../shared/adapters/local/learned-logo-embedder';
+import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
+import { CANDIDATE_WINDOWS } from '../../shared/imaging/regions';
+import type { Embedder } from '../../shared/ports';
+import { crossDesignQueries, indexOf, loadBenchMarks, runQueries } from './logo-benchmark';
+import { fitCalibration } from './open-set-metrics';
+
+const ROOT = path.join(__dirname, '../..');
+export const MODEL = process.env.LOGO_MODEL_FILE ?? path.join(ROOT, 'data/models/logo-embedder/logo-embedder.onnx');
+export const CALIBRATION_FILE = process.env.CALIBRATION_FILE ?? path.join(ROOT, 'data/models/logo-embedder/calibration.json');
+const QUERIES_PER_PERTURBATION = Number(process.env.CALIBRATION_QUERIES ?? 200);
+const SEED = 5;
+
+async function calibrate(): Promise<void> {
+  const started = Date.now();
+  const marks = await loadBenchMarks('validation');
+  const learned = await LearnedLogoEmbedder.load(MODEL);
+  const paths: [Embedder, boolean][] = [
+    [learned, true],
+    [new PerceptualDescriptorEmbedder(), false],
+  ];
+  const embedders: Record<string, unknown> = {};
+  for (const [embedder, regions] of paths) {
+    const index = await indexOf(embedder, marks.registered);
+    const path = { embedder, index, ...(regions ? { windows: CANDIDATE_WINDOWS } : {}) };
+    const queries = [
+      ...(await runQueries(path, marks, { queriesPerPerturbation: QUERIES_PER_PERTURBATION, seed: SEED })),
+      ...(await crossDesignQueries(path, marks, QUERIES_PER_PERTURBATION)),
+    ];
+    const { pairs, ...calibration } = fitCalibration(queries);
+    embedders[embedder.name] = { ...calibration, fitOn: { queries: queries.length, pairs } };
+    console.log(`${embedder.name}: ${queries.length} queries, ${pairs} pairs, likely >= ${calibration.likely}, possible >= ${calibration.possible}`);
+  }
+  const registered = [...marks.registered.values()].flat().length;
+  writeFileSync(
+    CALIBRATION_FILE,
+    `${JSON.stringify(
+      {
+        about: 'isotonic calibration of the best-region similarity, fit on validation brands held out from training (builders/logo-embedder/calibrate.ts)',
+        split: 'validation',
+        registeredBrands: marks.registered.size,
+        registeredDesigns: registered,
+        unregisteredBrands: marks.unregistered.size,
+        queriesPerPerturbation: QUERIES_PER_PERTURBATION,
+        seed: SEED,
+        seconds: Math.round((Date.now() - started) / 1000),
+        embedders,
+      },
+      null,
+      1,
+    )}\n`,
+  );
+  await learned.close();
+}
+
+if (require.main === module) {
+  calibrate().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
