@@ -137,7 +137,7 @@ export async function runAdmin(argv: string[], env: EnvironmentSource, print: (l
       const accountId = required(o.account, 'account');
       const entryId = required(o.entry, 'entry');
       const entry = (await deps.ledger.entries(accountId)).find((e) => e.entryId === entryId);
-      if (!entry || entry.kind !== 'charge') throw new Error('no such charge on that account');
+      if (entry?.kind !== 'charge') throw new Error('no such charge on that account');
       const refunded = await deps.ledger.refund({ accountId, entryId, cost: entry.points }, 'manual refund', now);
       return print(refunded ? 'refunded' : 'already refunded');
     }

@@ -24,8 +24,8 @@ export interface LocalRuntime {
 }
 
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
-  let engine: DynamoDbLocal | undefined;
-  const endpoint = options.dynamoDbEndpoint ?? (engine = await startDynamoDbLocal()).endpoint;
+  const engine: DynamoDbLocal | undefined = options.dynamoDbEndpoint ? undefined : await startDynamoDbLocal();
+  const endpoint = options.dynamoDbEndpoint ?? engine!.endpoint;
   try {
     const { raw } = createDynamoDbClients({ region: 'us-east-1', endpoint });
     await createTables(raw, options.tablePrefix);

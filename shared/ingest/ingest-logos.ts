@@ -74,7 +74,7 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
     (error: unknown) => ({ ok: false as const, error }),
   );
 }
-function valueOf<T>(settled: Settled<T>): T {
+function settledValue<T>(settled: Settled<T>): T {
   if (!settled.ok) throw settled.error;
   return settled.value;
 }
@@ -122,11 +122,11 @@ export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestReque
       });
     const store = async (prepared: PreparedLine): Promise<void> => {
       if (prepared.kind === 'rejected') return reject(prepared.reject);
-      const mark = valueOf(await prepared.mark);
+      const mark = settledValue(await prepared.mark);
       if (!mark) return reject({ line: prepared.line, serial: prepared.serial, error: `no mark ${prepared.serial} in the ${request.market} store` });
       const image = await prepared.vectors;
       if (!image.ok) return reject({ line: prepared.line, serial: prepared.serial, error: `image ${prepared.file}: ${(image.error as Error).message}` });
-      const vectors = valueOf(image.value);
+      const vectors = settledValue(image.value);
       // The mark record is the authority on status and classes; the manifest names the image.
       const metadata: LogoMetadata = { serial: prepared.serial, mark: mark.markText, nice: mark.niceClasses, isLive: mark.isLive };
       for (const [i, { index }] of indexes.entries()) await index.put([{ vector: vectors[i]!, metadata }]);

@@ -249,7 +249,7 @@ describe('titles in any script', () => {
   });
 
   it('invisible characters cannot hide a longer brand either (one between each of its 7 letters)', async () => {
-    const title = [...'Stanley'].join('\u200b') + ' tumbler 40 oz';
+    const title = `${[...'Stanley'].join('\u200b')} tumbler 40 oz`;
 
     const [result] = await screenTitles([title]);
 

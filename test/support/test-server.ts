@@ -18,9 +18,9 @@ import { handler as docs } from '../../functions/docs/handler';
 import { buildAllowlistStore } from '../../shared/composition/allowlist';
 import type { TestStack } from './test-stack';
 
-export async function startTestServer(
+export async function startTestServer<Input, Output>(
   stack: TestStack,
-  testOperations: { path: string; operation: Operation<any, any> }[] = [],
+  testOperations: { path: string; operation: Operation<Input, Output> }[] = [],
   options: { timeoutMs?: number } = {},
 ): Promise<RunningServer> {
   const allowlists = buildAllowlistStore(stack.config);
