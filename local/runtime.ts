@@ -24,8 +24,9 @@ export interface LocalRuntime {
 }
 
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
-  const engine: DynamoDbLocal | undefined = options.dynamoDbEndpoint ? undefined : await startDynamoDbLocal();
-  const endpoint = options.dynamoDbEndpoint ?? engine!.endpoint;
+  // Without an endpoint given, a DynamoDB Local of its own, stopped with the runtime.
+  const engine: DynamoDbLocal | undefined = options.dynamoDbEndpoint === undefined ? await startDynamoDbLocal() : undefined;
+  const endpoint = engine?.endpoint ?? options.dynamoDbEndpoint!;
   try {
     const { raw } = createDynamoDbClients({ region: 'us-east-1', endpoint });
     await createTables(raw, options.tablePrefix);
