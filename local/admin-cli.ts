@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../shared/config';
 import { buildDependencies } from '../shared/composition/metering';
 import { auditAccount, issueApiKey, openAccount } from '../shared/metering/accounts';
-import { isTier, TIERS } from '../shared/metering/tiers';
+import { isTier, TIERS, type Tier } from '../shared/metering/tiers';
 import { adjustDown, findAccounts, formatRows, parseGrace, resumeAccount, rotateApiKey, suspendAccount, usageByKeyAndDay } from '../shared/metering/account-admin';
 import { buildAllowlistStore } from '../shared/composition/allowlist';
 import { putAllowlistRequestSchema, distinctBrands } from '../functions/put-allowlist/schema';
@@ -64,130 +64,154 @@ function dateOf(value: string, name: string, endOfDay: boolean): Date {
   return bare && endOfDay ? new Date(at.getTime() + 86_400_000) : at;
 }
 
-/** One case per command, in the order of the help text: longer than 80 lines, and clearer whole than split. */
+const OPTIONS = {
+  name: { type: 'string' }, tier: { type: 'string' }, points: { type: 'string' }, 'rate-limit': { type: 'string' },
+  account: { type: 'string' }, label: { type: 'string' }, 'key-id': { type: 'string' }, note: { type: 'string' },
+  requests: { type: 'string' }, default: { type: 'boolean' }, recent: { type: 'string' }, entry: { type: 'string' },
+  format: { type: 'string' }, prefix: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' },
+  reason: { type: 'string' }, grace: { type: 'string' }, set: { type: 'string' }, clear: { type: 'boolean' },
+} as const;
+
+function parseOptions(args: string[]) {
+  return parseArgs({ args, options: OPTIONS, strict: true }).values;
+}
+
+function tierOf(value: string | undefined): Tier {
+  if (!isTier(value)) throw new Error(`--tier must be one of ${TIERS.join(', ')}`);
+  return value;
+}
+
+/** What every command gets: its options, the tables to act on, the time of the call and where to print. */
+interface CommandContext {
+  command: string;
+  o: ReturnType<typeof parseOptions>;
+  config: ReturnType<typeof loadConfig>;
+  deps: ReturnType<typeof buildDependencies>;
+  now: Date;
+  print: (line: string) => void;
+  json: (value: unknown) => void;
+}
+
+type Command = (c: CommandContext) => Promise<void> | void;
+
+async function listOrFindAccounts({ command, o, deps, print, json }: CommandContext): Promise<void> {
+  if (command === 'find-account' && !o.prefix && !o.name) throw new Error('--prefix or --name is required');
+  const accounts = await findAccounts(deps, { keyPrefix: o.prefix, text: o.name });
+  const rows = accounts.map((a) => ({ accountId: a.accountId, name: a.name, tier: a.tier, points: a.points, suspended: a.suspendedAt ? 'yes' : '', createdAt: a.createdAt }));
+  if ((o.format ?? 'table') === 'json') return json(rows);
+  return print(formatRows(rows, ['accountId', 'name', 'tier', 'points', 'suspended', 'createdAt'], formatOf(o.format)));
+}
+
+/** One entry per command, in the order of the help text. */
+const COMMANDS: Record<string, Command> = {
+  'create-account': async ({ o, deps, now, json }) => {
+    const account = await openAccount(deps, {
+      name: required(o.name, 'name'),
+      tier: tierOf(o.tier ?? 'professional'),
+      points: o.points === undefined || o.points === '0' ? 0 : positiveInt(o.points, 'points'),
+      rateLimit: o['rate-limit'] ? positiveInt(o['rate-limit'], 'rate-limit') : undefined,
+      now,
+    });
+    return json(account);
+  },
+  'issue-key': async ({ o, config, deps, now, print, json }) => {
+    const key = await issueApiKey(deps.accounts, { accountId: required(o.account, 'account'), envName: config.envName, label: o.label, now });
+    json(key);
+    return print('Store the key now: it is not kept and cannot be shown again.');
+  },
+  'list-keys': async ({ o, deps, json }) => {
+    const keys = await deps.accounts.listApiKeys(required(o.account, 'account'));
+    return json(keys.map(({ keyId, prefix, label, createdAt, revokedAt }) => ({ keyId, prefix, label, createdAt, revokedAt })));
+  },
+  'revoke-key': async ({ o, deps, now, print }) => {
+    const revoked = await deps.accounts.revokeApiKey(required(o.account, 'account'), required(o['key-id'], 'key-id'), now);
+    if (!revoked) throw new Error('no such active key on that account');
+    return print('revoked');
+  },
+  'top-up': async ({ o, deps, now, json }) => {
+    const accountId = required(o.account, 'account');
+    const points = positiveInt(o.points, 'points');
+    if (!(await deps.accounts.getAccount(accountId))) throw new Error(`no account ${accountId}`);
+    const balance = await deps.ledger.credit({ accountId, points, note: o.note ?? 'top-up', now });
+    return json({ balance });
+  },
+  'set-tier': async ({ o, deps, print }) => {
+    await deps.accounts.setTier(required(o.account, 'account'), tierOf(o.tier));
+    return print('ok');
+  },
+  'set-rate-limit': async ({ o, deps, print }) => {
+    await deps.accounts.setRateLimit(required(o.account, 'account'), o.default ? undefined : positiveInt(o.requests, 'requests'));
+    return print('ok');
+  },
+  show: async ({ o, deps, json }) => {
+    const accountId = required(o.account, 'account');
+    const account = await deps.accounts.getAccount(accountId, { consistent: true });
+    if (!account) throw new Error(`no account ${accountId}`);
+    const recent = await deps.ledger.entries(accountId, { limit: o.recent ? positiveInt(o.recent, 'recent') : 20, newestFirst: true });
+    return json({ account, recent });
+  },
+  refund: async ({ o, deps, now, print }) => {
+    const accountId = required(o.account, 'account');
+    const entryId = required(o.entry, 'entry');
+    const entry = (await deps.ledger.entries(accountId)).find((e) => e.entryId === entryId);
+    if (entry?.kind !== 'charge') throw new Error('no such charge on that account');
+    const refunded = await deps.ledger.refund({ accountId, entryId, cost: entry.points }, 'manual refund', now);
+    return print(refunded ? 'refunded' : 'already refunded');
+  },
+  audit: async ({ o, deps, json }) => {
+    return json(await auditAccount(deps, required(o.account, 'account')));
+  },
+  'list-accounts': listOrFindAccounts,
+  'find-account': listOrFindAccounts,
+  usage: async ({ o, deps, now, print }) => {
+    const to = o.to ? dateOf(o.to, 'to', true) : now;
+    const from = o.from ? dateOf(o.from, 'from', false) : new Date(to.getTime() - 30 * 86_400_000);
+    if (from >= to) throw new Error('--from must be before --to');
+    const rows = await usageByKeyAndDay(deps, required(o.account, 'account'), { from, to, ...(o['key-id'] ? { keyId: o['key-id'] } : {}) });
+    return print(formatRows(rows as unknown as Record<string, unknown>[], ['day', 'keyId', 'operation', 'requests', 'points', 'units', 'refunded'], formatOf(o.format)));
+  },
+  adjust: async ({ o, deps, now, json }) => {
+    const balance = await adjustDown(deps, { accountId: required(o.account, 'account'), points: positiveInt(o.points, 'points'), reason: o.reason, now });
+    return json({ balance });
+  },
+  suspend: async ({ o, deps, now, print }) => {
+    await suspendAccount(deps, { accountId: required(o.account, 'account'), reason: o.reason, now });
+    return print('suspended');
+  },
+  resume: async ({ o, deps, now, print }) => {
+    await resumeAccount(deps, { accountId: required(o.account, 'account'), reason: o.reason, now });
+    return print('resumed');
+  },
+  'rotate-key': async ({ o, config, deps, now, print, json }) => {
+    const graceMs = parseGrace(o.grace ?? '24h');
+    const rotated = await rotateApiKey(deps, { accountId: required(o.account, 'account'), keyId: required(o['key-id'], 'key-id'), graceMs, envName: config.envName, now });
+    json({ ...rotated.issued, replaces: rotated.oldKey, oldKeyValidUntil: rotated.oldKeyExpiresAt });
+    return print('Store the new key now: it is not kept and cannot be shown again.');
+  },
+  allowlist: async ({ o, config, deps, now, json }) => {
+    const accountId = required(o.account, 'account');
+    if (!(await deps.accounts.getAccount(accountId))) throw new Error(`no account ${accountId}`);
+    const store = buildAllowlistStore(config);
+    if (o.set === undefined && !o.clear) return json((await store.get(accountId))?.brands ?? []);
+    const parsed = putAllowlistRequestSchema.safeParse({ brands: o.clear ? [] : o.set!.split(',').filter((b) => b.trim() !== '') });
+    if (!parsed.success) throw new Error(issuesOf(parsed.error).map((i) => `${i.field}: ${i.message}`).join('; '));
+    const saved = await store.put(accountId, distinctBrands(parsed.data.brands), now);
+    await deps.ledger.recordEvent({ accountId, operation: 'allowlist', note: `allowlist set to ${saved.brands.length} brands`, now });
+    return json(saved.brands);
+  },
+};
+
+/** Parses the options, connects to the tables and runs the command named first. */
 export async function runAdmin(argv: string[], env: EnvironmentSource, print: (line: string) => void): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help') return print(HELP);
-  const { values: o } = parseArgs({
-    args: rest,
-    options: {
-      name: { type: 'string' }, tier: { type: 'string' }, points: { type: 'string' }, 'rate-limit': { type: 'string' },
-      account: { type: 'string' }, label: { type: 'string' }, 'key-id': { type: 'string' }, note: { type: 'string' },
-      requests: { type: 'string' }, default: { type: 'boolean' }, recent: { type: 'string' }, entry: { type: 'string' },
-      format: { type: 'string' }, prefix: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' },
-      reason: { type: 'string' }, grace: { type: 'string' }, set: { type: 'string' }, clear: { type: 'boolean' },
-    },
-    strict: true,
-  });
+  const o = parseOptions(rest);
   const config = loadConfig(resolveEnvironment(env));
   const deps = buildDependencies(config);
-  const now = new Date();
   const json = (value: unknown) => print(JSON.stringify(value, null, 2));
-  const tierOf = (value: string | undefined) => {
-    if (!isTier(value)) throw new Error(`--tier must be one of ${TIERS.join(', ')}`);
-    return value;
-  };
-
-  switch (command) {
-    case 'create-account': {
-      const account = await openAccount(deps, {
-        name: required(o.name, 'name'),
-        tier: tierOf(o.tier ?? 'professional'),
-        points: o.points === undefined || o.points === '0' ? 0 : positiveInt(o.points, 'points'),
-        rateLimit: o['rate-limit'] ? positiveInt(o['rate-limit'], 'rate-limit') : undefined,
-        now,
-      });
-      return json(account);
-    }
-    case 'issue-key': {
-      const key = await issueApiKey(deps.accounts, { accountId: required(o.account, 'account'), envName: config.envName, label: o.label, now });
-      json(key);
-      return print('Store the key now: it is not kept and cannot be shown again.');
-    }
-    case 'list-keys': {
-      const keys = await deps.accounts.listApiKeys(required(o.account, 'account'));
-      return json(keys.map(({ keyId, prefix, label, createdAt, revokedAt }) => ({ keyId, prefix, label, createdAt, revokedAt })));
-    }
-    case 'revoke-key': {
-      const revoked = await deps.accounts.revokeApiKey(required(o.account, 'account'), required(o['key-id'], 'key-id'), now);
-      if (!revoked) throw new Error('no such active key on that account');
-      return print('revoked');
-    }
-    case 'top-up': {
-      const accountId = required(o.account, 'account');
-      const points = positiveInt(o.points, 'points');
-      if (!(await deps.accounts.getAccount(accountId))) throw new Error(`no account ${accountId}`);
-      const balance = await deps.ledger.credit({ accountId, points, note: o.note ?? 'top-up', now });
-      return json({ balance });
-    }
-    case 'set-tier':
-      await deps.accounts.setTier(required(o.account, 'account'), tierOf(o.tier));
-      return print('ok');
-    case 'set-rate-limit':
-      await deps.accounts.setRateLimit(required(o.account, 'account'), o.default ? undefined : positiveInt(o.requests, 'requests'));
-      return print('ok');
-    case 'show': {
-      const accountId = required(o.account, 'account');
-      const account = await deps.accounts.getAccount(accountId, { consistent: true });
-      if (!account) throw new Error(`no account ${accountId}`);
-      const recent = await deps.ledger.entries(accountId, { limit: o.recent ? positiveInt(o.recent, 'recent') : 20, newestFirst: true });
-      return json({ account, recent });
-    }
-    case 'refund': {
-      const accountId = required(o.account, 'account');
-      const entryId = required(o.entry, 'entry');
-      const entry = (await deps.ledger.entries(accountId)).find((e) => e.entryId === entryId);
-      if (!entry || entry.kind !== 'charge') throw new Error('no such charge on that account');
-      const refunded = await deps.ledger.refund({ accountId, entryId, cost: entry.points }, 'manual refund', now);
-      return print(refunded ? 'refunded' : 'already refunded');
-    }
-    case 'audit':
-      return json(await auditAccount(deps, required(o.account, 'account')));
-    case 'list-accounts':
-    case 'find-account': {
-      if (command === 'find-account' && !o.prefix && !o.name) throw new Error('--prefix or --name is required');
-      const accounts = await findAccounts(deps, { keyPrefix: o.prefix, text: o.name });
-      const rows = accounts.map((a) => ({ accountId: a.accountId, name: a.name, tier: a.tier, points: a.points, suspended: a.suspendedAt ? 'yes' : '', createdAt: a.createdAt }));
-      if ((o.format ?? 'table') === 'json') return json(rows);
-      return print(formatRows(rows, ['accountId', 'name', 'tier', 'points', 'suspended', 'createdAt'], formatOf(o.format)));
-    }
-    case 'usage': {
-      const to = o.to ? dateOf(o.to, 'to', true) : now;
-      const from = o.from ? dateOf(o.from, 'from', false) : new Date(to.getTime() - 30 * 86_400_000);
-      if (from >= to) throw new Error('--from must be before --to');
-      const rows = await usageByKeyAndDay(deps, required(o.account, 'account'), { from, to, ...(o['key-id'] ? { keyId: o['key-id'] } : {}) });
-      return print(formatRows(rows as unknown as Record<string, unknown>[], ['day', 'keyId', 'operation', 'requests', 'points', 'units', 'refunded'], formatOf(o.format)));
-    }
-    case 'adjust': {
-      const balance = await adjustDown(deps, { accountId: required(o.account, 'account'), points: positiveInt(o.points, 'points'), reason: o.reason, now });
-      return json({ balance });
-    }
-    case 'suspend':
-      await suspendAccount(deps, { accountId: required(o.account, 'account'), reason: o.reason, now });
-      return print('suspended');
-    case 'resume':
-      await resumeAccount(deps, { accountId: required(o.account, 'account'), reason: o.reason, now });
-      return print('resumed');
-    case 'rotate-key': {
-      const graceMs = parseGrace(o.grace ?? '24h');
-      const rotated = await rotateApiKey(deps, { accountId: required(o.account, 'account'), keyId: required(o['key-id'], 'key-id'), graceMs, envName: config.envName, now });
-      json({ ...rotated.issued, replaces: rotated.oldKey, oldKeyValidUntil: rotated.oldKeyExpiresAt });
-      return print('Store the new key now: it is not kept and cannot be shown again.');
-    }
-    case 'allowlist': {
-      const accountId = required(o.account, 'account');
-      if (!(await deps.accounts.getAccount(accountId))) throw new Error(`no account ${accountId}`);
-      const store = buildAllowlistStore(config);
-      if (o.set === undefined && !o.clear) return json((await store.get(accountId))?.brands ?? []);
-      const parsed = putAllowlistRequestSchema.safeParse({ brands: o.clear ? [] : o.set!.split(',').filter((b) => b.trim() !== '') });
-      if (!parsed.success) throw new Error(issuesOf(parsed.error).map((i) => `${i.field}: ${i.message}`).join('; '));
-      const saved = await store.put(accountId, distinctBrands(parsed.data.brands), now);
-      await deps.ledger.recordEvent({ accountId, operation: 'allowlist', note: `allowlist set to ${saved.brands.length} brands`, now });
-      return json(saved.brands);
-    }
-    default:
-      throw new Error(`unknown command "${command}"\n\n${HELP}`);
-  }
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!run) throw new Error(`unknown command "${command}"\n\n${HELP}`);
+  return run({ command, o, config, deps, now: new Date(), print, json });
 }
 
 if (require.main === module) {

@@ -24,8 +24,9 @@ export interface LocalRuntime {
 }
 
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
-  let engine: DynamoDbLocal | undefined;
-  const endpoint = options.dynamoDbEndpoint ?? (engine = await startDynamoDbLocal()).endpoint;
+  // Without an endpoint given, a DynamoDB Local of its own, stopped with the runtime.
+  const engine: DynamoDbLocal | undefined = options.dynamoDbEndpoint === undefined ? await startDynamoDbLocal() : undefined;
+  const endpoint = engine?.endpoint ?? options.dynamoDbEndpoint!;
   try {
     const { raw } = createDynamoDbClients({ region: 'us-east-1', endpoint });
     await createTables(raw, options.tablePrefix);

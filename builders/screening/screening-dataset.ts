@@ -167,7 +167,9 @@ export async function labelledExamples(screener: TitleScreener, titles: readonly
   for (let i = 0; i < titles.length; i += 1000) {
     const chunk = titles.slice(i, i + 1000);
     const examples = await screener.examples(chunk.map((t) => ({ title: t.title })));
-    examples.forEach((list, j) => out.push(list.map((e) => ({ ...e, title: chunk[j]!, label: labelOf(e, chunk[j]!) }))));
+    examples.forEach((list, j) => {
+      out.push(list.map((e) => ({ ...e, title: chunk[j]!, label: labelOf(e, chunk[j]!) })));
+    });
   }
   return out;
 }

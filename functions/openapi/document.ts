@@ -166,7 +166,7 @@ ${Object.entries(ERROR_CATALOGUE).map(([code, e]) => `| ${e.status} | \`${code}\
 export function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of PUBLIC_ROUTES) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operationObject(route);
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationObject(route) };
   }
   return {
     openapi: '3.1.0',

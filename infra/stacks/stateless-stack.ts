@@ -19,6 +19,7 @@ import { IngestPipeline } from '../constructs/ingest-pipeline';
 import { ServiceMetrics } from '../constructs/service-metrics';
 import { SharpLayer } from '../constructs/sharp-layer';
 import type { StatefulStack } from './stateful-stack';
+import type { DataTables } from '../constructs/data-tables';
 import { RENDERER_FILE } from '../../functions/docs/renderer-asset';
 import path from 'node:path';
 
@@ -47,12 +48,28 @@ export class StatelessStack extends Stack {
     super(scope, id, props);
     const { config, stateful } = props;
     const tables = stateful.data.tables;
-    const logoIndexArns = [stateful.logoVectors.indexArn('US'), stateful.logoVectors.indexArn('CN')];
     const logRemovalPolicy = config.removalPolicy === RemovalPolicy.DESTROY ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
 
     const sharp = new SharpLayer(this, 'SharpLayer');
     this.clip = new ClipEndpoint(this, 'Clip', { choice: config.clip, prefix: config.prefix, ...(config.modelPackage ? { modelPackage: config.modelPackage } : {}) });
+    this.functions = this.createFunctions(config, stateful, sharp, logRemovalPolicy);
 
+    this.grantTableAccess(tables);
+    this.grantImageSearchAccess(stateful);
+    this.grantIngestAccess(stateful);
+    this.ingestPipeline = this.createIngestPipeline(config, stateful);
+    this.api = this.createRestApi(config, logRemovalPolicy);
+    const alarms = this.createMonitoring(config, tables);
+
+    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API, ending in the stage (paths then start with v1/)', value: this.api.url });
+    new CfnOutput(this, 'AlarmTopicArn', { description: 'Subscribe to be told about alarms', value: alarms.topic.topicArn });
+    new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingestPipeline.deadLetters.queueUrl });
+    new CfnOutput(this, 'ClipEndpointName', { value: this.clip.endpointName });
+  }
+
+  /** One function per route, the ingest function and the not-found function, with their settings and environment. */
+  private createFunctions(config: EnvironmentConfig, stateful: StatefulStack, sharp: SharpLayer, logRemovalPolicy: RemovalPolicy): Record<FunctionId, ApiFunction> {
+    const tables = stateful.data.tables;
     const common = {
       envName: config.name,
       serviceName: config.serviceName,
@@ -111,7 +128,7 @@ export class StatelessStack extends Stack {
       functionId: 'docs',
       files: [{ from: path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js'), to: RENDERER_FILE }],
     });
-    this.functions = {
+    return {
       'batch-screen': batchScreen,
       'image-search': imageSearch,
       account,
@@ -123,7 +140,11 @@ export class StatelessStack extends Stack {
       ingest,
       'not-found': notFound,
     };
+  }
 
+  /** The tables of the API functions: the metered chain of both operations, then only what each route reads or writes. */
+  private grantTableAccess(tables: DataTables['tables']): void {
+    const { 'batch-screen': batchScreen, 'image-search': imageSearch, account, usage, 'get-allowlist': getAllowlist, 'put-allowlist': putAllowlist } = this.functions;
     // The metered chain of both operations: authenticate, rate limit, idempotency, debit and refund; action by action.
     for (const metered of [batchScreen, imageSearch]) {
       for (const [id, actions] of Object.entries(METERED_TABLE_ACTIONS) as [keyof typeof METERED_TABLE_ACTIONS, readonly string[]][]) {
@@ -144,18 +165,27 @@ export class StatelessStack extends Stack {
     putAllowlist.grantTable(tables.allowlists, 'readWrite');
     putAllowlist.grantTable(tables.idempotency, 'readWrite');
     batchScreen.grantTable(tables['tro-brands'], 'read');
+  }
 
-    imageSearch.grantVectorIndexes(logoIndexArns, ['s3vectors:QueryVectors', 's3vectors:GetVectors']);
+  /** Image search: queries the vector indexes, reads the degraded indexes, invokes CLIP. */
+  private grantImageSearchAccess(stateful: StatefulStack): void {
+    const imageSearch = this.functions['image-search'];
+    imageSearch.grantVectorIndexes(logoIndexArns(stateful), ['s3vectors:QueryVectors', 's3vectors:GetVectors']);
     imageSearch.grantObjectRead(stateful.buckets.logos, DEGRADED_INDEX_PREFIX);
     // A market with no degraded index yet must read as missing (404), not forbidden (403), or every search tries to
     // load it again. Listing shows key names only, never content.
     imageSearch.fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [stateful.buckets.logos.bucketArn] }));
     this.clip.grantInvoke(imageSearch.fn);
+  }
 
+  /** Ingest: writes the mark tables, the vector indexes and the degraded indexes. */
+  private grantIngestAccess(stateful: StatefulStack): void {
+    const ingest = this.functions.ingest;
+    const tables = stateful.data.tables;
     for (const id of ['marks', 'mark-keys', 'tro-brands', 'data-batches'] as const) ingest.grantTable(tables[id], 'readWrite');
     // Logo batches: images and manifests are read under incoming/ (the pipeline's grant), CLIP vectors go to the
     // vector indexes, and the degraded index of the market is read, extended and written back.
-    ingest.grantVectorIndexes(logoIndexArns, ['s3vectors:PutVectors']);
+    ingest.grantVectorIndexes(logoIndexArns(stateful), ['s3vectors:PutVectors']);
     this.clip.grantInvoke(ingest.fn);
     const logos = stateful.buckets.logos;
     ingest.grantObjectRead(logos, DEGRADED_INDEX_PREFIX);
@@ -163,33 +193,44 @@ export class StatelessStack extends Stack {
     // Without list access S3 answers a missing object with 403, not 404, and a market's first logo batch (no index
     // yet to extend) would fail on every retry. Listing shows key names only, never content.
     ingest.fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [logos.bucketArn] }));
+  }
 
+  /** The batches bucket's notifications, queue and dead letters feeding the ingest function. */
+  private createIngestPipeline(config: EnvironmentConfig, stateful: StatefulStack): IngestPipeline {
     // Imported here, so that the bucket notification lives in this stack with the function it invokes (no cycle).
     const batches = Bucket.fromBucketAttributes(this, 'Batches', {
       bucketArn: stateful.buckets.batches.bucketArn,
       bucketName: stateful.buckets.batches.bucketName,
     });
-    this.ingestPipeline = new IngestPipeline(this, 'IngestPipeline', { ingest, batches, retryAttempts: config.functions.ingest.retryAttempts });
+    return new IngestPipeline(this, 'IngestPipeline', { ingest: this.functions.ingest, batches, retryAttempts: config.functions.ingest.retryAttempts });
+  }
 
-    this.api = new TrademarkRestApi(this, 'RestApi', {
+  /** The REST API behind its WAF, one route per public function. */
+  private createRestApi(config: EnvironmentConfig, logRemovalPolicy: RemovalPolicy): TrademarkRestApi {
+    const f = this.functions;
+    return new TrademarkRestApi(this, 'RestApi', {
       apiName: `${config.prefix}-api`,
       operations: {
-        'batch-screen': batchScreen.fn,
-        'image-search': imageSearch.fn,
-        account: account.fn,
-        usage: usage.fn,
-        'get-allowlist': getAllowlist.fn,
-        'put-allowlist': putAllowlist.fn,
-        openapi: openapi.fn,
-        docs: docs.fn,
+        'batch-screen': f['batch-screen'].fn,
+        'image-search': f['image-search'].fn,
+        account: f.account.fn,
+        usage: f.usage.fn,
+        'get-allowlist': f['get-allowlist'].fn,
+        'put-allowlist': f['put-allowlist'].fn,
+        openapi: f.openapi.fn,
+        docs: f.docs.fn,
       },
-      notFound: notFound.fn,
+      notFound: f['not-found'].fn,
       throttling: config.throttling,
       waf: config.waf,
       logRetention: config.logRetention,
       logRemovalPolicy,
     });
+  }
 
+  /** The alarms (with their topic) and the billing dashboard. */
+  private createMonitoring(config: EnvironmentConfig, tables: DataTables['tables']): ServiceAlarms {
+    const { 'batch-screen': batchScreen, 'image-search': imageSearch, ingest } = this.functions;
     const metrics = new ServiceMetrics(config.metricsNamespace, config.serviceName);
     const alarms = new ServiceAlarms(this, 'Alarms', {
       prefix: config.prefix,
@@ -212,10 +253,11 @@ export class StatelessStack extends Stack {
       ingest: ingest.fn,
       ingestDeadLetters: this.ingestPipeline.deadLetters,
     });
-
-    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API, ending in the stage (paths then start with v1/)', value: this.api.url });
-    new CfnOutput(this, 'AlarmTopicArn', { description: 'Subscribe to be told about alarms', value: alarms.topic.topicArn });
-    new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingestPipeline.deadLetters.queueUrl });
-    new CfnOutput(this, 'ClipEndpointName', { value: this.clip.endpointName });
+    return alarms;
   }
+}
+
+/** The logo vector indexes of both markets. */
+function logoIndexArns(stateful: StatefulStack): string[] {
+  return [stateful.logoVectors.indexArn('US'), stateful.logoVectors.indexArn('CN')];
 }

@@ -3,10 +3,20 @@
  * with exponential backoff (full jitter) that honours Retry-After. Any other refusal is returned as it came, for
  * the caller to act on (a 400 names the rows to set aside; a 402 stops the run, resumable after a top-up).
  */
+/** An answer's JSON body (an empty object when it was not JSON): the fields the tools read, and whatever else came. */
+export interface ApiBody {
+  [field: string]: unknown;
+  results?: unknown[];
+  data_as_of?: string;
+  degraded?: boolean;
+  error?: { code?: string; message?: string; details?: { issues?: { field: string; message: string }[] } };
+}
+
 export interface ApiAnswer {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
+  body: ApiBody;
+  /** The body as it came, for a message when it was not JSON. */
+  text?: string;
   headers: Headers;
 }
 
@@ -24,6 +34,11 @@ export interface ApiClientOptions {
 }
 
 export class ApiCallFailedError extends Error {}
+
+/** A JSON object is the body as it came; anything else (text, a bare value) reads as an empty body. */
+function asBody(parsed: unknown): ApiBody {
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as ApiBody) : {};
+}
 
 const RETRYABLE = (status: number) => status === 429 || status >= 500;
 
@@ -60,7 +75,7 @@ export function createApiClient(options: ApiClientOptions) {
         } catch {
           // not JSON: kept as text for the message
         }
-        if (!RETRYABLE(response.status)) return { status: response.status, body: parsed, headers: response.headers };
+        if (!RETRYABLE(response.status)) return { status: response.status, body: asBody(parsed), text, headers: response.headers };
         reason = `${response.status} ${(parsed as { error?: { code?: string } })?.error?.code ?? ''}`.trim();
         hinted = retryAfterMs(response.headers.get('retry-after'));
       } catch (error) {

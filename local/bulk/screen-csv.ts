@@ -95,7 +95,9 @@ async function screenBatch(post: PostJson, batch: { runId: string; index: number
     const key = createHash('sha256').update(`${batch.runId}\n${batch.index}\n${JSON.stringify(items)}`).digest('hex').slice(0, 48);
     const answer = await post('/v1/batch-screen', { items, detail: true }, { 'Idempotency-Key': `bulk-${key}` });
     if (answer.status === 200) {
-      (answer.body.results as ScreenedResult[]).forEach((result, k) => results.set(sent[k]!.i, result));
+      (answer.body.results as ScreenedResult[]).forEach((result, k) => {
+        results.set(sent[k]!.i, result);
+      });
       break;
     }
     const named = answer.status === 400 ? refusedItems(answer.body) : new Map<number, string>();

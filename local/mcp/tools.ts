@@ -12,7 +12,7 @@ type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent
 
 function refusal(answer: ApiAnswer): ToolResult {
   const error = answer.body?.error ?? {};
-  return { content: [{ type: 'text', text: `${answer.status} ${error.code ?? 'error'}: ${error.message ?? String(answer.body)}` }], isError: true };
+  return { content: [{ type: 'text', text: `${answer.status} ${error.code ?? 'error'}: ${error.message ?? answer.text ?? ''}` }], isError: true };
 }
 
 const costLine = (answer: ApiAnswer) => `Cost ${answer.headers.get('x-points-cost') ?? '?'} points; balance ${answer.headers.get('x-points-balance') ?? '?'}.`;

@@ -77,7 +77,7 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
     (error: unknown) => ({ ok: false as const, error }),
   );
 }
-function valueOf<T>(settled: Settled<T>): T {
+function settledValue<T>(settled: Settled<T>): T {
   if (!settled.ok) throw settled.error;
   return settled.value;
 }
@@ -132,11 +132,11 @@ export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestReque
       });
     const store = async (prepared: PreparedLine): Promise<void> => {
       if (prepared.kind === 'rejected') return reject(prepared.reject);
-      const mark = valueOf(await prepared.mark);
+      const mark = settledValue(await prepared.mark);
       if (!mark) return reject({ line: prepared.line, serial: prepared.serial, error: `no mark ${prepared.serial} in the ${request.market} store` });
       const image = await prepared.vectors;
       if (!image.ok) return reject({ line: prepared.line, serial: prepared.serial, error: `image ${prepared.file}: ${(image.error as Error).message}` });
-      const vectors = valueOf(image.value);
+      const vectors = settledValue(image.value);
       // The mark record is the authority on status and classes; the manifest names the image.
       // Each design of a mark (each image file) is a vector of its own; filing the same file again replaces it.
       const metadata: LogoMetadata = { serial: prepared.serial, design: prepared.file, mark: mark.markText, nice: mark.niceClasses, isLive: mark.isLive };

@@ -53,8 +53,7 @@ export async function* parseLogoManifest(input: BatchInput): AsyncGenerator<Pars
   };
   for await (const chunk of decodeBatchText(input, { isXml: false })) {
     buffered += chunk;
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
+    for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
       const result = parseLine(buffered.slice(0, newline).replace(/\r$/, ''));
       buffered = buffered.slice(newline + 1);
       if (result) yield result;

@@ -43,7 +43,10 @@ export async function usageByKeyAndDay(stores: AdminStores, accountId: string, r
     const keyId = e.keyId ?? '(none)';
     const id = `${day}#${keyId}#${e.operation}`;
     let row = rows.get(id);
-    if (!row) rows.set(id, (row = { day, keyId, operation: e.operation, requests: 0, points: 0, units: 0, refunded: 0 }));
+    if (!row) {
+      row = { day, keyId, operation: e.operation, requests: 0, points: 0, units: 0, refunded: 0 };
+      rows.set(id, row);
+    }
     if (e.status === 'refunded') {
       row.refunded++;
       continue;

@@ -144,14 +144,18 @@ export async function totalsOf(entries: AsyncIterable<LedgerEntry> | Iterable<Le
     totals.requests++;
     totals.points += e.points;
     totals.units += e.units;
-    const op = (totals.by_operation[e.operation] ??= { requests: 0, points: 0, units: 0 });
+    const op = totals.by_operation[e.operation] ?? { requests: 0, points: 0, units: 0 };
+    totals.by_operation[e.operation] = op;
     op.requests++;
     op.points += e.points;
     op.units += e.units;
     const date = e.at.slice(0, 10);
     const key = `${date}#${e.operation}`;
     let day = days.get(key);
-    if (!day) days.set(key, (day = { date, operation: e.operation, requests: 0, points: 0, units: 0 }));
+    if (!day) {
+      day = { date, operation: e.operation, requests: 0, points: 0, units: 0 };
+      days.set(key, day);
+    }
     day.requests++;
     day.points += e.points;
     day.units += e.units;

@@ -144,7 +144,7 @@ function setContext(set: Setter, title: TitleContext, candidate: Candidate): voi
   set('next_product', next !== undefined && next.facts.classes.length > 0);
   set('next_model_code', next !== undefined && title.isModelCodeAt(end));
   set('next_number', next !== undefined && /^\d/.test(next.norm));
-  set('next_descriptor', next !== undefined && next.facts.descriptor);
+  set('next_descriptor', next?.facts.descriptor === true);
   const casing = title.casing;
   set('title_case', casing.titleCase);
   set('title_shouting', casing.shouting);

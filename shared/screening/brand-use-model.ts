@@ -48,5 +48,6 @@ let shipped: BrandUseModel | undefined;
 
 /** The model shipped in data/screening/brand-use-model.json. */
 export function shippedBrandUseModel(): BrandUseModel {
-  return (shipped ??= new BrandUseModel(modelData as BrandUseModelData));
+  shipped ??= new BrandUseModel(modelData as BrandUseModelData);
+  return shipped;
 }

@@ -72,7 +72,8 @@ export class TitleScreener {
 
   /** The brand-use model (the shipped one unless another was given), loaded on first use. */
   get model(): BrandUseModel {
-    return (this.modelInUse ??= shippedBrandUseModel());
+    this.modelInUse ??= shippedBrandUseModel();
+    return this.modelInUse;
   }
 
   /** Mark store lookups made, for the benchmark's round-trip count. */

@@ -28,7 +28,8 @@ export class TitleContext {
   ) {}
 
   get normalised(): string[] {
-    return (this.norms ??= this.words.map((w) => w.norm));
+    this.norms ??= this.words.map((w) => w.norm);
+    return this.norms;
   }
 
   /**
@@ -55,9 +56,10 @@ export class TitleContext {
   }
 
   get itemClasses(): ItemClasses {
-    return (this.classes ??= this.item.nice
+    this.classes ??= this.item.nice
       ? { classes: [{ nice: this.item.nice, weight: 1 }], explicit: true }
-      : { classes: inferNiceClassesOfFacts(this.words.map(factsOf)).slice(0, 3), explicit: false });
+      : { classes: inferNiceClassesOfFacts(this.words.map(factsOf)).slice(0, 3), explicit: false };
+    return this.classes;
   }
 
   /**

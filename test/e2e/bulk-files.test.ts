@@ -57,7 +57,10 @@ describe('npm run screen', () => {
     const { valid } = writeListings(input);
     const calls: string[] = [];
     const client = createApiClient({ baseUrl: server.url, apiKey });
-    const post: PostJson = (p, body, headers) => (calls.push(headers?.['Idempotency-Key'] ?? ''), client(p, body, headers));
+    const post: PostJson = (p, body, headers) => {
+      calls.push(headers?.['Idempotency-Key'] ?? '');
+      return client(p, body, headers);
+    };
 
     const outcome = await screenCsv({ input, out, post });
 

@@ -52,6 +52,7 @@ async function openGroup(name: string): Promise<void> {
 
 describe('GET /docs in Chromium', () => {
   it('renders the document from the bundled renderer, loading nothing from any other host', async () => {
+    // biome-ignore lint/performance/useDomNodeTextContent: the test asserts what a reader sees; innerText leaves out script and hidden text that textContent would count
     const text = await page.innerText('body');
     expect(text).toContain('OAS 3.1.0');
     expect(text).toContain('account_suspended');

@@ -20,7 +20,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const SECTION = "## A new customer's first hour";
 
 /** The `sh` blocks of the section, without the one that exports the placeholders. */
-export function firstHourBlocks(readme: string): string[] {
+function firstHourBlocks(readme: string): string[] {
   const start = readme.indexOf(SECTION);
   if (start < 0) throw new Error(`README has no "${SECTION}" section`);
   const end = readme.indexOf('\n## ', start + SECTION.length);

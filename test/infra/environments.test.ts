@@ -9,7 +9,7 @@ import { addEnvironment } from '../../infra/stacks/environment';
 import { ENVIRONMENT_NAMES, environmentConfig, ModelPackageError, modelPackageOf, UnknownEnvironmentError, type EnvironmentName } from '../../infra/config/environments';
 import { NON_FILTERABLE_METADATA } from '../../infra/constructs/logo-vector-indexes';
 import { TABLES } from '../../shared/tables/definitions';
-import { functionLogicalId, onlyResource, resourcesOfType, synthEnvironment, tableIdOf, TEST_MODEL_PACKAGE_URI, type SynthesisedEnvironment } from './synth-environment';
+import { functionLogicalId, onlyResource, resourcesOfType, synthEnvironment, tableIdOf, TEST_MODEL_PACKAGE_URI, type CfnResource, type SynthesisedEnvironment } from './synth-environment';
 
 const envs = {} as Record<EnvironmentName, SynthesisedEnvironment>;
 
@@ -93,7 +93,7 @@ describe('tables (from shared/tables/definitions.ts)', () => {
     for (const [, table] of money) expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
   });
 
-  const isMoneyTable = (table: { Properties?: Record<string, any> }) =>
+  const isMoneyTable = (table: CfnResource) =>
     (table.Properties!.Tags as { Key: string; Value: string }[]).some((tag) => tag.Key === 'tmk:table' && ['accounts', 'api-keys', 'usage'].includes(tag.Value));
 
   it('dev: no point-in-time recovery on the data tables, no deletion protection, deleted with the stack', () => {

@@ -214,6 +214,7 @@ describe('functions', () => {
 describe('least privilege', () => {
   const read = [...TABLE_ACTIONS.read].sort();
   const readWrite = [...TABLE_ACTIONS.readWrite].sort();
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation pseudo-parameters as describeValue prints them, not a template
   const clipArn = 'arn:${AWS::Partition}:sagemaker:${AWS::Region}:${AWS::AccountId}:endpoint/tmk-dev-clip';
   /** Active tracing: every function may send its trace segments to X-Ray (the actions take no resource). */
   const tracing = { '*': ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'] };
@@ -327,6 +328,7 @@ describe('least privilege', () => {
     const fn = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, 'NotFound')]!;
     const roleId = (fn.Properties!.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
     expect(describeValue(dev, dev.statelessJson.Resources[roleId]!.Properties!.ManagedPolicyArns)).toBe(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation pseudo-parameter as describeValue prints it, not a template
       'arn:${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',
     );
   });

@@ -22,6 +22,7 @@ export interface SynthesisedEnvironment {
 
 export interface CfnResource {
   Type: string;
+  // biome-ignore lint/suspicious/noExplicitAny: free-form CloudFormation properties, read by path in jest assertions that check their shape
   Properties?: Record<string, any>;
   DeletionPolicy?: string;
   UpdateReplacePolicy?: string;
@@ -79,9 +80,9 @@ export function describeValue(env: SynthesisedEnvironment, value: unknown, templ
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map((v) => describeValue(env, v, template)).join(',');
   if (!value || typeof value !== 'object') return String(value);
-  const v = value as Record<string, any>;
+  const v = value as Record<string, unknown>;
   if ('Fn::GetStackOutput' in v) {
-    const outputName = v['Fn::GetStackOutput'].OutputName as string;
+    const { OutputName: outputName } = v['Fn::GetStackOutput'] as { OutputName: string };
     const output = env.statefulJson.Outputs?.[outputName];
     if (!output) throw new Error(`no stateful output ${outputName}`);
     return describeValue(env, output.Value, env.statefulJson);

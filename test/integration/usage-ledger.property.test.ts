@@ -220,7 +220,10 @@ describe('DynamoDbUsageLedger across processes (each instance its own client, as
         // charges can claim the same balance.
         if (!topUp) {
           let expected = 200;
-          for (const c of [...charges].sort((a, b) => b.balanceAfter! - a.balanceAfter!)) expect(c.balanceAfter).toBe((expected -= c.points));
+          for (const c of [...charges].sort((a, b) => b.balanceAfter! - a.balanceAfter!)) {
+            expected -= c.points;
+            expect(c.balanceAfter).toBe(expected);
+          }
         }
       }),
       { numRuns: 10 },

@@ -44,7 +44,12 @@ function hostileSvg(filters: number, radius: number, deviation: number): string 
   return `<svg xmlns="http://www.w3.org/2000/svg" width="4096" height="4096"><defs>${defs}</defs>${body}</svg>`;
 }
 
-async function timed(send: () => Promise<Response>): Promise<{ response: Response; ms: number; body: any }> {
+/** The parts of an error body these tests read. */
+interface ErrorBody {
+  error: { code: string; message: string; details: { items_that_fit?: number } };
+}
+
+async function timed(send: () => Promise<Response>): Promise<{ response: Response; ms: number; body: ErrorBody }> {
   const startedAt = Date.now();
   const response = await send();
   const body = await readJson(response);

@@ -184,7 +184,7 @@ describe('the blob store failing during an ingest', () => {
 
     await expect(run(new FailingBlobStore(healthy, { kind: 'unreachable' }))).rejects.toThrow(/ECONNREFUSED/);
     await expect(run(new FailingBlobStore(healthy, { kind: 'cut', afterBytes: Math.floor(size * 0.7) }))).rejects.toThrow(/did not complete/);
-    expect(await stores.batches.get('US', 'marks', '2026-11-21#' + key)).toMatchObject({ status: 'running' });
+    expect(await stores.batches.get('US', 'marks', `2026-11-21#${key}`)).toMatchObject({ status: 'running' });
 
     const [summary] = await run(healthy);
     expect(summary).toMatchObject({ complete: true, read: 6000, rejected: 0 });

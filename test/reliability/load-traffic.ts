@@ -133,7 +133,10 @@ export async function runMixedLoad(options: LoadOptions): Promise<{ summary: Loa
   let issued = 0;
   let settled = 0;
   const latencies: number[] = [];
-  const shouldDrain = () => draining || (draining = observations.length >= options.maxRequests || performance.now() - startedAt >= options.durationSeconds * 1000);
+  const shouldDrain = () => {
+    draining ||= observations.length >= options.maxRequests || performance.now() - startedAt >= options.durationSeconds * 1000;
+    return draining;
+  };
   const settle = () => {
     settled++;
     if (draining && settled >= issued) instance.stop();
@@ -150,7 +153,8 @@ export async function runMixedLoad(options: LoadOptions): Promise<{ summary: Loa
     requests: [
       {
         method: 'POST',
-        setupRequest: (request: any, context: RequestContext) => {
+        setupRequest: (request: autocannon.Request, state: object): autocannon.Request => {
+          const context = state as RequestContext;
           if (shouldDrain()) {
             context.operation = 'drain';
             if (settled >= issued) setImmediate(() => instance.stop());
@@ -171,10 +175,11 @@ export async function runMixedLoad(options: LoadOptions): Promise<{ summary: Loa
             body: bodies[Math.floor(nextRandom() * bodies.length)],
           };
         },
-        onResponse: (status: number, body: string, context: RequestContext, headers: Record<string, string | string[]>) => {
+        onResponse: (status: number, body: string, state: object, headers: autocannon.Request['headers']) => {
+          const context = state as RequestContext;
           if (context.operation === 'drain' || context.operation === undefined) return;
           const header = (name: string) => {
-            const value = headers[name] ?? headers[name.toLowerCase()];
+            const value = headers?.[name] ?? headers?.[name.toLowerCase()];
             return Array.isArray(value) ? value[0] : value;
           };
           latencies.push(performance.now() - context.sentAt!);
@@ -189,7 +194,7 @@ export async function runMixedLoad(options: LoadOptions): Promise<{ summary: Loa
           settle();
         },
       },
-    ] as any,
+    ],
   }, (error, result) => finish({ error, result }));
   // Timeouts and transport errors come here too.
   instance.on('reqError', settle);

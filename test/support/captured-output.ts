@@ -20,6 +20,10 @@ export function captureOutput(): CapturedOutput {
   }
   return {
     lines: () => captured.join('').split('\n').filter(Boolean),
-    restore: () => streams.forEach((stream, i) => (stream.write = writes[i]!)),
+    restore: () => {
+      streams.forEach((stream, i) => {
+        stream.write = writes[i]!;
+      });
+    },
   };
 }

@@ -66,7 +66,10 @@ export class InMemoryMarkStore implements MarkStore {
       this.marks[market].set(record.serial, stored);
       for (const key of keys) {
         let filed = this.keys[market].get(key);
-        if (!filed) this.keys[market].set(key, (filed = new Map()));
+        if (!filed) {
+          filed = new Map();
+          this.keys[market].set(key, filed);
+        }
         filed.set(record.serial, stored.summary);
       }
       result.written++;

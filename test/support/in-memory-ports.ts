@@ -40,7 +40,7 @@ export class InMemoryMetering {
     },
     refund: async (debit) => {
       const entry = this.entries.get(debit.entryId);
-      if (!entry || entry.status !== 'charged') return false;
+      if (entry?.status !== 'charged') return false;
       entry.status = 'refunded';
       this.accountsById.get(debit.accountId)!.points += debit.cost;
       return true;

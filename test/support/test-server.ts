@@ -18,9 +18,9 @@ import { handler as docs } from '../../functions/docs/handler';
 import { buildAllowlistStore } from '../../shared/composition/allowlist';
 import type { TestStack } from './test-stack';
 
-export async function startTestServer(
+export async function startTestServer<Input, Output>(
   stack: TestStack,
-  testOperations: { path: string; operation: Operation<any, any> }[] = [],
+  testOperations: { path: string; operation: Operation<Input, Output> }[] = [],
   options: { timeoutMs?: number } = {},
 ): Promise<RunningServer> {
   const allowlists = buildAllowlistStore(stack.config);
@@ -50,7 +50,7 @@ export function post(url: string, body: unknown, headers: Record<string, string>
 }
 
 /** A response body as JSON, typed loosely for assertions. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: bodies of every route and error, read by path in jest assertions that check their shape
 export async function readJson(response: Response): Promise<any> {
   return response.json();
 }

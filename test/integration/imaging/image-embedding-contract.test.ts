@@ -38,13 +38,20 @@ afterAll(async () => endpoint?.close());
 type Example = { name: string; body?: unknown; raw?: string; contentType?: string; code?: string; vectors?: number; shape?: string };
 const bodyOf = (example: Example) => (example.raw !== undefined ? example.raw : JSON.stringify(example.body));
 
-async function invoke(example: Example): Promise<{ status: number; json: any; errorType: string | null }> {
+/** An answer of the endpoint: the embedding fields on success, SageMaker's error envelope on failure. */
+interface InvocationAnswer {
+  [field: string]: unknown;
+  OriginalStatusCode?: number;
+  OriginalMessage: string;
+}
+
+async function invoke(example: Example): Promise<{ status: number; json: InvocationAnswer; errorType: string | null }> {
   const response = await fetch(`${endpoint.url}/endpoints/contract-test/invocations`, {
     method: 'POST',
     headers: { 'Content-Type': example.contentType ?? 'application/json', Accept: 'application/json' },
     body: bodyOf(example),
   });
-  return { status: response.status, json: await response.json(), errorType: response.headers.get('x-amzn-errortype') };
+  return { status: response.status, json: (await response.json()) as InvocationAnswer, errorType: response.headers.get('x-amzn-errortype') };
 }
 
 describe('the local SageMaker-compatible server follows the contract document', () => {

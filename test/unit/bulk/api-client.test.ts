@@ -54,7 +54,7 @@ describe('the bulk client', () => {
     script = [{ status: 402 }];
     const { post, waits } = client();
     const answer = await post('/v1/batch-screen', {});
-    expect([answer.status, answer.body.error.code, waits]).toEqual([402, 'code_402', []]);
+    expect([answer.status, answer.body.error?.code, waits]).toEqual([402, 'code_402', []]);
   });
 
   it('gives up after its attempts with the last reason', async () => {

@@ -5,7 +5,7 @@
  * prices it shows are what the operations charge.
  */
 import { readFileSync } from 'node:fs';
-import * as z from 'zod';
+import type * as z from 'zod';
 import { batchScreenOperation } from '../../../functions/batch-screen/handler';
 import { batchScreenRequestSchema } from '../../../functions/batch-screen/schema';
 import { imageSearchOperation } from '../../../functions/image-search/handler';
@@ -20,8 +20,24 @@ import { PRICE_LIST } from '../../../shared/metering/price-list';
 import type { ScreeningService } from '../../../shared/screening/screening-service';
 import type { LogoSearchService } from '../../../shared/imaging/logo-search-service';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const doc = buildOpenApiDocument() as any;
+/** The parts of the OpenAPI 3.1 document these tests read. */
+interface OpenApiOperation {
+  requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
+  parameters?: { name: string; in: string; required?: boolean; schema: unknown }[];
+  responses: Record<string, { description: string }>;
+  security?: unknown[];
+}
+interface OpenApiDocument {
+  openapi: string;
+  info: { description: string };
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: {
+    securitySchemes: Record<string, unknown>;
+    schemas: { Error: { properties: { error: { properties: { code: { enum: string[] } } } } } };
+  };
+}
+
+const doc = buildOpenApiDocument() as unknown as OpenApiDocument;
 
 describe('the OpenAPI document', () => {
   it('is the committed docs/openapi.json exactly (npm run openapi rewrites it)', () => {
@@ -46,17 +62,17 @@ describe('the OpenAPI document', () => {
     ['/v1/image-search', 'post', imageSearchRequestSchema],
     ['/v1/allowlist', 'put', putAllowlistRequestSchema],
   ] as const)('%s %s: the request body is the schema the function validates with, and its example passes it', (path, method, schema) => {
-    const body = doc.paths[path][method].requestBody.content['application/json'];
+    const body = doc.paths[path]![method]!.requestBody!.content['application/json']!;
     expect(body.schema).toEqual(requestJsonSchema(schema as z.ZodType));
     expect((schema as z.ZodType).safeParse(body.example).success).toBe(true);
   });
 
   it('GET /v1/usage: one query parameter per field of the query schema, none required', () => {
-    const parameters = doc.paths['/v1/usage'].get.parameters;
+    const parameters = doc.paths['/v1/usage']!.get!.parameters!;
     const fields = Object.keys(requestJsonSchema(usageQuerySchema).properties as object);
-    expect(parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(fields.map((f) => `query:${f}`));
-    expect(parameters.every((p: { required: boolean }) => !p.required)).toBe(true);
-    expect(parameters.find((p: { name: string }) => p.name === 'limit').schema).toMatchObject({ minimum: 1, maximum: 1000, default: 100 });
+    expect(parameters.map((p) => `${p.in}:${p.name}`)).toEqual(fields.map((f) => `query:${f}`));
+    expect(parameters.every((p) => !p.required)).toBe(true);
+    expect(parameters.find((p) => p.name === 'limit')!.schema).toMatchObject({ minimum: 1, maximum: 1000, default: 100 });
   });
 
   it('documents every error code the service can raise, with its status', () => {
@@ -77,18 +93,18 @@ describe('the OpenAPI document', () => {
     expect(images.cost!({ country: 'US', limit: 10, detail: false, url: 'https://example.com/a.png' }).points).toBe(5);
     expect([screening.minTier, images.minTier]).toEqual(['professional', 'professional']);
 
-    expect(doc.paths['/v1/batch-screen'].post).toMatchObject({ 'x-points-cost': { points: 1, per: 'item' }, 'x-min-tier': 'professional' });
-    expect(doc.paths['/v1/image-search'].post).toMatchObject({ 'x-points-cost': { points: 5, per: 'call' }, 'x-min-tier': 'professional' });
-    expect(doc.paths['/v1/account'].get).toMatchObject({ 'x-points-cost': { points: 0 }, 'x-min-tier': 'free' });
+    expect(doc.paths['/v1/batch-screen']!.post!).toMatchObject({ 'x-points-cost': { points: 1, per: 'item' }, 'x-min-tier': 'professional' });
+    expect(doc.paths['/v1/image-search']!.post!).toMatchObject({ 'x-points-cost': { points: 5, per: 'call' }, 'x-min-tier': 'professional' });
+    expect(doc.paths['/v1/account']!.get!).toMatchObject({ 'x-points-cost': { points: 0 }, 'x-min-tier': 'free' });
     expect(PRICE_LIST.filter((p) => p.points > 0).map((p) => p.operation)).toEqual(['batch-screen', 'image-search']);
     expect(doc.info.description).toMatch(/free < basic < professional < enterprise/);
   });
 
   it('lists the error codes of each operation by status', () => {
-    const responses = doc.paths['/v1/batch-screen'].post.responses;
+    const responses = doc.paths['/v1/batch-screen']!.post!.responses;
     expect(Object.keys(responses)).toEqual(expect.arrayContaining(['200', '400', '401', '402', '403', '409', '413', '415', '422', '429']));
-    expect(responses['403'].description).toContain('`tier_not_allowed`');
-    expect(responses['403'].description).toContain('`account_suspended`');
-    expect(doc.paths['/v1/openapi.json'].get.security).toEqual([]);
+    expect(responses['403']!.description).toContain('`tier_not_allowed`');
+    expect(responses['403']!.description).toContain('`account_suspended`');
+    expect(doc.paths['/v1/openapi.json']!.get!.security).toEqual([]);
   });
 });
