@@ -1,6 +1,7 @@
 /** POST /v1/image-search: the request (SPEC 4.2): exactly one image source, country US or CN, limit 1 to 50. */
 import * as z from 'zod';
-import { CountryNotSupportedError, ImageSourceConflictError, ImageSourceMissingError } from '../../shared/errors';
+import { CountryNotSupportedError } from '../../shared/errors';
+import { ImageSourceConflictError, ImageSourceMissingError } from '../../shared/imaging/image-errors';
 import { niceClassSchema } from '../../shared/schemas/nice-class';
 
 export const COUNTRIES = ['US', 'CN'] as const;

@@ -24,7 +24,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { classifyAddress, sameAddress } from './classify-address';
 import type { Socket } from 'node:net';
-import { UrlFetchFailedError, UrlNotAllowedError } from '../errors';
+import { UrlFetchFailedError, UrlNotAllowedError } from './image-errors';
 import { MAX_IMAGE_BYTES } from './image-input';
 
 export interface ResolvedAddress {

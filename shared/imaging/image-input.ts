@@ -17,7 +17,8 @@
  * Empty or malformed input is `image_unreadable` (400); more than 4 MB once decoded is `payload_too_large` (413),
  * detected from the length before anything is decoded.
  */
-import { ImageUnreadableError, PayloadTooLargeError } from '../errors';
+import { PayloadTooLargeError } from '../errors';
+import { ImageUnreadableError } from './image-errors';
 
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 

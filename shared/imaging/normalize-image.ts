@@ -18,7 +18,8 @@
  */
 import sharp from 'sharp';
 import { SaxesParser } from 'saxes';
-import { ImageHasNoContentError, ImageUnreadableError, ServiceError } from '../errors';
+import { ServiceError } from '../errors';
+import { ImageHasNoContentError, ImageUnreadableError } from './image-errors';
 import type { NormalizedImage } from '../ports';
 import { checkSvgBudget, renderSvgWithinDeadline } from './svg-budget';
 

@@ -17,7 +17,8 @@
  *     verdict, `match`: likely, possible or none (calibration.ts). With `detail`, each result says where in the
  *     picture its mark was found (`region`, in the picture's pixels).
  */
-import { SearchBackendUnavailableError, ServiceUnavailableError } from '../errors';
+import { ServiceUnavailableError } from '../errors';
+import { SearchBackendUnavailableError } from './image-errors';
 import type { Market } from '../marks/mark-record';
 import type { CoverageRecord, Embedder, NormalizedImage, VectorIndex, VectorMatch } from '../ports';
 import { probabilityOf, verdictOf, type Calibration, type MatchVerdict } from './calibration';

@@ -9,7 +9,8 @@
  * image came inline.
  */
 import { SaxesParser } from 'saxes';
-import { ImageTooComplexError, ServiceUnavailableError } from '../errors';
+import { ServiceUnavailableError } from '../errors';
+import { ImageTooComplexError } from './image-errors';
 
 export const SVG_LIMITS = {
   /** Elements in the document. */

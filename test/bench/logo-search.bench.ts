@@ -92,7 +92,9 @@ export async function benchLogoSearch(count = Number(process.env.LOGO_BENCH_VECT
   filteredTimes.sort((a, b) => a - b);
 
   const dataset = new Float32Array(count * dimensions);
-  vectors.forEach((vector, i) => dataset.set(vector, i * dimensions));
+  vectors.forEach((vector, i) => {
+    dataset.set(vector, i * dimensions);
+  });
   let hits = 0;
   for (let q = 0; q < RECALL_QUERIES; q++) {
     const exact = exactSearch(dataset, queries[q]!, dimensions, 10, MetricKind.Cos);

@@ -41,7 +41,7 @@ import {
   type S3VectorsClient,
 } from '@aws-sdk/client-s3vectors';
 import { createHash } from 'node:crypto';
-import { SearchBackendUnavailableError } from '../../errors';
+import { SearchBackendUnavailableError } from '../../imaging/image-errors';
 import { bestDesignPerMark } from '../../imaging/best-design-per-mark';
 import type { LogoMetadata, VectorIndex, VectorMatch, VectorQuery } from '../../ports';
 import { classifyDependencyFailure } from '../../dependency-failures';

@@ -23,7 +23,7 @@
  */
 import { InvokeEndpointCommand, type SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import sharp from 'sharp';
-import { SearchBackendUnavailableError } from '../../errors';
+import { SearchBackendUnavailableError } from '../../imaging/image-errors';
 import type { Embedder, NormalizedImage } from '../../ports';
 import { classifyDependencyFailure } from '../../dependency-failures';
 import { embeddingRequest, parseEmbeddingResponse } from '../../contracts/image-embedding';

@@ -20,7 +20,7 @@
  * reported as SearchBackendUnavailableError('timeout') so the caller's degraded path can take over.
  */
 import * as ort from 'onnxruntime-node';
-import { SearchBackendUnavailableError } from '../../errors';
+import { SearchBackendUnavailableError } from '../../imaging/image-errors';
 import type { Embedder, NormalizedImage } from '../../ports';
 
 export type TensorLayout = 'NCHW' | 'NHWC';
@@ -156,7 +156,7 @@ export class OnnxEmbedder implements Embedder {
     const fetches = this.dimensions > 0 ? { [this.outputName]: new ort.Tensor('float32', new Float32Array(batch.length * this.dimensions), [batch.length, this.dimensions]) } : [this.outputName];
     const outputs = await this.session.run({ [this.inputName]: input }, fetches);
     const output = outputs[this.outputName];
-    if (!output || output.type !== 'float32') {
+    if (output?.type !== 'float32') {
       throw new Error(`output "${this.outputName}" is ${output ? output.type : 'missing'}, expected float32`);
     }
     return Float32Array.from(output.data as Float32Array);
@@ -271,7 +271,7 @@ function validateSpec(spec: OnnxEmbedderOptions): void {
 
 function checkInputAgainstModel(spec: OnnxEmbedderOptions, session: ort.InferenceSession, inputName: string): void {
   const meta = session.inputMetadata.find((m) => m.name === inputName);
-  if (!meta || !meta.isTensor) return;
+  if (!meta?.isTensor) return;
   if (meta.type !== spec.dtype) {
     throw new Error(`${spec.modelPath}: input "${inputName}" takes ${meta.type}, configured ${spec.dtype}`);
   }
@@ -288,7 +288,7 @@ function checkInputAgainstModel(spec: OnnxEmbedderOptions, session: ort.Inferenc
 /** The embedding length from the output's static shape ([batch, D]), when every non-batch dimension is a number. */
 function staticEmbeddingLength(session: ort.InferenceSession, outputName: string): number | undefined {
   const meta = session.outputMetadata.find((m) => m.name === outputName);
-  if (!meta || !meta.isTensor || meta.shape.length < 2) return undefined;
+  if (!meta?.isTensor || meta.shape.length < 2) return undefined;
   let length = 1;
   for (const d of meta.shape.slice(1)) {
     if (typeof d !== 'number' || d < 1) return undefined;
@@ -308,5 +308,5 @@ function blankImage(size: number): NormalizedImage {
 }
 
 function clamp(v: number, lo: number, hi: number): number {
-  return v < lo ? lo : v > hi ? hi : v;
+  return v < lo ? lo : Math.min(v , hi);
 }

@@ -163,7 +163,7 @@ export function inkOf(work: Planes, rect: Rect): Float32Array {
     for (let x = rect.x0; x <= rect.x1; x++) {
       const o = y * WORK + x;
       const t = (dist[o]! - low) / (high - low);
-      ink[o] = t <= 0 ? 0 : t >= 1 ? 1 : t;
+      ink[o] = t <= 0 ? 0 : Math.min(t , 1);
     }
   }
   return ink;

@@ -77,7 +77,7 @@ export function edgesOf(work: Planes, rect: Rect): Edges | undefined {
     for (let x = region.x0; x <= region.x1; x++) {
       const o = y * WORK + x;
       const t = (magnitude[o]! - low) / (high - low);
-      strength[o] = t <= 0 ? 0 : t >= 1 ? 1 : t;
+      strength[o] = t <= 0 ? 0 : Math.min(t , 1);
     }
   }
   return { strength, orientation };

@@ -4,7 +4,7 @@
  * with the `allowAddress` test hook, for that server's port only; every other loopback address and port stays refused
  * (see test/support/loopback-image-servers.ts).
  */
-import { UrlFetchFailedError, UrlNotAllowedError } from '../../../shared/errors';
+import { UrlFetchFailedError, UrlNotAllowedError } from '../../../shared/imaging/image-errors';
 import { fetchImageSafely, type ResolvedAddress } from '../../../shared/imaging/fetch-image-safely';
 import { allowing, closeLoopbackServers, failureOf, reason, redSquarePng, resolvingTo, servePng, startServer } from '../../support/loopback-image-servers';
 

@@ -15,7 +15,7 @@ import {
   type S3VectorsClient,
 } from '@aws-sdk/client-s3vectors';
 import { designKeyOf, S3VectorsIndex, scoreFromCosineDistance } from '../../../shared/adapters/aws/s3vectors-index';
-import { SearchBackendUnavailableError } from '../../../shared/errors';
+import { SearchBackendUnavailableError } from '../../../shared/imaging/image-errors';
 import type { LogoMetadata } from '../../../shared/ports';
 import { startS3VectorsFake, type S3VectorsFake, clientForFake } from '../../support/s3vectors-fake';
 

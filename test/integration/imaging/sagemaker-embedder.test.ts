@@ -14,7 +14,7 @@ import {
   type LocalSageMakerEndpoint,
 } from '../../support/sagemaker-endpoint-server';
 import { SageMakerClipEmbedder } from '../../../shared/adapters/aws/sagemaker-embedder';
-import { SearchBackendUnavailableError } from '../../../shared/errors';
+import { SearchBackendUnavailableError } from '../../../shared/imaging/image-errors';
 import type { Embedder, NormalizedImage } from '../../../shared/ports';
 
 const histogramEmbedder: Embedder = {

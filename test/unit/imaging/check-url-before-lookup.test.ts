@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { UrlNotAllowedError } from '../../../shared/errors';
+import { UrlNotAllowedError } from '../../../shared/imaging/image-errors';
 import { classifyAddress } from '../../../shared/imaging/classify-address';
 import { checkUrlBeforeLookup } from '../../../shared/imaging/fetch-image-safely';
 

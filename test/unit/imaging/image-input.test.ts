@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { ImageUnreadableError, PayloadTooLargeError } from '../../../shared/errors';
+import { PayloadTooLargeError } from '../../../shared/errors';
+import { ImageUnreadableError } from '../../../shared/imaging/image-errors';
 import { decodeBase64Image, MAX_IMAGE_BYTES } from '../../../shared/imaging/image-input';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -1,7 +1,7 @@
 /** Real sharp on real PNG, JPEG, WebP, GIF and SVG made in the tests. */
 import fc from 'fast-check';
 import sharp from 'sharp';
-import { ImageHasNoContentError, ImageUnreadableError } from '../../../shared/errors';
+import { ImageHasNoContentError, ImageUnreadableError } from '../../../shared/imaging/image-errors';
 import { contentBox, normalizeImage, TRIM_THRESHOLD } from '../../../shared/imaging/normalize-image';
 import {
   animatedGif,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { runInThisContext } from 'node:vm';
 import sharp from 'sharp';
 import type * as OnnxEmbedderModule from '../../../shared/adapters/local/onnx-embedder';
-import { SearchBackendUnavailableError } from '../../../shared/errors';
+import { SearchBackendUnavailableError } from '../../../shared/imaging/image-errors';
 import type { NormalizedImage } from '../../../shared/ports';
 
 /*

@@ -1,5 +1,5 @@
 /** The SVG rendering budget: what a logo with a shadow passes, and each limit refused on its own. */
-import { ImageTooComplexError } from '../../../shared/errors';
+import { ImageTooComplexError } from '../../../shared/imaging/image-errors';
 import { checkSvgBudget, SVG_LIMITS } from '../../../shared/imaging/svg-budget';
 
 const RENDER_SIDE = 512;

@@ -76,7 +76,8 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents every error code the service can raise, with its status', () => {
-    const source = readFileSync(require.resolve('../../../shared/errors.ts'), 'utf8');
+    // Every file that declares service errors: the chain's and image intake's.
+    const source = ['../../../shared/errors.ts', '../../../shared/imaging/image-errors.ts'].map((f) => readFileSync(require.resolve(f), 'utf8')).join('\n');
     const raised = new Map<string, number>();
     for (const m of source.matchAll(/readonly status = (\d+);\s*readonly code = '([a-z_]+)'/g)) raised.set(m[2]!, Number(m[1]));
     expect(raised.size).toBeGreaterThan(20);

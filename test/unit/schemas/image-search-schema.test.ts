@@ -1,4 +1,5 @@
-import { CountryNotSupportedError, ImageSourceConflictError, ImageSourceMissingError } from '../../../shared/errors';
+import { CountryNotSupportedError } from '../../../shared/errors';
+import { ImageSourceConflictError, ImageSourceMissingError } from '../../../shared/imaging/image-errors';
 import { issuesOf } from '../../../shared/http/validate-input';
 import { imageSearchRequestSchema, precheckImageSearch } from '../../../functions/image-search/schema';
 
