@@ -8,7 +8,10 @@
  *   e2e          the local server over HTTP, `npm start` itself
  *   reliability  faults, hostile input, SSRF, keys in logs
  */
-const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
+const swc = [
+  '@swc/jest',
+  { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
+];
 
 const common = {
   testEnvironment: '<rootDir>/test/support/node-environment.js',
@@ -24,7 +27,12 @@ const withDynamoDbLocal = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
 };
 
-const layer = (name, extra = {}) => ({ ...common, displayName: name, testMatch: [`<rootDir>/test/${name}/**/*.test.ts`], ...extra });
+const layer = (name, extra = {}) => ({
+  ...common,
+  displayName: name,
+  testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
+  ...extra,
+});
 
 module.exports = {
   testTimeout: 60_000,

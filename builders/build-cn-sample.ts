@@ -62,7 +62,7 @@ function main(): void {
     coverage_note:
       `Beta sample of ${lines.length} marks in force for ${rows.length} well-known brands (Chinese name with pinyin, ` +
       'Latin name, some combined forms). It is not the CNIPA register: most Chinese marks are absent, classes are ' +
-      'the brands\' core goods only, and a result with no CN conflict proves nothing.',
+      "the brands' core goods only, and a result with no CN conflict proves nothing.",
     data_as_of: asOf,
   };
   writeFileSync(path.join(outDir, 'cn-coverage.json'), `${JSON.stringify(coverage, null, 2)}\n`);

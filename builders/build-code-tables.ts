@@ -13,7 +13,10 @@ export const CODE_TABLES_JSON = path.join(DIR, 'code-tables.json');
 
 export function buildCodeTables(): string {
   const tables = Object.fromEntries(
-    TABLES.map((name) => [name, parse(readFileSync(path.join(DIR, name), 'utf8'), { columns: true, skip_empty_lines: true, trim: true })]),
+    TABLES.map((name) => [
+      name,
+      parse(readFileSync(path.join(DIR, name), 'utf8'), { columns: true, skip_empty_lines: true, trim: true }),
+    ]),
   );
   return `${JSON.stringify(tables, null, 1)}\n`;
 }
@@ -22,7 +25,9 @@ if (require.main === module) {
   const built = buildCodeTables();
   if (process.argv.includes('--check')) {
     const same = readFileSync(CODE_TABLES_JSON, 'utf8') === built;
-    console.log(same ? 'code-tables.json is up to date' : 'code-tables.json differs from the CSVs: run without --check');
+    console.log(
+      same ? 'code-tables.json is up to date' : 'code-tables.json differs from the CSVs: run without --check',
+    );
     process.exit(same ? 0 : 1);
   }
   writeFileSync(CODE_TABLES_JSON, built);

@@ -20,7 +20,8 @@ function main(): void {
   for (const word of words) filter.add(word);
   const compact = filter.compacted();
   const data = {
-    about: 'Lower-case words of the wamerican word list (SCOWL), as a Bloom filter (shared/marks/key-filter.ts). Built by builders/build-english-words.ts; see SOURCE.txt.',
+    about:
+      'Lower-case words of the wamerican word list (SCOWL), as a Bloom filter (shared/marks/key-filter.ts). Built by builders/build-english-words.ts; see SOURCE.txt.',
     source: `${path.basename(SOURCE)}, Debian package wamerican 2020.12.07-2, sha256 ${createHash('sha256').update(text).digest('hex')}`,
     words: words.length,
     filter: Buffer.from(compact.bits).toString('base64'),

@@ -16,7 +16,17 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -50,14 +60,22 @@ function sha256OfFile(file: string): string {
 
 export function buildModelPackage(spec: ModelPackageSpec): { path: string; sha256: string; weightsSha256: string } {
   const extension = path.extname(spec.weights);
-  if (extension !== '.pt' && extension !== '.onnx') throw new Error(`--weights must be a TorchScript .pt or an ONNX .onnx file, got ${spec.weights}`);
-  if (!/^[a-z0-9][a-z0-9._-]{0,62}$/.test(spec.id)) throw new Error(`--id must be lower-case letters, digits, . _ -; got ${spec.id}`);
+  if (extension !== '.pt' && extension !== '.onnx')
+    throw new Error(`--weights must be a TorchScript .pt or an ONNX .onnx file, got ${spec.weights}`);
+  if (!/^[a-z0-9][a-z0-9._-]{0,62}$/.test(spec.id))
+    throw new Error(`--id must be lower-case letters, digits, . _ -; got ${spec.id}`);
   const staging = mkdtempSync(path.join(os.tmpdir(), 'model-package-'));
   try {
     const weightsName = `model${extension}`;
     const weightsSha256 = sha256OfFile(spec.weights);
     copyFileSync(spec.weights, path.join(staging, weightsName));
-    const manifest = { id: spec.id, weights: weightsName, sha256: weightsSha256, dimensions: spec.dimensions, input: { size: spec.inputSize, mean: spec.mean, std: spec.std } };
+    const manifest = {
+      id: spec.id,
+      weights: weightsName,
+      sha256: weightsSha256,
+      dimensions: spec.dimensions,
+      input: { size: spec.inputSize, mean: spec.mean, std: spec.std },
+    };
     writeFileSync(path.join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     mkdirSync(path.join(staging, 'code'));
     copyFileSync(path.join(ROOT, 'model-package/code/inference.py'), path.join(staging, 'code/inference.py'));
@@ -67,7 +85,18 @@ export function buildModelPackage(spec: ModelPackageSpec): { path: string; sha25
     mkdirSync(spec.outDir, { recursive: true });
     const tarPath = path.join(spec.outDir, `package-${process.pid}.tar`);
     const entries = ['manifest.json', weightsName, 'code'];
-    execFileSync('tar', ['--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '-cf', tarPath, '-C', staging, ...entries]);
+    execFileSync('tar', [
+      '--sort=name',
+      '--mtime=@0',
+      '--owner=0',
+      '--group=0',
+      '--numeric-owner',
+      '-cf',
+      tarPath,
+      '-C',
+      staging,
+      ...entries,
+    ]);
     // gzip -n keeps no name or time, so the same inputs give the same bytes.
     execFileSync('gzip', ['-n', '-9', '-f', tarPath]);
     const packageSha256 = sha256OfFile(`${tarPath}.gz`);
@@ -93,7 +122,9 @@ function main(): void {
     },
   });
   if (!values.weights || !values.id || !values.dimensions) {
-    console.error('usage: npm run model:package -- --weights <model.pt|model.onnx> --id <name> --dimensions <d> [--input-size 224] [--mean a,b,c] [--std a,b,c] [--out dir]');
+    console.error(
+      'usage: npm run model:package -- --weights <model.pt|model.onnx> --id <name> --dimensions <d> [--input-size 224] [--mean a,b,c] [--std a,b,c] [--out dir]',
+    );
     process.exit(2);
   }
   const built = buildModelPackage({

@@ -51,17 +51,59 @@ export function brandKey(text: string): string {
  */
 const NOT_TRADEMARKS = new Set(
   [
-    'c', 'cplusplus', 'csharp', 'objectivec', 'embeddedc', 'html5', 'html', 'css3', 'css', 'json', 'jsonld',
-    'markdown', 'sql', 'xml', 'yaml', 'toml', 'bash', 'ssh', 'awk', 'cobol', 'fortran', 'oauth', 'webassembly',
-    'wasm', 'rss', 'apl', 'rexx', 'prolog', 'lisp', 'commonlisp', 'assembly', 'assemblyscript', 'unifiedmodelinglanguage',
+    'c',
+    'cplusplus',
+    'csharp',
+    'objectivec',
+    'embeddedc',
+    'html5',
+    'html',
+    'css3',
+    'css',
+    'json',
+    'jsonld',
+    'markdown',
+    'sql',
+    'xml',
+    'yaml',
+    'toml',
+    'bash',
+    'ssh',
+    'awk',
+    'cobol',
+    'fortran',
+    'oauth',
+    'webassembly',
+    'wasm',
+    'rss',
+    'apl',
+    'rexx',
+    'prolog',
+    'lisp',
+    'commonlisp',
+    'assembly',
+    'assemblyscript',
+    'unifiedmodelinglanguage',
   ].map(brandKey),
 );
 
 /** Hosts of logo sources that mean the brand is a software project or service (the logo came from its code). */
 const SOFTWARE_SOURCE_HOSTS = [
-  'github.com', 'gitlab.com', 'codeberg.org', 'bitbucket.org', 'sourceforge.net', 'apache.org', 'www.jetbrains.com',
-  'cncf-branding.netlify.app', 'www.hashicorp.com', 'developers.google.com', 'cloud.google.com',
-  'developer.apple.com', 'www.elastic.co', 'www.npmjs.com', 'pypi.org',
+  'github.com',
+  'gitlab.com',
+  'codeberg.org',
+  'bitbucket.org',
+  'sourceforge.net',
+  'apache.org',
+  'www.jetbrains.com',
+  'cncf-branding.netlify.app',
+  'www.hashicorp.com',
+  'developers.google.com',
+  'cloud.google.com',
+  'developer.apple.com',
+  'www.elastic.co',
+  'www.npmjs.com',
+  'pypi.org',
 ];
 
 const SOFTWARE_TITLE = /(\.js|JS|Linux|DB|SQL|API|SDK|CLI|IDE)$/;
@@ -74,20 +116,55 @@ const SOFTWARE_CLASSES = [9, 42];
  * Deliberately short: a word is listed only when it points at one class.
  */
 const CLASS_BY_NAME_WORD: ReadonlyMap<string, number> = new Map([
-  ['fishing', 28], ['tackle', 28], ['lures', 28], ['lure', 28], ['baits', 28], ['bait', 28], ['rods', 28],
-  ['golf', 28], ['toys', 28], ['archery', 28],
-  ['spice', 30], ['spices', 30], ['coffee', 30], ['tea', 30], ['chocolate', 30], ['candy', 30],
-  ['candle', 4], ['candles', 4],
-  ['cosmetics', 3], ['polishes', 3], ['polish', 3], ['soap', 3], ['skincare', 3],
+  ['fishing', 28],
+  ['tackle', 28],
+  ['lures', 28],
+  ['lure', 28],
+  ['baits', 28],
+  ['bait', 28],
+  ['rods', 28],
+  ['golf', 28],
+  ['toys', 28],
+  ['archery', 28],
+  ['spice', 30],
+  ['spices', 30],
+  ['coffee', 30],
+  ['tea', 30],
+  ['chocolate', 30],
+  ['candy', 30],
+  ['candle', 4],
+  ['candles', 4],
+  ['cosmetics', 3],
+  ['polishes', 3],
+  ['polish', 3],
+  ['soap', 3],
+  ['skincare', 3],
   ['vitamins', 5],
-  ['optics', 9], ['audio', 9], ['electronics', 9],
+  ['optics', 9],
+  ['audio', 9],
+  ['electronics', 9],
   ['lighting', 11],
-  ['tools', 8], ['tool', 8], ['knives', 8], ['knife', 8], ['cutlery', 8],
-  ['bikes', 12], ['bicycles', 12],
-  ['jewelry', 14], ['watches', 14],
-  ['luggage', 18], ['bags', 18],
-  ['apparel', 25], ['clothing', 25], ['footwear', 25], ['shoes', 25], ['socks', 25], ['boots', 25],
-  ['guitars', 15], ['pens', 16], ['paints', 2], ['paint', 2],
+  ['tools', 8],
+  ['tool', 8],
+  ['knives', 8],
+  ['knife', 8],
+  ['cutlery', 8],
+  ['bikes', 12],
+  ['bicycles', 12],
+  ['jewelry', 14],
+  ['watches', 14],
+  ['luggage', 18],
+  ['bags', 18],
+  ['apparel', 25],
+  ['clothing', 25],
+  ['footwear', 25],
+  ['shoes', 25],
+  ['socks', 25],
+  ['boots', 25],
+  ['guitars', 15],
+  ['pens', 16],
+  ['paints', 2],
+  ['paint', 2],
 ]);
 
 interface CliOptions {
@@ -148,7 +225,10 @@ function isSoftwareIcon(icon: SimpleIcon): boolean {
   } catch {
     host = '';
   }
-  return SOFTWARE_SOURCE_HOSTS.some((known) => host === known || host.endsWith(`.${known}`)) || SOFTWARE_TITLE.test(icon.title);
+  return (
+    SOFTWARE_SOURCE_HOSTS.some((known) => host === known || host.endsWith(`.${known}`)) ||
+    SOFTWARE_TITLE.test(icon.title)
+  );
 }
 
 function collectBrands(options: CliOptions): Brand[] {
@@ -256,7 +336,10 @@ function copyLogos(
   mkdirSync(path.join(logosDir, 'simple-icons'), { recursive: true });
   mkdirSync(path.join(logosDir, 'devicon'), { recursive: true });
   // Copied data keeps its licence next to it.
-  copyFileSync(path.join(options.packagesDir, 'simple-icons/LICENSE.md'), path.join(logosDir, 'simple-icons/LICENSE.md'));
+  copyFileSync(
+    path.join(options.packagesDir, 'simple-icons/LICENSE.md'),
+    path.join(logosDir, 'simple-icons/LICENSE.md'),
+  );
   copyFileSync(path.join(options.packagesDir, 'devicon/LICENSE'), path.join(logosDir, 'devicon/LICENSE'));
 
   const simpleIcons = JSON.parse(
@@ -267,9 +350,9 @@ function copyLogos(
     simpleIcons.map((icon) => [icon.slug, icon.license === undefined || icon.license.type === 'CC0-1.0']),
   );
   const devicon = new Map(
-    (
-      JSON.parse(readFileSync(path.join(options.packagesDir, 'devicon/devicon.json'), 'utf8')) as DeviconEntry[]
-    ).map((entry) => [entry.name, entry]),
+    (JSON.parse(readFileSync(path.join(options.packagesDir, 'devicon/devicon.json'), 'utf8')) as DeviconEntry[]).map(
+      (entry) => [entry.name, entry],
+    ),
   );
 
   // Well-known brands with classes first (they matter most for demos), then the rest in serial order.
@@ -335,9 +418,15 @@ function main(): void {
   const licencesDir = path.join(options.outDir, 'licenses');
   mkdirSync(licencesDir, { recursive: true });
   copyFileSync(path.join(options.brandListDir, 'LICENSE'), path.join(licencesDir, 'amazon-brand-list.LICENSE'));
-  copyFileSync(path.join(options.packagesDir, 'simple-icons/LICENSE.md'), path.join(licencesDir, 'simple-icons.LICENSE.md'));
+  copyFileSync(
+    path.join(options.packagesDir, 'simple-icons/LICENSE.md'),
+    path.join(licencesDir, 'simple-icons.LICENSE.md'),
+  );
   copyFileSync(path.join(options.packagesDir, 'devicon/LICENSE'), path.join(licencesDir, 'devicon.LICENSE'));
-  writeFileSync(path.join(options.outDir, 'us-marks.jsonl'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+  writeFileSync(
+    path.join(options.outDir, 'us-marks.jsonl'),
+    `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`,
+  );
 
   const logos = copyLogos(records, options);
   writeFileSync(

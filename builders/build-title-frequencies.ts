@@ -25,7 +25,8 @@ function main(): void {
   const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const encoded = sorted.map(([w, n]) => `${w}:${n}`).join(' ');
   const data = {
-    about: 'Titles in which each word stands as a plain word (not first). Built by builders/build-title-frequencies.ts; see SOURCE.txt.',
+    about:
+      'Titles in which each word stands as a plain word (not first). Built by builders/build-title-frequencies.ts; see SOURCE.txt.',
     titles: titles.length,
     sha256OfTitles: createHash('sha256').update(titles.join('\n')).digest('hex'),
     counts: encoded,

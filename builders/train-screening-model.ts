@@ -16,7 +16,13 @@ import path from 'node:path';
 import { FEATURE_NAMES } from '../shared/screening/brand-use-features';
 import { evasiveSpelling, misspelling } from './screening/evasion-variants';
 import { fitLogistic, logLoss, predict, type LogisticFit } from './screening/logistic-regression';
-import { labelledExamples, loadCorpus, splitTitles, SPLIT_SEED, type LabelledExample } from './screening/screening-dataset';
+import {
+  labelledExamples,
+  loadCorpus,
+  splitTitles,
+  SPLIT_SEED,
+  type LabelledExample,
+} from './screening/screening-dataset';
 import type { LabelledTitle } from './screening/labelled-titles';
 
 const OUT = path.join(__dirname, '../data/screening/brand-use-model.json');
@@ -26,7 +32,10 @@ const HIGH_FALSE_ALARMS = 0.005;
 const NOMINATIVE = FEATURE_NAMES.indexOf('cue_nominative');
 
 function replaceBrand(t: LabelledTitle, spelt: string, kind: string): LabelledTitle {
-  const pattern = new RegExp(`(^|[^\\p{L}\\p{N}])${t.brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[^\\p{L}\\p{N}])`, 'iu');
+  const pattern = new RegExp(
+    `(^|[^\\p{L}\\p{N}])${t.brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[^\\p{L}\\p{N}])`,
+    'iu',
+  );
   return { ...t, id: `${t.id}:${kind}`, title: t.title.replace(pattern, `$1${spelt}`) };
 }
 
@@ -44,8 +53,14 @@ function respelt(titles: readonly LabelledTitle[]): LabelledTitle[] {
 }
 
 /** The lowest threshold at which at most `rate` of the titles carry a conflict the labels call no brand use. */
-function thresholdFor(titles: readonly { p: number; label: number; nominative: boolean }[][], rate: number, high: boolean): number {
-  const worst = titles.map((list) => Math.max(0, ...list.filter((e) => e.label === 0 && !(high && e.nominative)).map((e) => e.p)));
+function thresholdFor(
+  titles: readonly { p: number; label: number; nominative: boolean }[][],
+  rate: number,
+  high: boolean,
+): number {
+  const worst = titles.map((list) =>
+    Math.max(0, ...list.filter((e) => e.label === 0 && !(high && e.nominative)).map((e) => e.p)),
+  );
   const sorted = [...worst].sort((a, b) => b - a);
   const allowed = Math.floor(rate * titles.length);
   const cut = sorted[allowed] ?? 0;
@@ -53,7 +68,28 @@ function thresholdFor(titles: readonly { p: number; label: number; nominative: b
 }
 
 function hashOf(titles: readonly LabelledTitle[]): string {
-  return createHash('sha256').update(titles.map((t) => `${t.set}\t${t.id}\t${t.title}\t${t.brand}`).join('\n')).digest('hex');
+  return createHash('sha256')
+    .update(titles.map((t) => `${t.set}\t${t.id}\t${t.title}\t${t.brand}`).join('\n'))
+    .digest('hex');
+}
+
+/** The L2 strength whose fit has the lowest log loss on the validation split, with that fit. */
+function bestByValidation(
+  rows: readonly Float64Array[],
+  labels: readonly number[],
+  validation: readonly LabelledExample[],
+): { fit: LogisticFit; lambda: number; loss: number } {
+  let best: { fit: LogisticFit; lambda: number; loss: number } | undefined;
+  for (const lambda of LAMBDAS) {
+    const fit = fitLogistic(rows, labels, lambda);
+    const loss = logLoss(
+      validation.map((e) => predict(fit, e.features)),
+      validation.map((e) => e.label),
+    );
+    console.log(`lambda ${lambda}: validation log loss ${loss.toFixed(4)} (${fit.iterations} iterations)`);
+    if (!best || loss < best.loss) best = { fit, lambda, loss };
+  }
+  return best!;
 }
 
 async function main(): Promise<void> {
@@ -68,20 +104,25 @@ async function main(): Promise<void> {
   const rows = train.map((e) => e.features);
   const labels = train.map((e) => e.label);
 
-  let best: { fit: LogisticFit; lambda: number; loss: number } | undefined;
-  for (const lambda of LAMBDAS) {
-    const fit = fitLogistic(rows, labels, lambda);
-    const loss = logLoss(validation.map((e) => predict(fit, e.features)), validation.map((e) => e.label));
-    console.log(`lambda ${lambda}: validation log loss ${loss.toFixed(4)} (${fit.iterations} iterations)`);
-    if (!best || loss < best.loss) best = { fit, lambda, loss };
-  }
-  const { fit, lambda, loss } = best!;
+  const { fit, lambda, loss } = bestByValidation(rows, labels, validation);
   const removedIds = new Set(splits.validation.removed.map((t) => t.id));
-  const scored = (list: LabelledExample[]) => list.map((e) => ({ p: predict(fit, e.features), label: e.label, nominative: e.features[NOMINATIVE] === 1 }));
-  const removedAll = validationTitles.map((t, i) => (removedIds.has(t.id) ? scored(validationByTitle[i]!) : undefined)).filter((x) => x !== undefined);
+  const scored = (list: LabelledExample[]) =>
+    list.map((e) => ({ p: predict(fit, e.features), label: e.label, nominative: e.features[NOMINATIVE] === 1 }));
+  const removedAll = validationTitles
+    .map((t, i) => (removedIds.has(t.id) ? scored(validationByTitle[i]!) : undefined))
+    .filter((x) => x !== undefined);
   if (process.env.SHOW_FALSE_ALARMS) {
-    const worst = validationTitles.flatMap((t, i) => (removedIds.has(t.id) ? validationByTitle[i]!.filter((e) => e.label === 0).map((e) => ({ p: predict(fit, e.features), mark: e.match.mark, title: t.title })) : []));
-    for (const w of worst.sort((a, b) => b.p - a.p).slice(0, 60)) console.log(`${w.p.toFixed(3)}\t${w.mark}\t${w.title}`);
+    const worst = validationTitles.flatMap((t, i) =>
+      removedIds.has(t.id)
+        ? validationByTitle[i]!.filter((e) => e.label === 0).map((e) => ({
+            p: predict(fit, e.features),
+            mark: e.match.mark,
+            title: t.title,
+          }))
+        : [],
+    );
+    for (const w of worst.sort((a, b) => b.p - a.p).slice(0, 60))
+      console.log(`${w.p.toFixed(3)}\t${w.mark}\t${w.title}`);
   }
   const medium = thresholdFor(removedAll, MEDIUM_FALSE_ALARMS, false);
   const high = Math.max(medium, thresholdFor(removedAll, HIGH_FALSE_ALARMS, true));
@@ -91,20 +132,37 @@ async function main(): Promise<void> {
   const count = (titles: readonly LabelledTitle[], set: string) => titles.filter((t) => t.set === set).length;
   const model = {
     version,
-    about: 'Brand-use model of batch screening: logistic regression over shared/screening/brand-use-features.ts. Written by npm run train:screen; do not edit by hand.',
+    about:
+      'Brand-use model of batch screening: logistic regression over shared/screening/brand-use-features.ts. Written by npm run train:screen; do not edit by hand.',
     command: 'npm run train:screen',
     features: FEATURE_NAMES,
     intercept: Number(fit.intercept.toPrecision(6)),
     weights,
     thresholds: { medium: Number(medium.toFixed(4)), high: Number(high.toFixed(4)) },
     trainedOn: {
-      data: ['test/fixtures/titles/flipkart-dev', 'test/fixtures/titles/amazon-google', 'test/fixtures/titles/markup-amazon'],
+      data: [
+        'test/fixtures/titles/flipkart-dev',
+        'test/fixtures/titles/amazon-google',
+        'test/fixtures/titles/markup-amazon',
+      ],
       corpus: `registered: the sample corpus plus every labelled brand (${corpus.marks} US marks)`,
       split: { seed: SPLIT_SEED, by: 'brand group, SHA-256 of seed and group: 60% train, 20% validation, 20% test' },
-      trainTitles: { branded: splits.train.branded.length, brandRemoved: splits.train.removed.length, respelt: trainTitles.length - splits.train.branded.length - splits.train.removed.length, flipkart: count(splits.train.branded, 'flipkart-dev'), amazonGoogle: count(splits.train.branded, 'amazon-google'), markup: count(splits.train.branded, 'markup-amazon'), brands: splits.brands.train.size },
+      trainTitles: {
+        branded: splits.train.branded.length,
+        brandRemoved: splits.train.removed.length,
+        respelt: trainTitles.length - splits.train.branded.length - splits.train.removed.length,
+        flipkart: count(splits.train.branded, 'flipkart-dev'),
+        amazonGoogle: count(splits.train.branded, 'amazon-google'),
+        markup: count(splits.train.branded, 'markup-amazon'),
+        brands: splits.brands.train.size,
+      },
       trainExamples: { total: train.length, positive: labels.filter((l) => l === 1).length },
       trainSha256: hashOf(trainTitles),
-      validationTitles: { branded: splits.validation.branded.length, brandRemoved: splits.validation.removed.length, brands: splits.brands.validation.size },
+      validationTitles: {
+        branded: splits.validation.branded.length,
+        brandRemoved: splits.validation.removed.length,
+        brands: splits.brands.validation.size,
+      },
       validationSha256: hashOf(validationTitles),
       l2: lambda,
       validationLogLoss: Number(loss.toFixed(4)),
@@ -112,7 +170,9 @@ async function main(): Promise<void> {
     },
   };
   writeFileSync(OUT, `${JSON.stringify(model, null, 1)}\n`);
-  console.log(`model ${version}: ${train.length} examples (${model.trainedOn.trainExamples.positive} brand uses), L2 ${lambda}, thresholds 中 ${model.thresholds.medium} 高 ${model.thresholds.high}; ${((Date.now() - started) / 1000).toFixed(1)} s -> ${path.relative(process.cwd(), OUT)}`);
+  console.log(
+    `model ${version}: ${train.length} examples (${model.trainedOn.trainExamples.positive} brand uses), L2 ${lambda}, thresholds 中 ${model.thresholds.medium} 高 ${model.thresholds.high}; ${((Date.now() - started) / 1000).toFixed(1)} s -> ${path.relative(process.cwd(), OUT)}`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -36,7 +36,9 @@ export const PUBLIC_ROUTES: readonly Route[] = [
 export const DOCS_ASSET_PATH = '/docs/assets/api-reference.js';
 
 export const ROUTES: readonly Route[] = [
-  ...PUBLIC_ROUTES.flatMap((route) => (route.path.startsWith('/v1/') ? [route, { ...route, path: `/v1${route.path}` }] : [route])),
+  ...PUBLIC_ROUTES.flatMap((route) =>
+    route.path.startsWith('/v1/') ? [route, { ...route, path: `/v1${route.path}` }] : [route],
+  ),
   { method: 'GET', path: DOCS_ASSET_PATH, functionName: 'docs' },
 ];
 

@@ -10,7 +10,16 @@ import { loadConfig } from '../shared/config';
 import { buildDependencies } from '../shared/composition/metering';
 import { auditAccount, issueApiKey, openAccount } from '../shared/metering/accounts';
 import { isTier, TIERS, type Tier } from '../shared/metering/tiers';
-import { adjustDown, findAccounts, formatRows, parseGrace, resumeAccount, rotateApiKey, suspendAccount, usageByKeyAndDay } from '../shared/metering/account-admin';
+import {
+  adjustDown,
+  findAccounts,
+  formatRows,
+  parseGrace,
+  resumeAccount,
+  rotateApiKey,
+  suspendAccount,
+  usageByKeyAndDay,
+} from '../shared/metering/account-admin';
 import { buildAllowlistStore } from '../shared/composition/allowlist';
 import { putAllowlistRequestSchema, distinctBrands } from '../functions/put-allowlist/schema';
 import { issuesOf } from '../shared/http/validate-input';
@@ -65,11 +74,26 @@ function dateOf(value: string, name: string, endOfDay: boolean): Date {
 }
 
 const OPTIONS = {
-  name: { type: 'string' }, tier: { type: 'string' }, points: { type: 'string' }, 'rate-limit': { type: 'string' },
-  account: { type: 'string' }, label: { type: 'string' }, 'key-id': { type: 'string' }, note: { type: 'string' },
-  requests: { type: 'string' }, default: { type: 'boolean' }, recent: { type: 'string' }, entry: { type: 'string' },
-  format: { type: 'string' }, prefix: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' },
-  reason: { type: 'string' }, grace: { type: 'string' }, set: { type: 'string' }, clear: { type: 'boolean' },
+  name: { type: 'string' },
+  tier: { type: 'string' },
+  points: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  account: { type: 'string' },
+  label: { type: 'string' },
+  'key-id': { type: 'string' },
+  note: { type: 'string' },
+  requests: { type: 'string' },
+  default: { type: 'boolean' },
+  recent: { type: 'string' },
+  entry: { type: 'string' },
+  format: { type: 'string' },
+  prefix: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  reason: { type: 'string' },
+  grace: { type: 'string' },
+  set: { type: 'string' },
+  clear: { type: 'boolean' },
 } as const;
 
 function parseOptions(args: string[]) {
@@ -97,7 +121,14 @@ type Command = (c: CommandContext) => Promise<void> | void;
 async function listOrFindAccounts({ command, o, deps, print, json }: CommandContext): Promise<void> {
   if (command === 'find-account' && !o.prefix && !o.name) throw new Error('--prefix or --name is required');
   const accounts = await findAccounts(deps, { keyPrefix: o.prefix, text: o.name });
-  const rows = accounts.map((a) => ({ accountId: a.accountId, name: a.name, tier: a.tier, points: a.points, suspended: a.suspendedAt ? 'yes' : '', createdAt: a.createdAt }));
+  const rows = accounts.map((a) => ({
+    accountId: a.accountId,
+    name: a.name,
+    tier: a.tier,
+    points: a.points,
+    suspended: a.suspendedAt ? 'yes' : '',
+    createdAt: a.createdAt,
+  }));
   if ((o.format ?? 'table') === 'json') return json(rows);
   return print(formatRows(rows, ['accountId', 'name', 'tier', 'points', 'suspended', 'createdAt'], formatOf(o.format)));
 }
@@ -115,16 +146,27 @@ const COMMANDS: Record<string, Command> = {
     return json(account);
   },
   'issue-key': async ({ o, config, deps, now, print, json }) => {
-    const key = await issueApiKey(deps.accounts, { accountId: required(o.account, 'account'), envName: config.envName, label: o.label, now });
+    const key = await issueApiKey(deps.accounts, {
+      accountId: required(o.account, 'account'),
+      envName: config.envName,
+      label: o.label,
+      now,
+    });
     json(key);
     return print('Store the key now: it is not kept and cannot be shown again.');
   },
   'list-keys': async ({ o, deps, json }) => {
     const keys = await deps.accounts.listApiKeys(required(o.account, 'account'));
-    return json(keys.map(({ keyId, prefix, label, createdAt, revokedAt }) => ({ keyId, prefix, label, createdAt, revokedAt })));
+    return json(
+      keys.map(({ keyId, prefix, label, createdAt, revokedAt }) => ({ keyId, prefix, label, createdAt, revokedAt })),
+    );
   },
   'revoke-key': async ({ o, deps, now, print }) => {
-    const revoked = await deps.accounts.revokeApiKey(required(o.account, 'account'), required(o['key-id'], 'key-id'), now);
+    const revoked = await deps.accounts.revokeApiKey(
+      required(o.account, 'account'),
+      required(o['key-id'], 'key-id'),
+      now,
+    );
     if (!revoked) throw new Error('no such active key on that account');
     return print('revoked');
   },
@@ -140,14 +182,20 @@ const COMMANDS: Record<string, Command> = {
     return print('ok');
   },
   'set-rate-limit': async ({ o, deps, print }) => {
-    await deps.accounts.setRateLimit(required(o.account, 'account'), o.default ? undefined : positiveInt(o.requests, 'requests'));
+    await deps.accounts.setRateLimit(
+      required(o.account, 'account'),
+      o.default ? undefined : positiveInt(o.requests, 'requests'),
+    );
     return print('ok');
   },
   show: async ({ o, deps, json }) => {
     const accountId = required(o.account, 'account');
     const account = await deps.accounts.getAccount(accountId, { consistent: true });
     if (!account) throw new Error(`no account ${accountId}`);
-    const recent = await deps.ledger.entries(accountId, { limit: o.recent ? positiveInt(o.recent, 'recent') : 20, newestFirst: true });
+    const recent = await deps.ledger.entries(accountId, {
+      limit: o.recent ? positiveInt(o.recent, 'recent') : 20,
+      newestFirst: true,
+    });
     return json({ account, recent });
   },
   refund: async ({ o, deps, now, print }) => {
@@ -167,11 +215,26 @@ const COMMANDS: Record<string, Command> = {
     const to = o.to ? dateOf(o.to, 'to', true) : now;
     const from = o.from ? dateOf(o.from, 'from', false) : new Date(to.getTime() - 30 * 86_400_000);
     if (from >= to) throw new Error('--from must be before --to');
-    const rows = await usageByKeyAndDay(deps, required(o.account, 'account'), { from, to, ...(o['key-id'] ? { keyId: o['key-id'] } : {}) });
-    return print(formatRows(rows as unknown as Record<string, unknown>[], ['day', 'keyId', 'operation', 'requests', 'points', 'units', 'refunded'], formatOf(o.format)));
+    const rows = await usageByKeyAndDay(deps, required(o.account, 'account'), {
+      from,
+      to,
+      ...(o['key-id'] ? { keyId: o['key-id'] } : {}),
+    });
+    return print(
+      formatRows(
+        rows as unknown as Record<string, unknown>[],
+        ['day', 'keyId', 'operation', 'requests', 'points', 'units', 'refunded'],
+        formatOf(o.format),
+      ),
+    );
   },
   adjust: async ({ o, deps, now, json }) => {
-    const balance = await adjustDown(deps, { accountId: required(o.account, 'account'), points: positiveInt(o.points, 'points'), reason: o.reason, now });
+    const balance = await adjustDown(deps, {
+      accountId: required(o.account, 'account'),
+      points: positiveInt(o.points, 'points'),
+      reason: o.reason,
+      now,
+    });
     return json({ balance });
   },
   suspend: async ({ o, deps, now, print }) => {
@@ -184,7 +247,13 @@ const COMMANDS: Record<string, Command> = {
   },
   'rotate-key': async ({ o, config, deps, now, print, json }) => {
     const graceMs = parseGrace(o.grace ?? '24h');
-    const rotated = await rotateApiKey(deps, { accountId: required(o.account, 'account'), keyId: required(o['key-id'], 'key-id'), graceMs, envName: config.envName, now });
+    const rotated = await rotateApiKey(deps, {
+      accountId: required(o.account, 'account'),
+      keyId: required(o['key-id'], 'key-id'),
+      graceMs,
+      envName: config.envName,
+      now,
+    });
     json({ ...rotated.issued, replaces: rotated.oldKey, oldKeyValidUntil: rotated.oldKeyExpiresAt });
     return print('Store the new key now: it is not kept and cannot be shown again.');
   },
@@ -193,10 +262,22 @@ const COMMANDS: Record<string, Command> = {
     if (!(await deps.accounts.getAccount(accountId))) throw new Error(`no account ${accountId}`);
     const store = buildAllowlistStore(config);
     if (o.set === undefined && !o.clear) return json((await store.get(accountId))?.brands ?? []);
-    const parsed = putAllowlistRequestSchema.safeParse({ brands: o.clear ? [] : o.set!.split(',').filter((b) => b.trim() !== '') });
-    if (!parsed.success) throw new Error(issuesOf(parsed.error).map((i) => `${i.field}: ${i.message}`).join('; '));
+    const parsed = putAllowlistRequestSchema.safeParse({
+      brands: o.clear ? [] : o.set!.split(',').filter((b) => b.trim() !== ''),
+    });
+    if (!parsed.success)
+      throw new Error(
+        issuesOf(parsed.error)
+          .map((i) => `${i.field}: ${i.message}`)
+          .join('; '),
+      );
     const saved = await store.put(accountId, distinctBrands(parsed.data.brands), now);
-    await deps.ledger.recordEvent({ accountId, operation: 'allowlist', note: `allowlist set to ${saved.brands.length} brands`, now });
+    await deps.ledger.recordEvent({
+      accountId,
+      operation: 'allowlist',
+      note: `allowlist set to ${saved.brands.length} brands`,
+      now,
+    });
     return json(saved.brands);
   },
 };
@@ -217,7 +298,11 @@ export async function runAdmin(argv: string[], env: EnvironmentSource, print: (l
 if (require.main === module) {
   (async () => {
     try {
-      await runAdmin(process.argv.slice(2), () => targetEnvironment(), (line) => console.log(line));
+      await runAdmin(
+        process.argv.slice(2),
+        () => targetEnvironment(),
+        (line) => console.log(line),
+      );
     } catch (error) {
       console.error(`error: ${(error as Error).message}`);
       process.exit(1);

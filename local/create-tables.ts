@@ -3,7 +3,11 @@ import { CreateTableCommand, type AttributeDefinition, type DynamoDBClient } fro
 import { TABLES, physicalTableName, type TableDefinition, type TableId } from '../shared/tables/definitions';
 
 function attributeDefinitions(table: TableDefinition): AttributeDefinition[] {
-  const keys = [table.partitionKey, table.sortKey, ...(table.globalSecondaryIndexes ?? []).flatMap((i) => [i.partitionKey, i.sortKey])];
+  const keys = [
+    table.partitionKey,
+    table.sortKey,
+    ...(table.globalSecondaryIndexes ?? []).flatMap((i) => [i.partitionKey, i.sortKey]),
+  ];
   const byName = new Map<string, AttributeDefinition>();
   for (const key of keys) if (key) byName.set(key.name, { AttributeName: key.name, AttributeType: key.type });
   return [...byName.values()];

@@ -64,7 +64,9 @@ async function waitUntilListening(endpoint: string, child: ChildProcess, timeout
 }
 
 /** In memory unless `dbPath` is given (a folder: the data then outlives a restart, which fault tests need). */
-export async function startDynamoDbLocal(options: { port?: number; timeoutMs?: number; dbPath?: string } = {}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(
+  options: { port?: number; timeoutMs?: number; dbPath?: string } = {},
+): Promise<DynamoDbLocal> {
   assertJavaAvailable();
   const port = options.port ?? (await freePort());
   const dir = emulatorDir();

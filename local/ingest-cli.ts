@@ -14,7 +14,14 @@ import { buildDataStores } from '../shared/composition/data-stores';
 import { buildLogoIngest } from '../shared/composition/logo-search';
 import { ingestLogos } from '../shared/ingest/ingest-logos';
 import { loadConfig } from '../shared/config';
-import { BATCH_KINDS, type BatchKind, type IngestCounts, type IngestReject, type IngestStores, type IngestSummary } from '../shared/ingest/ingest-batch';
+import {
+  BATCH_KINDS,
+  type BatchKind,
+  type IngestCounts,
+  type IngestReject,
+  type IngestStores,
+  type IngestSummary,
+} from '../shared/ingest/ingest-batch';
 import { ingestBlob } from '../shared/ingest/ingest-blob';
 import { isCalendarDate, MARKETS, type Market } from '../shared/marks/mark-record';
 import type { BlobStore } from '../shared/ports';
@@ -45,7 +52,11 @@ function locate(target: string, region: string): Location {
   const s3 = /^s3:\/\/([^/]+)\/(.+)$/.exec(target);
   if (s3) return { blobs: new S3BlobStore(new S3Client({ region }), s3[1]!), key: s3[2]!, name: path.basename(s3[2]!) };
   const absolute = path.resolve(target);
-  return { blobs: new FileSystemBlobStore(path.dirname(absolute)), key: path.basename(absolute), name: path.basename(absolute) };
+  return {
+    blobs: new FileSystemBlobStore(path.dirname(absolute)),
+    key: path.basename(absolute),
+    name: path.basename(absolute),
+  };
 }
 
 /** USPTO daily files are named apcYYMMDD: the date is in the name. */
@@ -56,13 +67,23 @@ export function batchDateFromName(name: string): string | undefined {
   return isCalendarDate(date) ? date : undefined;
 }
 
-export async function runIngestCli(argv: string[], env: EnvironmentSource, out: (line: string) => void, stores?: IngestStores): Promise<IngestSummary | undefined> {
+export async function runIngestCli(
+  argv: string[],
+  env: EnvironmentSource,
+  out: (line: string) => void,
+  stores?: IngestStores,
+): Promise<IngestSummary | undefined> {
   const { values: o, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
-      market: { type: 'string' }, 'batch-date': { type: 'string' }, source: { type: 'string' }, coverage: { type: 'string' },
-      rejects: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
+      market: { type: 'string' },
+      'batch-date': { type: 'string' },
+      source: { type: 'string' },
+      coverage: { type: 'string' },
+      rejects: { type: 'string' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
   const [kind, target] = positionals;
@@ -70,7 +91,8 @@ export async function runIngestCli(argv: string[], env: EnvironmentSource, out: 
     out(HELP);
     return undefined;
   }
-  if (kind !== 'logos' && !(BATCH_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown kind "${kind}"; one of ${BATCH_KINDS.join(', ')}, logos`);
+  if (kind !== 'logos' && !(BATCH_KINDS as readonly string[]).includes(kind))
+    throw new Error(`unknown kind "${kind}"; one of ${BATCH_KINDS.join(', ')}, logos`);
   if (!target) throw new Error('give the batch: a file path or s3://bucket/key');
   const market = (o.market ?? 'US') as Market;
   if (!(MARKETS as readonly string[]).includes(market)) throw new Error('--market must be US or CN');
@@ -78,24 +100,16 @@ export async function runIngestCli(argv: string[], env: EnvironmentSource, out: 
   const config = loadConfig(resolveEnvironment(env));
   const location = locate(target, config.region);
   const batchDate = o['batch-date'] ?? batchDateFromName(location.name);
-  if (!batchDate || !isCalendarDate(batchDate)) throw new Error('--batch-date YYYY-MM-DD is needed (the file name does not carry a date)');
+  if (!batchDate || !isCalendarDate(batchDate))
+    throw new Error('--batch-date YYYY-MM-DD is needed (the file name does not carry a date)');
   const coverage = o.coverage ? locate(o.coverage, config.region) : undefined;
-  if (coverage && coverage.blobs.constructor !== location.blobs.constructor) throw new Error('--coverage must live where the batch does (both local, or both on S3)');
+  if (coverage && coverage.blobs.constructor !== location.blobs.constructor)
+    throw new Error('--coverage must live where the batch does (both local, or both on S3)');
 
   const rejectsPath = o.rejects ?? `${location.name}.rejects.jsonl`;
   let rejects: WriteStream | undefined;
   const started = Date.now();
-  let lastLine = 0;
-  const progress = (c: IngestCounts) => {
-    if (o.quiet) return;
-    const rate = Math.round((c.read / Math.max(1, Date.now() - started)) * 1000);
-    const line = `  read ${c.read.toLocaleString('en')}  written ${c.written.toLocaleString('en')}  unchanged ${c.unchanged.toLocaleString('en')}  stale ${c.stale}  rejected ${c.rejected}  (${rate.toLocaleString('en')} records/s)`;
-    if (process.stdout.isTTY) process.stdout.write(`\r${line}`);
-    else if (Date.now() - lastLine > 5000) {
-      lastLine = Date.now();
-      out(line);
-    }
-  };
+  const progress = progressReporter(started, o.quiet === true, out);
 
   const onReject = (r: IngestReject) => {
     rejects ??= createWriteStream(rejectsPath);
@@ -138,16 +152,40 @@ export async function runIngestCli(argv: string[], env: EnvironmentSource, out: 
       `${summary.read} read, ${summary.written} written, ${summary.unchanged} unchanged, ${summary.stale} stale, ${summary.rejected} rejected` +
       (summary.rejected ? ` (see ${rejectsPath})` : ''),
   );
-  if (summary.failure) out(`Stopped by: ${summary.failure}\nFix the cause and run the same command again: written records are kept, the rest is written then.`);
+  if (summary.failure)
+    out(
+      `Stopped by: ${summary.failure}\nFix the cause and run the same command again: written records are kept, the rest is written then.`,
+    );
   return summary;
 }
 
 if (require.main === module) {
   Promise.resolve()
-    .then(() => runIngestCli(process.argv.slice(2), () => targetEnvironment(), (line) => console.log(line)))
+    .then(() =>
+      runIngestCli(
+        process.argv.slice(2),
+        () => targetEnvironment(),
+        (line) => console.log(line),
+      ),
+    )
     .then((summary) => process.exit(summary && !summary.complete ? 1 : 0))
     .catch((error) => {
       console.error(`error: ${(error as Error).message}`);
       process.exit(1);
     });
+}
+
+/** Counts as they grow: one rewritten line on a terminal, a line every 5 s otherwise, nothing when quiet. */
+function progressReporter(started: number, quiet: boolean, out: (line: string) => void): (c: IngestCounts) => void {
+  let lastLine = 0;
+  return (c) => {
+    if (quiet) return;
+    const rate = Math.round((c.read / Math.max(1, Date.now() - started)) * 1000);
+    const line = `  read ${c.read.toLocaleString('en')}  written ${c.written.toLocaleString('en')}  unchanged ${c.unchanged.toLocaleString('en')}  stale ${c.stale}  rejected ${c.rejected}  (${rate.toLocaleString('en')} records/s)`;
+    if (process.stdout.isTTY) process.stdout.write(`\r${line}`);
+    else if (Date.now() - lastLine > 5000) {
+      lastLine = Date.now();
+      out(line);
+    }
+  };
 }

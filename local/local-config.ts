@@ -1,7 +1,12 @@
 /** The environment the functions see when they run locally against DynamoDB Local. */
 import { TABLES, physicalTableName, tableEnvVar } from '../shared/tables/definitions';
 
-export function localEnvironment(options: { dynamoDbEndpoint: string; tablePrefix: string; envName?: string; logoIndexDir?: string }): Record<string, string> {
+export function localEnvironment(options: {
+  dynamoDbEndpoint: string;
+  tablePrefix: string;
+  envName?: string;
+  logoIndexDir?: string;
+}): Record<string, string> {
   return {
     ...(options.logoIndexDir ? { LOGO_INDEX_DIR: options.logoIndexDir } : {}),
     ENV_NAME: options.envName ?? 'local',

@@ -14,7 +14,12 @@ export interface LocalService {
   loadSamples(): Promise<IngestSummary[]>;
 }
 
-export async function startLocalService(options: { port: number; tablePrefix: string; logoIndexDir: string; dynamoDbEndpoint?: string }): Promise<LocalService> {
+export async function startLocalService(options: {
+  port: number;
+  tablePrefix: string;
+  logoIndexDir: string;
+  dynamoDbEndpoint?: string;
+}): Promise<LocalService> {
   const runtime = await startLocalRuntime({
     port: options.port,
     tablePrefix: options.tablePrefix,
@@ -24,18 +29,26 @@ export async function startLocalService(options: { port: number; tablePrefix: st
       // it (a fresh start is a fresh world; a search never returns a mark the store does not hold).
       rmSync(options.logoIndexDir, { recursive: true, force: true });
       // The handlers read their configuration from the environment, exactly as in Lambda.
-      Object.assign(process.env, localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix: options.tablePrefix, logoIndexDir: options.logoIndexDir }));
-      const [batchScreen, imageSearch, account, usage, getAllowlist, putAllowlist, openapi, docs, notFound] = await Promise.all([
-        import('../functions/batch-screen/handler'),
-        import('../functions/image-search/handler'),
-        import('../functions/account/handler'),
-        import('../functions/usage/handler'),
-        import('../functions/get-allowlist/handler'),
-        import('../functions/put-allowlist/handler'),
-        import('../functions/openapi/handler'),
-        import('../functions/docs/handler'),
-        import('../functions/not-found/handler'),
-      ]);
+      Object.assign(
+        process.env,
+        localEnvironment({
+          dynamoDbEndpoint: endpoint,
+          tablePrefix: options.tablePrefix,
+          logoIndexDir: options.logoIndexDir,
+        }),
+      );
+      const [batchScreen, imageSearch, account, usage, getAllowlist, putAllowlist, openapi, docs, notFound] =
+        await Promise.all([
+          import('../functions/batch-screen/handler'),
+          import('../functions/image-search/handler'),
+          import('../functions/account/handler'),
+          import('../functions/usage/handler'),
+          import('../functions/get-allowlist/handler'),
+          import('../functions/put-allowlist/handler'),
+          import('../functions/openapi/handler'),
+          import('../functions/docs/handler'),
+          import('../functions/not-found/handler'),
+        ]);
       const functions = {
         'batch-screen': batchScreen.handler,
         'image-search': imageSearch.handler,
@@ -60,7 +73,10 @@ export async function startLocalService(options: { port: number; tablePrefix: st
       const stores = buildDataStores(config);
       // The logos need only the US marks, and only to store their vectors: the images are prepared meanwhile.
       const corpus = startSampleCorpus(stores);
-      const [loaded, logos] = await Promise.all([corpus.done, loadSampleLogos(buildLogoIngest(config, stores), corpus.marksIn('US'))]);
+      const [loaded, logos] = await Promise.all([
+        corpus.done,
+        loadSampleLogos(buildLogoIngest(config, stores), corpus.marksIn('US')),
+      ]);
       return [...loaded, logos];
     },
   };

@@ -14,7 +14,11 @@ export interface LocalRuntimeOptions {
   dynamoDbEndpoint?: string;
   tablePrefix: string;
   /** Called once the tables exist, with the endpoint, to build the handlers (they read their config then). */
-  handlers: (dynamoDbEndpoint: string) => Promise<{ functions: Record<FunctionName, LambdaHttpHandler>; fallback: LambdaHttpHandler; extraRoutes?: LocalRoute[] }>;
+  handlers: (dynamoDbEndpoint: string) => Promise<{
+    functions: Record<FunctionName, LambdaHttpHandler>;
+    fallback: LambdaHttpHandler;
+    extraRoutes?: LocalRoute[];
+  }>;
 }
 
 export interface LocalRuntime {
@@ -25,7 +29,8 @@ export interface LocalRuntime {
 
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   // Without an endpoint given, a DynamoDB Local of its own, stopped with the runtime.
-  const engine: DynamoDbLocal | undefined = options.dynamoDbEndpoint === undefined ? await startDynamoDbLocal() : undefined;
+  const engine: DynamoDbLocal | undefined =
+    options.dynamoDbEndpoint === undefined ? await startDynamoDbLocal() : undefined;
   const endpoint = engine?.endpoint ?? options.dynamoDbEndpoint!;
   try {
     const { raw } = createDynamoDbClients({ region: 'us-east-1', endpoint });

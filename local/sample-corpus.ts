@@ -18,10 +18,35 @@ type SampleJob = Omit<BlobIngest, 'blobs' | 'holder'>;
 
 export const SAMPLE_CORPUS: readonly SampleJob[] = [
   // The real USPTO daily-XML excerpt (11 records, from a file dated 2018-03-22).
-  { key: 'uspto/daily-xml-sample/seed.xml', kind: 'uspto-daily', market: 'US', batchDate: '2018-03-22', source: 'uspto-daily-sample' },
-  { key: 'sample/us-marks.jsonl', kind: 'marks-jsonl', market: 'US', batchDate: SAMPLE_CORPUS_DATE, source: 'sample-us-marks' },
-  { key: 'sample/cn-marks.jsonl', kind: 'marks-jsonl', market: 'CN', batchDate: SAMPLE_CORPUS_DATE, source: 'sample-cn-marks', coverageKey: 'sample/cn-coverage.json' },
-  { key: 'tro/tro_brands_sample.csv', kind: 'tro', market: 'US', batchDate: SAMPLE_CORPUS_DATE, source: 'sample-tro-list' },
+  {
+    key: 'uspto/daily-xml-sample/seed.xml',
+    kind: 'uspto-daily',
+    market: 'US',
+    batchDate: '2018-03-22',
+    source: 'uspto-daily-sample',
+  },
+  {
+    key: 'sample/us-marks.jsonl',
+    kind: 'marks-jsonl',
+    market: 'US',
+    batchDate: SAMPLE_CORPUS_DATE,
+    source: 'sample-us-marks',
+  },
+  {
+    key: 'sample/cn-marks.jsonl',
+    kind: 'marks-jsonl',
+    market: 'CN',
+    batchDate: SAMPLE_CORPUS_DATE,
+    source: 'sample-cn-marks',
+    coverageKey: 'sample/cn-coverage.json',
+  },
+  {
+    key: 'tro/tro_brands_sample.csv',
+    kind: 'tro',
+    market: 'US',
+    batchDate: SAMPLE_CORPUS_DATE,
+    source: 'sample-tro-list',
+  },
 ];
 
 /**
@@ -29,18 +54,15 @@ export const SAMPLE_CORPUS: readonly SampleJob[] = [
  * lookups and the index writes wait for `usMarksReady` when the US marks are still loading.
  */
 export async function loadSampleLogos(deps: LogoIngestDeps, usMarksReady?: Promise<unknown>): Promise<IngestSummary> {
-  const summary = await ingestLogos(
-    deps,
-    {
-      blobs: new FileSystemBlobStore(DATA),
-      manifestKey: 'sample/logos/logos.jsonl',
-      market: 'US',
-      batchDate: SAMPLE_CORPUS_DATE,
-      source: 'sample-logos',
-      holder: `${os.hostname()}:${process.pid}`,
-      ...(usMarksReady ? { marksReady: usMarksReady } : {}),
-    },
-  );
+  const summary = await ingestLogos(deps, {
+    blobs: new FileSystemBlobStore(DATA),
+    manifestKey: 'sample/logos/logos.jsonl',
+    market: 'US',
+    batchDate: SAMPLE_CORPUS_DATE,
+    source: 'sample-logos',
+    holder: `${os.hostname()}:${process.pid}`,
+    ...(usMarksReady ? { marksReady: usMarksReady } : {}),
+  });
   if (!summary.complete) throw new Error(`sample logos did not complete: ${summary.failure}`);
   return summary;
 }

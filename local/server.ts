@@ -9,7 +9,13 @@ import { createServer, maxHeaderSize as defaultMaxHeaderSize, STATUS_CODES } fro
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { HeadersTooLargeError, MalformedRequestError, MethodNotAllowedError, PayloadTooLargeError, type ServiceError } from '../shared/errors';
+import {
+  HeadersTooLargeError,
+  MalformedRequestError,
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  type ServiceError,
+} from '../shared/errors';
 import { API_FUNCTION_TIMEOUT_SECONDS } from '../functions/limits';
 import { lambdaContext, toApiGatewayEvent } from './lambda-event';
 
@@ -45,9 +51,18 @@ class BodyTooLargeError extends Error {
 function refusal(error: ServiceError): { status: number; headers: Record<string, string>; body: string } {
   const requestId = randomUUID();
   const body = JSON.stringify({
-    error: { code: error.code, message: error.messages.en, request_id: requestId, ...(error.details ? { details: error.details } : {}) },
+    error: {
+      code: error.code,
+      message: error.messages.en,
+      request_id: requestId,
+      ...(error.details ? { details: error.details } : {}),
+    },
   });
-  return { status: error.status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...error.headers }, body };
+  return {
+    status: error.status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...error.headers },
+    body,
+  };
 }
 
 function refusalResponse(error: ServiceError): Response {
@@ -66,7 +81,11 @@ function writeRefusal(socket: Duplex, error: ServiceError, requestBytes?: Buffer
   }
   const { status, headers, body } = refusal(error);
   const isHead = requestBytes?.subarray(0, 5).toString('latin1') === 'HEAD ';
-  const lines = Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).map(([k, v]) => `${k}: ${v}`);
+  const lines = Object.entries({
+    ...headers,
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  }).map(([k, v]) => `${k}: ${v}`);
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines.join('\r\n')}\r\n\r\n${isHead ? '' : body}`);
 }
 
@@ -81,7 +100,9 @@ function parserRefusal(error: NodeJS.ErrnoException, headerLimit: number): Servi
     case 'ERR_HTTP_HEADERS_TIMEOUT':
       return new MalformedRequestError('the request did not arrive in time');
     default:
-      return new MalformedRequestError(`the request line or headers are not valid HTTP/1.1 (${error.code ?? 'parse error'})`);
+      return new MalformedRequestError(
+        `the request line or headers are not valid HTTP/1.1 (${error.code ?? 'parse error'})`,
+      );
   }
 }
 
@@ -104,10 +125,12 @@ async function readCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: n
 }
 
 function toHttpResponse(result: APIGatewayProxyResultV2): Response {
-  if (typeof result === 'string') return new Response(result, { status: 200, headers: { 'Content-Type': 'application/json' } });
+  if (typeof result === 'string')
+    return new Response(result, { status: 200, headers: { 'Content-Type': 'application/json' } });
   const headers = new Headers();
   for (const [k, v] of Object.entries(result.headers ?? {})) headers.set(k, String(v));
-  const body = result.body === undefined ? null : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+  const body =
+    result.body === undefined ? null : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
   return new Response(body, { status: result.statusCode ?? 200, headers });
 }
 
@@ -130,7 +153,8 @@ async function withinDeadline<T>(result: Promise<T>, timeoutMs: number): Promise
 }
 
 /** The gateway's own 5xx, in the envelope the deployed API's gateway responses give it (infra/constructs/rest-api.ts). */
-export const GATEWAY_5XX_MESSAGE = 'The service could not complete this request. Quote the request id if you contact support.';
+export const GATEWAY_5XX_MESSAGE =
+  'The service could not complete this request. Quote the request id if you contact support.';
 
 function gatewayResponse(status: number, code: string, message: string, requestId: string): Response {
   return new Response(JSON.stringify({ error: { code, message, request_id: requestId } }), {
@@ -163,14 +187,21 @@ export function createLocalApp(options: LocalServerOptions): Hono<{ Bindings: Ht
       routeKey: route ? `${route.method} ${route.path}` : '$default',
     });
     const functionName = route?.functionName ?? 'not-found';
-    const result = await withinDeadline((route?.handler ?? options.fallback)(event, lambdaContext(functionName, timeoutMs)), timeoutMs);
-    if (result === FUNCTION_TIMED_OUT) return gatewayResponse(502, 'internal_error', GATEWAY_5XX_MESSAGE, event.requestContext.requestId);
+    const result = await withinDeadline(
+      (route?.handler ?? options.fallback)(event, lambdaContext(functionName, timeoutMs)),
+      timeoutMs,
+    );
+    if (result === FUNCTION_TIMED_OUT)
+      return gatewayResponse(502, 'internal_error', GATEWAY_5XX_MESSAGE, event.requestContext.requestId);
     return toHttpResponse(result);
   });
 
   app.onError((error, c) => {
     console.error('local server error', error);
-    return c.json({ error: { code: 'internal_error', message: 'Something went wrong on our side.', request_id: randomUUID() } }, 500);
+    return c.json(
+      { error: { code: 'internal_error', message: 'Something went wrong on our side.', request_id: randomUUID() } },
+      500,
+    );
   });
   return app;
 }
@@ -186,17 +217,26 @@ export interface RunningServer {
  * requests node's parser refuses (an unknown method, oversized headers, a broken request line) get the documented
  * envelope rather than node's bare 400 or 431; CONNECT gets a 405; an `Expect` other than 100-continue is ignored.
  */
-export function listen(app: Hono<{ Bindings: HttpBindings }>, options: { port: number; hostname?: string }): Promise<RunningServer> {
+export function listen(
+  app: Hono<{ Bindings: HttpBindings }>,
+  options: { port: number; hostname?: string },
+): Promise<RunningServer> {
   const hostname = options.hostname ?? '127.0.0.1';
   const requestListener = getRequestListener(app.fetch, {
     hostname,
     errorHandler: (error) =>
-      refusalResponse(new MalformedRequestError(error instanceof RequestError ? error.message.toLowerCase() : 'the request could not be read')),
+      refusalResponse(
+        new MalformedRequestError(
+          error instanceof RequestError ? error.message.toLowerCase() : 'the request could not be read',
+        ),
+      ),
   });
   const server = createServer(requestListener);
   const headerLimit = defaultMaxHeaderSize;
   server.on('checkExpectation', requestListener);
-  server.on('connect', (_request, socket: Duplex) => writeRefusal(socket, new MethodNotAllowedError('CONNECT', ['POST'])));
+  server.on('connect', (_request, socket: Duplex) =>
+    writeRefusal(socket, new MethodNotAllowedError('CONNECT', ['POST'])),
+  );
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE') {
       socket.destroy();

@@ -35,7 +35,9 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      console.error(`Port ${port} is already in use. Stop what runs there, or start on another port: PORT=3001 npm start`);
+      console.error(
+        `Port ${port} is already in use. Stop what runs there, or start on another port: PORT=3001 npm start`,
+      );
       process.exit(1);
     }
     throw error;
@@ -56,7 +58,14 @@ async function main(): Promise<void> {
   const key = await issueApiKey(deps.accounts, { accountId: account.accountId, envName: 'local', label: 'demo', now });
 
   mkdirSync(path.dirname(RUNTIME_FILE), { recursive: true });
-  writeFileSync(RUNTIME_FILE, JSON.stringify({ dynamoDbEndpoint: runtime.dynamoDbEndpoint, tablePrefix: TABLE_PREFIX, url: runtime.server.url }, null, 2));
+  writeFileSync(
+    RUNTIME_FILE,
+    JSON.stringify(
+      { dynamoDbEndpoint: runtime.dynamoDbEndpoint, tablePrefix: TABLE_PREFIX, url: runtime.server.url },
+      null,
+      2,
+    ),
+  );
 
   const base = runtime.server.url;
   console.log(`

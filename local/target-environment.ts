@@ -13,7 +13,9 @@ export function targetEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.
     const runtime = JSON.parse(readFileSync(RUNTIME_FILE, 'utf8')) as { dynamoDbEndpoint: string; tablePrefix: string };
     return { ...env, ...localEnvironment(runtime) };
   }
-  throw new Error('No tables to work on: start the local API with `npm start`, or set the deployed table names (see README).');
+  throw new Error(
+    'No tables to work on: start the local API with `npm start`, or set the deployed table names (see README).',
+  );
 }
 
 /** The environment itself, or how to find it: a command that only prints its help needs no tables. */

@@ -10,7 +10,10 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 const tableNameSchema = z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name');
 
 const envSchema = z.object({
-  ENV_NAME: z.string().regex(/^[a-z][a-z0-9]{0,15}$/, 'lower-case letters and digits, e.g. dev, staging, prod').default('local'),
+  ENV_NAME: z
+    .string()
+    .regex(/^[a-z][a-z0-9]{0,15}$/, 'lower-case letters and digits, e.g. dev, staging, prod')
+    .default('local'),
   AWS_REGION: z.string().min(1).default('us-east-1'),
   /** Set only for DynamoDB Local; unset in AWS. */
   DYNAMODB_ENDPOINT: z.url().optional(),
@@ -102,10 +105,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ...(e.LOGOS_BUCKET ? { bucket: e.LOGOS_BUCKET } : {}),
       degradedPrefix: e.DEGRADED_INDEX_PREFIX,
       ...(e.CLIP_ENDPOINT_NAME && e.LOGO_INDEX_US_ARN && e.LOGO_INDEX_CN_ARN
-        ? { clip: { endpointName: e.CLIP_ENDPOINT_NAME, indexArns: { US: e.LOGO_INDEX_US_ARN, CN: e.LOGO_INDEX_CN_ARN } } }
+        ? {
+            clip: {
+              endpointName: e.CLIP_ENDPOINT_NAME,
+              indexArns: { US: e.LOGO_INDEX_US_ARN, CN: e.LOGO_INDEX_CN_ARN },
+            },
+          }
         : {}),
       ...(e.LOGO_EMBEDDER === 'learned' ? { modelPath: e.LOGO_MODEL_PATH } : {}),
-      ...(!e.CLIP_ENDPOINT_NAME && e.LOGO_INDEX_US_ARN && e.LOGO_INDEX_CN_ARN ? { vectorIndexArns: { US: e.LOGO_INDEX_US_ARN, CN: e.LOGO_INDEX_CN_ARN } } : {}),
+      ...(!e.CLIP_ENDPOINT_NAME && e.LOGO_INDEX_US_ARN && e.LOGO_INDEX_CN_ARN
+        ? { vectorIndexArns: { US: e.LOGO_INDEX_US_ARN, CN: e.LOGO_INDEX_CN_ARN } }
+        : {}),
       primaryBudgetMs: e.PRIMARY_SEARCH_BUDGET_MS,
     },
     http: {

@@ -22,9 +22,20 @@ const UNAVAILABLE_NAMES = new Set([
   'ServiceUnavailableException',
   'TransactionInProgressException',
 ]);
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 /** The SDK wraps what it cannot read as an Error (a socket error from another realm) into this message. */
-const SDK_WRAPPED_NETWORK_ERROR = /^AWS SDK error wrapper for .*(socket hang up|TimeoutError|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)/;
+const SDK_WRAPPED_NETWORK_ERROR =
+  /^AWS SDK error wrapper for .*(socket hang up|TimeoutError|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)/;
 
 interface ErrorShape {
   name?: string;
@@ -38,7 +49,11 @@ interface ErrorShape {
 /** What kind of failure `error` is (its causes are read too); `signal` aborted means the caller's time ran out. */
 export function classifyDependencyFailure(error: unknown, signal?: AbortSignal): DependencyFailure {
   if (signal?.aborted) return 'timeout';
-  for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as ErrorShape).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    typeof e === 'object' && e !== null && depth < 4;
+    e = (e as ErrorShape).cause, depth++
+  ) {
     const kind = kindOf(e as ErrorShape);
     if (kind !== 'failed') return kind;
     if (e instanceof DebitOutcomeUnknownError || e instanceof DebitContendedError) return 'unavailable';
@@ -58,8 +73,12 @@ function kindOf(e: ErrorShape): DependencyFailure {
   const status = e.$metadata?.httpStatusCode;
   if (e.name && TIMEOUT_NAMES.has(e.name)) return 'timeout';
   if ((e.name && THROTTLE_NAMES.has(e.name)) || status === 429 || e.$retryable?.throttling === true) return 'throttled';
-  if ((e.name && UNAVAILABLE_NAMES.has(e.name)) || e.$retryable || (status !== undefined && status >= 500)) return 'unavailable';
-  if ((e.code && NETWORK_CODES.has(e.code)) || (typeof e.message === 'string' && SDK_WRAPPED_NETWORK_ERROR.test(e.message))) {
+  if ((e.name && UNAVAILABLE_NAMES.has(e.name)) || e.$retryable || (status !== undefined && status >= 500))
+    return 'unavailable';
+  if (
+    (e.code && NETWORK_CODES.has(e.code)) ||
+    (typeof e.message === 'string' && SDK_WRAPPED_NETWORK_ERROR.test(e.message))
+  ) {
     return 'unavailable';
   }
   return 'failed';

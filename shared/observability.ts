@@ -11,7 +11,9 @@ const API_KEY_SHAPE = /tmk_[a-z][a-z0-9]{0,15}_[0-9a-z]{4,}/gi;
 const BEARER_SHAPE = /(bearer\s+)[^\s"',]+/gi;
 
 export function redactSecrets(text: string): string {
-  return text.replace(BEARER_SHAPE, '$1[REDACTED]').replace(API_KEY_SHAPE, (key) => `${key.slice(0, key.lastIndexOf('_') + 1)}[REDACTED]`);
+  return text
+    .replace(BEARER_SHAPE, '$1[REDACTED]')
+    .replace(API_KEY_SHAPE, (key) => `${key.slice(0, key.lastIndexOf('_') + 1)}[REDACTED]`);
 }
 
 export function redactingReplacer(key: string, value: unknown): unknown {

@@ -124,12 +124,21 @@ export interface UsageLedger {
    */
   adjust(input: { accountId: string; points: number; reason: string; now: Date }): Promise<number>;
   /** Records an operator's action that moves no points (an `event` entry). */
-  recordEvent(input: { accountId: string; operation: string; note: string; keyId?: string; now: Date }): Promise<LedgerEntry>;
+  recordEvent(input: {
+    accountId: string;
+    operation: string;
+    note: string;
+    keyId?: string;
+    now: Date;
+  }): Promise<LedgerEntry>;
   /**
    * The records at or after `from` and before `to`, newest first, `limit` at most, continuing below `before` (an
    * entry id the previous page ended on). `more` says whether older records in the range remain.
    */
-  page(accountId: string, query: LedgerRange & { limit: number; before?: string }): Promise<{ entries: LedgerEntry[]; more: boolean }>;
+  page(
+    accountId: string,
+    query: LedgerRange & { limit: number; before?: string },
+  ): Promise<{ entries: LedgerEntry[]; more: boolean }>;
   /** Every record of the range, newest first (for totals and reports). */
   between(accountId: string, query: LedgerRange): AsyncIterable<LedgerEntry>;
 }
@@ -303,7 +312,11 @@ export interface DataBatch {
 
 export interface DataBatchStore {
   begin(batch: Omit<DataBatch, 'status' | 'completedAt' | 'counts'>): Promise<void>;
-  complete(batch: Pick<DataBatch, 'market' | 'kind' | 'batchId'>, counts: Record<string, number>, now: Date): Promise<void>;
+  complete(
+    batch: Pick<DataBatch, 'market' | 'kind' | 'batchId'>,
+    counts: Record<string, number>,
+    now: Date,
+  ): Promise<void>;
   get(market: Market, kind: DataKind, batchId: string): Promise<DataBatch | undefined>;
   /** The complete batch with the newest data_as_of. */
   latestComplete(market: Market, kind: DataKind): Promise<DataBatch | undefined>;
@@ -347,7 +360,11 @@ export interface Embedder {
   readonly dimensions: number;
   embed(image: NormalizedImage, options?: { signal?: AbortSignal }): Promise<Float32Array>;
   /** Embeds windows of the image in one go (the whole image is the window {0, 0, 1, 1}); region search uses it. */
-  embedWindows?(image: NormalizedImage, windows: readonly ImageWindow[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
+  embedWindows?(
+    image: NormalizedImage,
+    windows: readonly ImageWindow[],
+    options?: { signal?: AbortSignal },
+  ): Promise<Float32Array[]>;
 }
 
 export interface LogoMetadata {

@@ -50,7 +50,8 @@ function genericWordsOf(
     if (!worthListing(word) || (word.length <= 2 && LATIN_WORD.test(word)) || hand.stopwords.has(word)) return;
     for (const form of numberForms(word)) generic.add(form);
   };
-  for (const pathParts of sources.categories) for (const word of wordsOf(pathParts[pathParts.length - 1]!)) addGeneric(word);
+  for (const pathParts of sources.categories)
+    for (const word of wordsOf(pathParts[pathParts.length - 1]!)) addGeneric(word);
   const chosenAttributes = new Set<string>();
   for (const { value, attribute } of sources.attributeValues) {
     if (!isChosenAttribute(attribute, GENERIC_ATTRIBUTE_PATTERNS)) continue;

@@ -163,13 +163,17 @@ export const SOUTH_ASIAN_PRODUCT_CLASSES: Record<string, string> = {
  */
 export const CLOTHING_HEADS = new Set(
   `shoe boot cleat sneaker sock pant short shirt jersey vest jacket apparel clothing uniform legging tight drysuit
-   wetsuit swimsuit cap hat dress skirt top hoodie`.split(/\s+/).filter(Boolean),
+   wetsuit swimsuit cap hat dress skirt top hoodie`
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
 /** Who a product is for ("Kids' Suitcases"): a descriptor, never the product. */
 export const AUDIENCE_WORDS = new Set(
   `kid child children boy girl baby babies toddler infant men man mens women woman womens lady ladies adult unisex
-   teen youth junior senior pet dog cat`.split(/\s+/).filter(Boolean),
+   teen youth junior senior pet dog cat`
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
 /**
@@ -180,5 +184,7 @@ export const UNINFORMATIVE_HEADS = new Set(
   `accessories accessory apparatus appliances articles assortment component components device devices equipment
    fittings goods installations instruments items kits kit machines material materials parts part pieces products
    product sets set supplies systems system tools utensils units other others preparations substances
-   things stuff essentials items collection collections`.split(/\s+/).filter(Boolean),
+   things stuff essentials items collection collections`
+    .split(/\s+/)
+    .filter(Boolean),
 );

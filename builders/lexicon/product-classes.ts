@@ -12,7 +12,8 @@ import { SHOPIFY_BRANCH_CLASSES } from './shopify-choices';
 import type { LexiconSources } from './sources';
 import { LATIN_WORD, listOf, numberForms, singularOf } from './word-forms';
 
-const NICE_CUT = / (for|of|with|used|adapted|not|other|in|made|being|to|from|against|containing|based|especially|intended|on|as|at) /;
+const NICE_CUT =
+  / (for|of|with|used|adapted|not|other|in|made|being|to|from|against|containing|based|especially|intended|on|as|at) /;
 
 /** The head noun of a Nice goods term: "drinking bottles for sports" -> "bottles", "disks, magnetic" -> "disks". */
 export function niceHeadNoun(description: string): string | undefined {
@@ -125,7 +126,10 @@ function classVotes(sources: LexiconSources): Votes {
       vote(votes, head, headClass);
     }
   }
-  for (const [nice, words] of [...Object.entries(HAND_PRODUCT_CLASSES), ...Object.entries(SOUTH_ASIAN_PRODUCT_CLASSES)]) {
+  for (const [nice, words] of [
+    ...Object.entries(HAND_PRODUCT_CLASSES),
+    ...Object.entries(SOUTH_ASIAN_PRODUCT_CLASSES),
+  ]) {
     for (const word of listOf(words)) vote(votes, word, nice, 2);
   }
   return votes;

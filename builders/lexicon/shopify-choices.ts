@@ -26,7 +26,7 @@ export const SHOPIFY_BRANCH_CLASSES: Record<string, string | null> = {
   'Baby & Toddler > Baby Toys & Activity Equipment': '28',
   'Baby & Toddler > Baby Transport': '12',
   'Cameras & Optics': '09',
-  'Electronics': '09',
+  Electronics: '09',
   'Electronics > Arcade Equipment': '28',
   'Electronics > Video Game Consoles': '28',
   'Electronics > Video Game Console Accessories': '28',
@@ -50,7 +50,7 @@ export const SHOPIFY_BRANCH_CLASSES: Record<string, string | null> = {
   'Food, Beverages & Tobacco > Food Items > Soups & Broths': '29',
   'Food, Beverages & Tobacco > Food Items > Tofu, Soy & Vegetarian Products': '29',
   'Food, Beverages & Tobacco > Tobacco Products': '34',
-  'Furniture': '20',
+  Furniture: '20',
   'Hardware > Building Materials': '19',
   'Hardware > Fuel': '04',
   'Hardware > Hardware Pumps': '07',
@@ -99,7 +99,7 @@ export const SHOPIFY_BRANCH_CLASSES: Record<string, string | null> = {
   'Media > Videos': '09',
   'Office Supplies': '16',
   'Office Supplies > Office Equipment': null,
-  'Software': '09',
+  Software: '09',
   'Sporting Goods': '28',
   'Sporting Goods > Outdoor Recreation > Boating & Water Sports': null,
   'Sporting Goods > Outdoor Recreation > Camping & Hiking': null,
@@ -140,7 +140,14 @@ export const GENERIC_ATTRIBUTE_PATTERNS: RegExp[] = [
  * The attributes whose values say how a product looks or what it is made of (colours, materials, fabrics, patterns,
  * finishes, textures): a word of theirs at the head of a title describes the product rather than naming its maker.
  */
-export const DESCRIPTOR_ATTRIBUTE_PATTERNS: RegExp[] = [/^colou?r$/i, /material$/i, /^fabric$/i, /^pattern$/i, /finish$/i, /^texture$/i];
+export const DESCRIPTOR_ATTRIBUTE_PATTERNS: RegExp[] = [
+  /^colou?r$/i,
+  /material$/i,
+  /^fabric$/i,
+  /^pattern$/i,
+  /finish$/i,
+  /^texture$/i,
+];
 
 /** Attributes that the patterns above would take but whose values are names, not descriptors. */
 export const EXCLUDED_ATTRIBUTES = new Set(['Compatible filament', 'Suitable for material type']);

@@ -28,7 +28,12 @@ export function readShopifyCategories(sharedDir: string): string[][] {
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.startsWith('gid://'))
-    .map((line) => line.slice(line.indexOf(' : ') + 3).trim().split(' > '));
+    .map((line) =>
+      line
+        .slice(line.indexOf(' : ') + 3)
+        .trim()
+        .split(' > '),
+    );
 }
 
 export function readShopifyAttributeValues(sharedDir: string): AttributeValue[] {
@@ -67,7 +72,9 @@ function readCsv(file: string): Record<string, string>[] {
 
 export function readDualUseTerms(sharedDir: string): string[] {
   const file = path.join(sharedDir, 'data/lexicon/dual-use-words/brand_names_that_are_generic_words.csv');
-  return readCsv(file).map((row) => normalizeText(row.term ?? '')).filter(Boolean);
+  return readCsv(file)
+    .map((row) => normalizeText(row.term ?? ''))
+    .filter(Boolean);
 }
 
 /**
@@ -78,7 +85,10 @@ export function readWordNetTrademarks(sharedDir: string): string[] {
   const file = path.join(sharedDir, 'data/lexicon/wordnet-trademark-glosses/wordnet31_trademark_glosses.csv');
   const marks: string[] = [];
   for (const row of readCsv(file)) {
-    const lemmas = (row.lemmas ?? '').split(';').map((lemma) => lemma.trim()).filter(Boolean);
+    const lemmas = (row.lemmas ?? '')
+      .split(';')
+      .map((lemma) => lemma.trim())
+      .filter(Boolean);
     const gloss = ` ${normalizeText(row.gloss ?? '')} `;
     // A trade name is written with a capital ("iPod", "Band Aid"); lower-case lemmas are the common names beside it
     // ("scuba", "table tennis") or words about trademarks themselves ("generic", "proprietary").

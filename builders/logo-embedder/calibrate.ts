@@ -16,7 +16,8 @@ import { fitCalibration } from './open-set-metrics';
 
 const ROOT = path.join(__dirname, '../..');
 export const MODEL = process.env.LOGO_MODEL_FILE ?? path.join(ROOT, 'data/models/logo-embedder/logo-embedder.onnx');
-export const CALIBRATION_FILE = process.env.CALIBRATION_FILE ?? path.join(ROOT, 'data/models/logo-embedder/calibration.json');
+export const CALIBRATION_FILE =
+  process.env.CALIBRATION_FILE ?? path.join(ROOT, 'data/models/logo-embedder/calibration.json');
 const QUERIES_PER_PERTURBATION = Number(process.env.CALIBRATION_QUERIES ?? 200);
 const SEED = 5;
 
@@ -38,14 +39,17 @@ async function calibrate(): Promise<void> {
     ];
     const { pairs, ...calibration } = fitCalibration(queries);
     embedders[embedder.name] = { ...calibration, fitOn: { queries: queries.length, pairs } };
-    console.log(`${embedder.name}: ${queries.length} queries, ${pairs} pairs, likely >= ${calibration.likely}, possible >= ${calibration.possible}`);
+    console.log(
+      `${embedder.name}: ${queries.length} queries, ${pairs} pairs, likely >= ${calibration.likely}, possible >= ${calibration.possible}`,
+    );
   }
   const registered = [...marks.registered.values()].flat().length;
   writeFileSync(
     CALIBRATION_FILE,
     `${JSON.stringify(
       {
-        about: 'isotonic calibration of the best-region similarity, fit on validation brands held out from training (builders/logo-embedder/calibrate.ts)',
+        about:
+          'isotonic calibration of the best-region similarity, fit on validation brands held out from training (builders/logo-embedder/calibrate.ts)',
         split: 'validation',
         registeredBrands: marks.registered.size,
         registeredDesigns: registered,

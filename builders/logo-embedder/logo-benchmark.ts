@@ -38,7 +38,11 @@ export function isRegistered(brand: string): boolean {
   return createHash('sha256').update(`logo-registered/1:${brand}`).digest().readUInt32BE(0) / 2 ** 32 < 0.8;
 }
 
-async function limited<T, R>(items: readonly T[], limit: number, run: (item: T, i: number) => Promise<R>): Promise<R[]> {
+async function limited<T, R>(
+  items: readonly T[],
+  limit: number,
+  run: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   await Promise.all(
@@ -99,7 +103,11 @@ export interface BenchQuery {
 }
 
 /** One picture through the service's search on one path. */
-export async function ask(path: SearchPath, picture: Buffer, limit = 10): Promise<{ results: LogoResult[]; ms: number }> {
+export async function ask(
+  path: SearchPath,
+  picture: Buffer,
+  limit = 10,
+): Promise<{ results: LogoResult[]; ms: number }> {
   const started = performance.now();
   const answer = await searchLogos(
     {
@@ -119,7 +127,11 @@ export async function ask(path: SearchPath, picture: Buffer, limit = 10): Promis
 }
 
 /** The seeded sample of query designs: registered and unregistered brands in their proportion. */
-export function queryDesigns(marks: BenchMarks, count: number, seed: number): { design: BenchDesign; registered: boolean }[] {
+export function queryDesigns(
+  marks: BenchMarks,
+  count: number,
+  seed: number,
+): { design: BenchDesign; registered: boolean }[] {
   const all = [
     ...[...marks.registered.values()].flat().map((design) => ({ design, registered: true })),
     ...[...marks.unregistered.values()].flat().map((design) => ({ design, registered: false })),
@@ -141,7 +153,10 @@ export async function runQueries(
   const sample = queryDesigns(marks, options.queriesPerPerturbation, options.seed);
   for (const [p, [name, perturb, group]] of (options.perturbations ?? SELLER_PERTURBATIONS).entries()) {
     const answers = await limited(sample, 2, async ({ design, registered }, i) => {
-      const picture = await (perturb as Perturbation)(design.png, seededRandom(options.seed * 1000 + p * 100_000 + i + 1));
+      const picture = await (perturb as Perturbation)(
+        design.png,
+        seededRandom(options.seed * 1000 + p * 100_000 + i + 1),
+      );
       return { perturbation: name, group, brand: design.brand, registered, ...(await ask(path, picture)) };
     });
     queries.push(...answers);
@@ -153,10 +168,16 @@ export async function runQueries(
  * Cross-design: a brand with several designs, only its first design registered, queried with each other design (the
  * file itself). Returns the queries against an index that holds the first design of every registered brand.
  */
-export async function crossDesignQueries(path: Omit<SearchPath, 'index'>, marks: BenchMarks, limit: number): Promise<BenchQuery[]> {
+export async function crossDesignQueries(
+  path: Omit<SearchPath, 'index'>,
+  marks: BenchMarks,
+  limit: number,
+): Promise<BenchQuery[]> {
   const firsts = new Map([...marks.registered].map(([brand, designs]) => [brand, designs.slice(0, 1)]));
   const index = await indexOf(path.embedder, firsts);
-  const others = [...marks.registered].flatMap(([brand, designs]) => designs.slice(1).map((design) => ({ brand, design }))).slice(0, limit);
+  const others = [...marks.registered]
+    .flatMap(([brand, designs]) => designs.slice(1).map((design) => ({ brand, design })))
+    .slice(0, limit);
   return limited(others, 2, async ({ brand, design }) => ({
     perturbation: 'another design of the mark',
     group: 'cross-design' as const,

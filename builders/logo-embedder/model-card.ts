@@ -15,15 +15,29 @@ interface TrainingRecord {
   objective: string;
   input: { shape: unknown[]; normalisation: string };
   output: { dimensions: number };
-  training: { steps: number; batch_designs: number; optimiser: string; budget_minutes: number | null; seed: number; threads: string; seconds: number; cpu_count: number; torch: string };
+  training: {
+    steps: number;
+    batch_designs: number;
+    optimiser: string;
+    budget_minutes: number | null;
+    seed: number;
+    threads: string;
+    seconds: number;
+    cpu_count: number;
+    torch: string;
+  };
   data: { train_designs: number; train_brands: number; text_strips: number; sources: string; train_png_sha256: string };
   sha256: string;
 }
 
 export function writeModelCard(): string {
   const training = JSON.parse(readFileSync(path.join(MODELS, 'training.json'), 'utf8')) as TrainingRecord;
-  const calibration = JSON.parse(readFileSync(path.join(MODELS, 'calibration.json'), 'utf8')) as Record<string, unknown> & { embedders: Record<string, { likely: number; possible: number; fitOn: { queries: number; pairs: number } }> };
-  const designs = (JSON.parse(readFileSync(path.join(CACHE, 'manifest.json'), 'utf8')) as { designs: LogoDesign[] }).designs;
+  const calibration = JSON.parse(readFileSync(path.join(MODELS, 'calibration.json'), 'utf8')) as Record<
+    string,
+    unknown
+  > & { embedders: Record<string, { likely: number; possible: number; fitOn: { queries: number; pairs: number } }> };
+  const designs = (JSON.parse(readFileSync(path.join(CACHE, 'manifest.json'), 'utf8')) as { designs: LogoDesign[] })
+    .designs;
   const model = readFileSync(path.join(MODELS, 'logo-embedder.onnx'));
   const count = (split: string) => designs.filter((d) => d.split === split);
   const brands = (split: string) => new Set(count(split).map((d) => d.brand)).size;

@@ -21,7 +21,9 @@ export function recallAt(queries: readonly BenchQuery[], k: number): number {
 
 export function auroc(positives: readonly number[], negatives: readonly number[]): number {
   if (positives.length === 0 || negatives.length === 0) return Number.NaN;
-  const all = [...positives.map((s) => ({ s, p: 1 })), ...negatives.map((s) => ({ s, p: 0 }))].sort((a, b) => a.s - b.s);
+  const all = [...positives.map((s) => ({ s, p: 1 })), ...negatives.map((s) => ({ s, p: 0 }))].sort(
+    (a, b) => a.s - b.s,
+  );
   let rankSum = 0;
   for (let i = 0; i < all.length; ) {
     let j = i;
@@ -43,11 +45,24 @@ export function likelyFigures(queries: readonly BenchQuery[]): { precision: numb
   const likely = queries.filter((q) => q.results[0]?.match === 'likely');
   const right = likely.filter((q) => q.results[0]!.serial === q.brand).length;
   const registered = queries.filter((q) => q.registered).length;
-  return { precision: likely.length ? right / likely.length : Number.NaN, recall: registered ? right / registered : Number.NaN, likely: likely.length };
+  return {
+    precision: likely.length ? right / likely.length : Number.NaN,
+    recall: registered ? right / registered : Number.NaN,
+    likely: likely.length,
+  };
 }
 
-export function calibrationTable(queries: readonly BenchQuery[], bins = 10): { from: number; to: number; results: number; meanScore: number; observed: number }[] {
-  const rows = Array.from({ length: bins }, (_, i) => ({ from: i / bins, to: (i + 1) / bins, results: 0, sum: 0, hits: 0 }));
+export function calibrationTable(
+  queries: readonly BenchQuery[],
+  bins = 10,
+): { from: number; to: number; results: number; meanScore: number; observed: number }[] {
+  const rows = Array.from({ length: bins }, (_, i) => ({
+    from: i / bins,
+    to: (i + 1) / bins,
+    results: 0,
+    sum: 0,
+    hits: 0,
+  }));
   for (const q of queries) {
     for (const r of q.results) {
       const row = rows[Math.min(bins - 1, Math.floor(r.score * bins))]!;
@@ -56,15 +71,27 @@ export function calibrationTable(queries: readonly BenchQuery[], bins = 10): { f
       if (r.serial === q.brand) row.hits++;
     }
   }
-  return rows.map((r) => ({ from: r.from, to: r.to, results: r.results, meanScore: r.results ? r.sum / r.results : Number.NaN, observed: r.results ? r.hits / r.results : Number.NaN }));
+  return rows.map((r) => ({
+    from: r.from,
+    to: r.to,
+    results: r.results,
+    meanScore: r.results ? r.sum / r.results : Number.NaN,
+    observed: r.results ? r.hits / r.results : Number.NaN,
+  }));
 }
 
 /** Pool adjacent violators over (x, y) sorted by x: the blocks of the non-decreasing least-squares fit. */
-function poolAdjacentViolators(points: { x: number; y: number }[]): { lo: number; hi: number; mean: number; n: number }[] {
+function poolAdjacentViolators(
+  points: { x: number; y: number }[],
+): { lo: number; hi: number; mean: number; n: number }[] {
   const blocks: { lo: number; hi: number; sum: number; n: number }[] = [];
   for (const p of [...points].sort((a, b) => a.x - b.x)) {
     blocks.push({ lo: p.x, hi: p.x, sum: p.y, n: 1 });
-    while (blocks.length > 1 && blocks[blocks.length - 2]!.sum / blocks[blocks.length - 2]!.n >= blocks[blocks.length - 1]!.sum / blocks[blocks.length - 1]!.n) {
+    while (
+      blocks.length > 1 &&
+      blocks[blocks.length - 2]!.sum / blocks[blocks.length - 2]!.n >=
+        blocks[blocks.length - 1]!.sum / blocks[blocks.length - 1]!.n
+    ) {
       const last = blocks.pop()!;
       const before = blocks[blocks.length - 1]!;
       before.hi = last.hi;
@@ -106,9 +133,18 @@ export function fitCalibration(queries: readonly BenchQuery[]): Calibration & { 
     if (worst >= 0.95 && i + 1 >= 20 && (!next || next.p < f.p)) likely = f.p;
   }
   // possible: 95% of the right first results are at least "possible".
-  const rightScores = firsts.filter((f) => f.right).map((f) => f.p).sort((a, b) => a - b);
+  const rightScores = firsts
+    .filter((f) => f.right)
+    .map((f) => f.p)
+    .sort((a, b) => a - b);
   const possible = Math.min(likely, rightScores[Math.floor(rightScores.length * 0.05)] ?? 0);
-  return { similarity: round(similarity), probability: round(probability), likely: round4(likely), possible: round4(possible), pairs: points.length };
+  return {
+    similarity: round(similarity),
+    probability: round(probability),
+    likely: round4(likely),
+    possible: round4(possible),
+    pairs: points.length,
+  };
 }
 
 const round4 = (v: number) => Math.round(v * 10_000) / 10_000;

@@ -56,8 +56,14 @@ export function splitOf(brand: string, sampleBrands: ReadonlySet<string>): Split
 }
 
 export function sampleBrands(): Set<string> {
-  const lines = readFileSync(path.join(ROOT, 'data/sample/logos/logos.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
-  return new Set(lines.map((line) => brandKey(path.basename((JSON.parse(line) as { file: string }).file, '.svg').replace(/-(original|plain)$/, ''))));
+  const lines = readFileSync(path.join(ROOT, 'data/sample/logos/logos.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
+  return new Set(
+    lines.map((line) =>
+      brandKey(path.basename((JSON.parse(line) as { file: string }).file, '.svg').replace(/-(original|plain)$/, '')),
+    ),
+  );
 }
 
 interface SimpleIcon {
@@ -98,17 +104,37 @@ export function listDesigns(samples: ReadonlySet<string>): Omit<LogoDesign, 'png
     const brand = brandKey(slug);
     if (!brand) continue;
     const svg = readFileSync(file, 'utf8').replace('<svg ', `<svg fill="#${icon.hex}" `);
-    out.push({ id: `si-${slug}`, brand, title: icon.title, source: 'simple-icons', design: 'icon', svg, split: splitOf(brand, samples) });
+    out.push({
+      id: `si-${slug}`,
+      brand,
+      title: icon.title,
+      source: 'simple-icons',
+      design: 'icon',
+      svg,
+      split: splitOf(brand, samples),
+    });
   }
   for (const name of readdirSync(DEVICON).sort()) {
     const folder = path.join(DEVICON, name);
-    const files = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.svg')).sort() : [];
+    const files = existsSync(folder)
+      ? readdirSync(folder)
+          .filter((f) => f.endsWith('.svg'))
+          .sort()
+      : [];
     const brand = brandKey(name);
     for (const file of files) {
       const svg = readFileSync(path.join(folder, file), 'utf8');
       if (svg.length > 60_000 || /<image|<script|foreignObject/i.test(svg)) continue;
       const design = file.slice(name.length + 1, -4) || 'original';
-      out.push({ id: `dev-${name}-${design}`, brand, title: name, source: 'devicon', design, svg, split: splitOf(brand, samples) });
+      out.push({
+        id: `dev-${name}-${design}`,
+        brand,
+        title: name,
+        source: 'devicon',
+        design,
+        svg,
+        split: splitOf(brand, samples),
+      });
     }
   }
   return out;
@@ -119,7 +145,11 @@ async function renderSvg(svg: string): Promise<Buffer | undefined> {
     const input = Buffer.from(svg);
     const { width = 24, height = 24 } = await sharp(input).metadata();
     const density = Math.min(20_000, (72 * RENDER_SIDE * 1.5) / Math.max(width, height));
-    const png = await sharp(input, { density }).resize(RENDER_SIDE, RENDER_SIDE, { fit: 'inside' }).trim({ threshold: 1 }).png().toBuffer();
+    const png = await sharp(input, { density })
+      .resize(RENDER_SIDE, RENDER_SIDE, { fit: 'inside' })
+      .trim({ threshold: 1 })
+      .png()
+      .toBuffer();
     const stats = await sharp(png).stats();
     // A design that renders to nothing visible (all transparent) teaches nothing.
     return stats.channels[3] && stats.channels[3].max > 0 ? png : undefined;
@@ -128,23 +158,71 @@ async function renderSvg(svg: string): Promise<Buffer | undefined> {
   }
 }
 
-const WORDS = ['new', 'sale', 'premium', 'original', 'quality', 'official', 'store', 'free shipping', 'best', 'gift',
-  'limited', 'edition', 'pro', 'max', 'ultra', 'classic', 'sport', 'design', 'made in', 'size', 'cotton', 'men', 'women',
-  'kids', 'home', 'style', '2024', 'collection', 'authentic', 'brand', 'shop', 'outdoor', 'fashion', 'luxury', 'vintage'];
-const FONTS = ['DejaVu Sans', 'DejaVu Serif', 'Liberation Sans', 'Liberation Serif', 'DejaVu Sans Mono', 'Liberation Sans Narrow'];
+const WORDS = [
+  'new',
+  'sale',
+  'premium',
+  'original',
+  'quality',
+  'official',
+  'store',
+  'free shipping',
+  'best',
+  'gift',
+  'limited',
+  'edition',
+  'pro',
+  'max',
+  'ultra',
+  'classic',
+  'sport',
+  'design',
+  'made in',
+  'size',
+  'cotton',
+  'men',
+  'women',
+  'kids',
+  'home',
+  'style',
+  '2024',
+  'collection',
+  'authentic',
+  'brand',
+  'shop',
+  'outdoor',
+  'fashion',
+  'luxury',
+  'vintage',
+];
+const FONTS = [
+  'DejaVu Sans',
+  'DejaVu Serif',
+  'Liberation Sans',
+  'Liberation Serif',
+  'DejaVu Sans Mono',
+  'Liberation Sans Narrow',
+];
 
 async function renderTextStrips(folder: string): Promise<number> {
   const random = seededRandom(77);
   for (let i = 0; i < TEXT_STRIPS; i++) {
-    const words = Array.from({ length: 1 + Math.floor(random() * 3) }, () => WORDS[Math.floor(random() * WORDS.length)]!);
+    const words = Array.from(
+      { length: 1 + Math.floor(random() * 3) },
+      () => WORDS[Math.floor(random() * WORDS.length)]!,
+    );
     const text = random() < 0.5 ? words.join(' ').toUpperCase() : words.join(' ');
     const font = FONTS[Math.floor(random() * FONTS.length)]!;
     const weight = random() < 0.5 ? 'bold' : 'normal';
     const shade = Math.floor(random() * 90);
     const colour = random() < 0.7 ? `rgb(${shade},${shade},${shade})` : `hsl(${Math.floor(random() * 360)},70%,35%)`;
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${text.length * 30 + 20}" height="60"><text x="10" y="44" ` +
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${text.length * 30 + 20}" height="60"><text x="10" y="44" ` +
       `font-family="${font}" font-weight="${weight}" font-size="40" fill="${colour}">${text}</text></svg>`;
-    await sharp(Buffer.from(svg)).trim({ threshold: 1 }).png().toFile(path.join(folder, `text-${i}.png`));
+    await sharp(Buffer.from(svg))
+      .trim({ threshold: 1 })
+      .png()
+      .toFile(path.join(folder, `text-${i}.png`));
   }
   return TEXT_STRIPS;
 }
@@ -169,7 +247,10 @@ export async function renderTrainingLogos(): Promise<LogoDesign[]> {
   );
   designs.sort((a, b) => a.id.localeCompare(b.id));
   const strips = await renderTextStrips(path.join(CACHE, 'text'));
-  writeFileSync(path.join(CACHE, 'manifest.json'), JSON.stringify({ renderSide: RENDER_SIDE, textStrips: strips, designs }, null, 1));
+  writeFileSync(
+    path.join(CACHE, 'manifest.json'),
+    JSON.stringify({ renderSide: RENDER_SIDE, textStrips: strips, designs }, null, 1),
+  );
   return designs;
 }
 
@@ -178,7 +259,9 @@ if (require.main === module) {
   renderTrainingLogos().then((designs) => {
     const count = (split: Split) => designs.filter((d) => d.split === split).length;
     const brands = (split: Split) => new Set(designs.filter((d) => d.split === split).map((d) => d.brand)).size;
-    console.log(`rendered ${designs.length} designs in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
-      `train ${count('train')} (${brands('train')} brands), validation ${count('validation')} (${brands('validation')}), test ${count('test')} (${brands('test')})`);
+    console.log(
+      `rendered ${designs.length} designs in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
+        `train ${count('train')} (${brands('train')} brands), validation ${count('validation')} (${brands('validation')}), test ${count('test')} (${brands('test')})`,
+    );
   });
 }

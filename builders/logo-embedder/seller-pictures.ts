@@ -33,7 +33,8 @@ function hslToRgb(h: number, s: number, l: number): [number, number, number] {
   const c = (1 - Math.abs(2 * l - 1)) * s;
   const hp = (((h % 360) + 360) % 360) / 60;
   const x = c * (1 - Math.abs((hp % 2) - 1));
-  const [r, g, b] = hp < 1 ? [c, x, 0] : hp < 2 ? [x, c, 0] : hp < 3 ? [0, c, x] : hp < 4 ? [0, x, c] : hp < 5 ? [x, 0, c] : [c, 0, x];
+  const [r, g, b] =
+    hp < 1 ? [c, x, 0] : hp < 2 ? [x, c, 0] : hp < 3 ? [0, c, x] : hp < 4 ? [0, x, c] : hp < 5 ? [x, 0, c] : [c, 0, x];
   const m = l - c / 2;
   return [Math.round((r + m) * 255), Math.round((g + m) * 255), Math.round((b + m) * 255)];
 }
@@ -61,13 +62,24 @@ const recolour: Perturbation = async (logo, random) => {
     data[p + 1] = g;
     data[p + 2] = b;
   }
-  return onWhite(await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } }).png().toBuffer());
+  return onWhite(
+    await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
+      .png()
+      .toBuffer(),
+  );
 };
 
 const rotate15: Perturbation = async (logo, random) =>
-  sharp(await onWhite(logo)).rotate(random() < 0.5 ? -15 : 15, { background: WHITE }).png().toBuffer();
+  sharp(await onWhite(logo))
+    .rotate(random() < 0.5 ? -15 : 15, { background: WHITE })
+    .png()
+    .toBuffer();
 
-const mirrored: Perturbation = async (logo) => sharp(await onWhite(logo)).flop().png().toBuffer();
+const mirrored: Perturbation = async (logo) =>
+  sharp(await onWhite(logo))
+    .flop()
+    .png()
+    .toBuffer();
 
 const scaled: Perturbation = async (logo) => {
   const { width, height } = await sizeOf(logo);
@@ -94,14 +106,35 @@ const cropped: Perturbation = async (logo, random) => {
   return sharp(flat).extract(box).png().toBuffer();
 };
 
-const jpeg30: Perturbation = async (logo) => sharp(await onWhite(logo)).jpeg({ quality: 30 }).toBuffer();
+const jpeg30: Perturbation = async (logo) =>
+  sharp(await onWhite(logo))
+    .jpeg({ quality: 30 })
+    .toBuffer();
 
-const WORDS = ['Premium', 'cotton', 'T-shirt', 'for', 'men', 'women', 'new', 'sale', 'original', 'quality', 'sports', 'outdoor', 'gift', 'set'];
+const WORDS = [
+  'Premium',
+  'cotton',
+  'T-shirt',
+  'for',
+  'men',
+  'women',
+  'new',
+  'sale',
+  'original',
+  'quality',
+  'sports',
+  'outdoor',
+  'gift',
+  'set',
+];
 
 const textBeside: Perturbation = async (logo, random) => {
   const flat = await onWhite(logo);
   const { width, height } = await sizeOf(flat);
-  const text = Array.from({ length: 2 + Math.floor(random() * 3) }, () => WORDS[Math.floor(random() * WORDS.length)]!).join(' ');
+  const text = Array.from(
+    { length: 2 + Math.floor(random() * 3) },
+    () => WORDS[Math.floor(random() * WORDS.length)]!,
+  ).join(' ');
   const fontSize = Math.max(10, Math.round(height * 0.4));
   const textWidth = Math.round(text.length * fontSize * 0.6);
   const gap = Math.round(fontSize * 0.5);
@@ -127,7 +160,10 @@ export async function busyPicture(random: Random, side = 512): Promise<Buffer> {
     const kind = random();
     if (kind < 0.4) shapes.push(`<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${colour()}"/>`);
     else if (kind < 0.75) shapes.push(`<ellipse cx="${x}" cy="${y}" rx="${w / 2}" ry="${h / 2}" fill="${colour()}"/>`);
-    else shapes.push(`<line x1="${x}" y1="${y}" x2="${x + w}" y2="${y + h}" stroke="${colour()}" stroke-width="${1 + random() * 8}"/>`);
+    else
+      shapes.push(
+        `<line x1="${x}" y1="${y}" x2="${x + w}" y2="${y + h}" stroke="${colour()}" stroke-width="${1 + random() * 8}"/>`,
+      );
   }
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">` +
@@ -135,8 +171,14 @@ export async function busyPicture(random: Random, side = 512): Promise<Buffer> {
     `<rect width="${side}" height="${side}" fill="url(#g)"/>${shapes.join('')}</svg>`;
   const noise = Buffer.alloc(side * side * 3);
   for (let i = 0; i < noise.length; i++) noise[i] = Math.floor(random() * 40);
-  const grain = await sharp(noise, { raw: { width: side, height: side, channels: 3 } }).png().toBuffer();
-  return sharp(Buffer.from(svg)).composite([{ input: grain, blend: 'overlay' }]).blur(0.8).png().toBuffer();
+  const grain = await sharp(noise, { raw: { width: side, height: side, channels: 3 } })
+    .png()
+    .toBuffer();
+  return sharp(Buffer.from(svg))
+    .composite([{ input: grain, blend: 'overlay' }])
+    .blur(0.8)
+    .png()
+    .toBuffer();
 }
 
 const busy30: Perturbation = async (logo, random) => {
@@ -146,7 +188,9 @@ const busy30: Perturbation = async (logo, random) => {
   const small = await sharp(logo).resize(target, target, { fit: 'inside' }).png().toBuffer();
   const { width, height } = await sizeOf(small);
   return sharp(background)
-    .composite([{ input: small, left: Math.floor(random() * (side - width)), top: Math.floor(random() * (side - height)) }])
+    .composite([
+      { input: small, left: Math.floor(random() * (side - width)), top: Math.floor(random() * (side - height)) },
+    ])
     .png()
     .toBuffer();
 };

@@ -22,11 +22,27 @@ async function main(): Promise<void> {
   const started = Date.now();
   const designs = await renderTrainingLogos();
   console.log(`rendered ${designs.length} designs (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-  execFileSync('nice', ['-n', '10', '/usr/bin/python3', path.join(__dirname, 'train.py'), CACHE, path.join(MODELS, 'logo-embedder.onnx'), path.join(MODELS, 'training.json'), ...process.argv.slice(2)], {
+  execFileSync(
+    'nice',
+    [
+      '-n',
+      '10',
+      '/usr/bin/python3',
+      path.join(__dirname, 'train.py'),
+      CACHE,
+      path.join(MODELS, 'logo-embedder.onnx'),
+      path.join(MODELS, 'training.json'),
+      ...process.argv.slice(2),
+    ],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, OMP_NUM_THREADS: '1' },
+    },
+  );
+  execFileSync('nice', ['-n', '10', process.execPath, '--import', 'tsx', path.join(__dirname, 'calibrate.ts')], {
     stdio: 'inherit',
-    env: { ...process.env, OMP_NUM_THREADS: '1' },
+    cwd: ROOT,
   });
-  execFileSync('nice', ['-n', '10', process.execPath, '--import', 'tsx', path.join(__dirname, 'calibrate.ts')], { stdio: 'inherit', cwd: ROOT });
   writeModelCard();
   console.log(`train:logos done in ${((Date.now() - started) / 60_000).toFixed(1)} minutes`);
 }

@@ -33,6 +33,8 @@ export function misspelling(brand: string, n: number): string | undefined {
     case 1:
       return brand.slice(0, at) + brand.slice(at + 1);
     default:
-      return brand[at] === brand[at + 1] ? undefined : brand.slice(0, at) + brand[at + 1] + brand[at] + brand.slice(at + 2);
+      return brand[at] === brand[at + 1]
+        ? undefined
+        : brand.slice(0, at) + brand[at + 1] + brand[at] + brand.slice(at + 2);
   }
 }

@@ -31,15 +31,44 @@ export interface LabelledTitle {
 export const brandKey = (text: string): string => joined(normalizeText(text));
 
 /** Amazon's marks as the Markup's titles name them, longest first. */
-export const AMAZON_MARKS = ['Amazon Basics', 'AmazonBasics', 'Fire TV', 'Kindle', 'Echo', 'Alexa', 'Ring', 'Blink', 'Eero', 'Amazon'];
+export const AMAZON_MARKS = [
+  'Amazon Basics',
+  'AmazonBasics',
+  'Fire TV',
+  'Kindle',
+  'Echo',
+  'Alexa',
+  'Ring',
+  'Blink',
+  'Eero',
+  'Amazon',
+];
 
 function flipkart(): LabelledTitle[] {
   const dir = path.join(TITLES_DIR, 'flipkart-dev');
-  const rows = parse(readFileSync(path.join(dir, 'flipkart_dev.csv'), 'utf8'), { columns: true }) as { uniq_id: string; product_name: string; brand: string }[];
-  const errata = new Map((parse(readFileSync(path.join(dir, 'label-errata.csv'), 'utf8'), { columns: true }) as { uniq_id: string; maker_in_title: string }[]).map((r) => [r.uniq_id, r.maker_in_title]));
+  const rows = parse(readFileSync(path.join(dir, 'flipkart_dev.csv'), 'utf8'), { columns: true }) as {
+    uniq_id: string;
+    product_name: string;
+    brand: string;
+  }[];
+  const errata = new Map(
+    (
+      parse(readFileSync(path.join(dir, 'label-errata.csv'), 'utf8'), { columns: true }) as {
+        uniq_id: string;
+        maker_in_title: string;
+      }[]
+    ).map((r) => [r.uniq_id, r.maker_in_title]),
+  );
   return rows.map((r) => {
     const brand = (errata.get(r.uniq_id) ?? r.brand).trim();
-    return { set: 'flipkart-dev', id: r.uniq_id, title: r.product_name, brand, group: brandKey(brand), brandKeys: brand ? [brandKey(brand)] : [] };
+    return {
+      set: 'flipkart-dev',
+      id: r.uniq_id,
+      title: r.product_name,
+      brand,
+      group: brandKey(brand),
+      brandKeys: brand ? [brandKey(brand)] : [],
+    };
   });
 }
 
@@ -48,17 +77,36 @@ function amazonGoogle(): LabelledTitle[] {
   const rows = parse(readFileSync(file, 'utf8'), { columns: true }) as { title: string; manufacturer: string }[];
   return rows.map((r, i) => {
     const brand = r.manufacturer.trim();
-    return { set: 'amazon-google', id: `ag-${i}`, title: r.title, brand, group: brandKey(brand), brandKeys: brand ? [brandKey(brand)] : [] };
+    return {
+      set: 'amazon-google',
+      id: `ag-${i}`,
+      title: r.title,
+      brand,
+      group: brandKey(brand),
+      brandKeys: brand ? [brandKey(brand)] : [],
+    };
   });
 }
 
 function markupAmazon(): LabelledTitle[] {
-  const titles = JSON.parse(readFileSync(path.join(TITLES_DIR, 'markup-amazon/titles.json'), 'utf8')) as Record<string, string>;
+  const titles = JSON.parse(readFileSync(path.join(TITLES_DIR, 'markup-amazon/titles.json'), 'utf8')) as Record<
+    string,
+    string
+  >;
   return Object.entries(titles).map(([asin, title]) => {
     const key = brandKey(title);
-    const named = AMAZON_MARKS.filter((mark) => new RegExp(`(^|[^\\p{L}\\p{N}])${mark}(?=$|[^\\p{L}\\p{N}])`, 'iu').test(title));
+    const named = AMAZON_MARKS.filter((mark) =>
+      new RegExp(`(^|[^\\p{L}\\p{N}])${mark}(?=$|[^\\p{L}\\p{N}])`, 'iu').test(title),
+    );
     const brand = named[0] ?? '';
-    return { set: 'markup-amazon', id: asin, title, brand, group: brand ? 'amazon' : '', brandKeys: named.map(brandKey).filter((k) => key.includes(k)) };
+    return {
+      set: 'markup-amazon',
+      id: asin,
+      title,
+      brand,
+      group: brand ? 'amazon' : '',
+      brandKeys: named.map(brandKey).filter((k) => key.includes(k)),
+    };
   });
 }
 

@@ -35,7 +35,12 @@ function solve(a: Float64Array[], b: Float64Array): Float64Array {
   return x;
 }
 
-export function fitLogistic(rows: readonly Float64Array[], labels: readonly number[], lambda: number, maxIterations = 50): LogisticFit {
+export function fitLogistic(
+  rows: readonly Float64Array[],
+  labels: readonly number[],
+  lambda: number,
+  maxIterations = 50,
+): LogisticFit {
   const d = rows[0]!.length;
   const n = rows.length;
   const mean = new Float64Array(d);

@@ -58,8 +58,15 @@ export interface SplitTitles {
  * names the labels know as brands (a title that names one of them in words that are not ordinary words mentions a
  * brand, whatever split the brand's own titles are in; see labelOf).
  */
-export function splitTitles(): Record<Split, SplitTitles> & { brands: Record<Split, Set<string>>; allBrands: Set<string> } {
-  const out = { train: { branded: [], removed: [] }, validation: { branded: [], removed: [] }, test: { branded: [], removed: [] } } as Record<Split, SplitTitles>;
+export function splitTitles(): Record<Split, SplitTitles> & {
+  brands: Record<Split, Set<string>>;
+  allBrands: Set<string>;
+} {
+  const out = {
+    train: { branded: [], removed: [] },
+    validation: { branded: [], removed: [] },
+    test: { branded: [], removed: [] },
+  } as Record<Split, SplitTitles>;
   const brands: Record<Split, Set<string>> = { train: new Set(), validation: new Set(), test: new Set() };
   for (const t of labelledTitles()) {
     if (!t.group || t.brandKeys.length === 0 || !namesBrand(t.title, t.brand)) continue;
@@ -69,7 +76,8 @@ export function splitTitles(): Record<Split, SplitTitles> & { brands: Record<Spl
     let stripped = t.title;
     const named = t.set === 'markup-amazon' ? AMAZON_MARKS.filter((mark) => namesBrand(t.title, mark)) : [t.brand];
     for (const mark of named) stripped = withoutBrand(stripped, mark);
-    if (stripped && wordsOfTitle(stripped).length > 0) out[split].removed.push({ ...t, id: `${t.id}:removed`, title: stripped, brandKeys: [] });
+    if (stripped && wordsOfTitle(stripped).length > 0)
+      out[split].removed.push({ ...t, id: `${t.id}:removed`, title: stripped, brandKeys: [] });
   }
   const allBrands = new Set([...brands.train, ...brands.validation, ...brands.test]);
   return { ...out, brands, allBrands };
@@ -92,10 +100,25 @@ export function registeredBrandBatch(): string {
   for (const [, entry] of [...byKey.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const mark = [...entry.spellings.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
     const totals = new Map<string, number>();
-    for (const title of entry.titles) for (const { nice, weight } of inferNiceClassesOfFacts(wordsOfTitle(title).map((w) => w.facts))) totals.set(nice, (totals.get(nice) ?? 0) + weight);
+    for (const title of entry.titles)
+      for (const { nice, weight } of inferNiceClassesOfFacts(wordsOfTitle(title).map((w) => w.facts)))
+        totals.set(nice, (totals.get(nice) ?? 0) + weight);
     const sum = [...totals.values()].reduce((a, b) => a + b, 0);
-    const nice = [...totals.entries()].filter(([, w]) => w >= 0.25 * sum).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([n]) => n).sort();
-    lines.push(JSON.stringify({ serial: `LB-${String(++serial).padStart(6, '0')}`, mark, nice, is_live: true, drawing_kind: 'word' }));
+    const nice = [...totals.entries()]
+      .filter(([, w]) => w >= 0.25 * sum)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([n]) => n)
+      .sort();
+    lines.push(
+      JSON.stringify({
+        serial: `LB-${String(++serial).padStart(6, '0')}`,
+        mark,
+        nice,
+        is_live: true,
+        drawing_kind: 'word',
+      }),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -107,7 +130,10 @@ export interface Corpus {
 }
 
 /** A screener over the chosen corpus, loaded through the real ingest code into in-memory stores. */
-export async function loadCorpus(mode: CorpusMode, options: Parameters<typeof createScreeningService>[1] = {}): Promise<Corpus> {
+export async function loadCorpus(
+  mode: CorpusMode,
+  options: Parameters<typeof createScreeningService>[1] = {},
+): Promise<Corpus> {
   const stores = createInMemoryDataStores();
   await loadSampleCorpus(stores);
   if (mode === 'registered') {
@@ -152,17 +178,36 @@ export function namesMarkInCoinedWords(example: Pick<CandidateExample, 'match' |
   const cut = (i: number) => words[i] !== undefined && (words[i]!.continued || words[i]!.hyphen);
   if (match.kind === 'fuzzy' || cut(candidate.start - 1) || cut(candidate.end - 1)) return false;
   // One word of a person's name ("Victor Hugo") names the person.
-  if (words[candidate.start - 1]?.facts.givenName || (candidate.end - candidate.start === 1 && words[candidate.start]!.facts.givenName)) return false;
+  if (
+    words[candidate.start - 1]?.facts.givenName ||
+    (candidate.end - candidate.start === 1 && words[candidate.start]!.facts.givenName)
+  )
+    return false;
   for (let i = candidate.start; i < candidate.end; i++) {
     const facts = words[i]!.facts;
     const word = words[i]!;
-    if (!(facts.generic || facts.dualUse || facts.stopword || facts.descriptor || facts.trivial || isEnglishWord(word.norm)) && word.norm.length >= 2 && !word.lookAlike) return true;
+    if (
+      !(
+        facts.generic ||
+        facts.dualUse ||
+        facts.stopword ||
+        facts.descriptor ||
+        facts.trivial ||
+        isEnglishWord(word.norm)
+      ) &&
+      word.norm.length >= 2 &&
+      !word.lookAlike
+    )
+      return true;
   }
   return false;
 }
 
 /** Every match of the titles, labelled. */
-export async function labelledExamples(screener: TitleScreener, titles: readonly LabelledTitle[]): Promise<LabelledExample[][]> {
+export async function labelledExamples(
+  screener: TitleScreener,
+  titles: readonly LabelledTitle[],
+): Promise<LabelledExample[][]> {
   const out: LabelledExample[][] = [];
   for (let i = 0; i < titles.length; i += 1000) {
     const chunk = titles.slice(i, i + 1000);

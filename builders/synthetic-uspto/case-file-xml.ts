@@ -41,7 +41,8 @@ function headerXml(out: string[], caseFile: CaseFile, draw: Draw): void {
     '          <case-file-header>\n',
     `            <filing-date>${yyyymmdd(filingDay)}</filing-date>\n`,
   );
-  if (registrationDay !== undefined) out.push(`            <registration-date>${yyyymmdd(registrationDay)}</registration-date>\n`);
+  if (registrationDay !== undefined)
+    out.push(`            <registration-date>${yyyymmdd(registrationDay)}</registration-date>\n`);
   out.push(
     `            <status-code>${statusCode}</status-code>\n`,
     `            <status-date>${yyyymmdd(statusDay)}</status-date>\n`,
@@ -49,9 +50,12 @@ function headerXml(out: string[], caseFile: CaseFile, draw: Draw): void {
   if (mark !== undefined) out.push(`            <mark-identification>${escapeXml(mark)}</mark-identification>\n`);
   out.push(`            <mark-drawing-code>${drawingCode}</mark-drawing-code>\n`);
   if (lifecycle !== 'pending' || draw.chance(0.3)) {
-    out.push(`            <published-for-opposition-date>${yyyymmdd(filingDay + draw.int(120, 240))}</published-for-opposition-date>\n`);
+    out.push(
+      `            <published-for-opposition-date>${yyyymmdd(filingDay + draw.int(120, 240))}</published-for-opposition-date>\n`,
+    );
   }
-  if (draw.chance(0.8)) out.push(`            <attorney-docket-number>SYN-${serial % 100_000}</attorney-docket-number>\n`);
+  if (draw.chance(0.8))
+    out.push(`            <attorney-docket-number>SYN-${serial % 100_000}</attorney-docket-number>\n`);
   out.push(`            <attorney-name>${attorney}</attorney-name>\n`);
   for (const flag of HEADER_FLAGS) out.push(`            <${flag}>${flags.has(flag) ? 'T' : 'F'}</${flag}>\n`);
   if (everRegistered && registrationDay !== undefined && transactionDay - registrationDay > 3_650) {

@@ -51,7 +51,9 @@ export function drawCaseFile(serial: number, lifecycle: Lifecycle, context: Case
   const cancelledOrExpired = statusCode.startsWith('7') || statusCode.startsWith('9') || statusCode === '626';
   const everRegistered = lifecycle === 'registered' || (lifecycle === 'dead' && cancelledOrExpired);
   const filingDay =
-    lifecycle === 'pending' ? transactionDay - draw.int(20, 900) : transactionDay - draw.int(700, everRegistered ? 12_000 : 6_000);
+    lifecycle === 'pending'
+      ? transactionDay - draw.int(20, 900)
+      : transactionDay - draw.int(700, everRegistered ? 12_000 : 6_000);
   const registrationDay = everRegistered ? filingDay + draw.int(250, 700) : undefined;
   const statusDay = Math.min(transactionDay, (registrationDay ?? filingDay) + draw.int(30, 3_000));
   const classes = niceClasses(draw);

@@ -45,7 +45,10 @@ function validated(options: SyntheticDailyXmlOptions): Required<SyntheticDailyXm
     throw new RangeError(`records must be an integer from 0 to ${SYNTHETIC_MAX_RECORDS}`);
   }
   if (!Number.isInteger(seed)) throw new RangeError('seed must be an integer');
-  for (const [name, share] of [['deadShare', deadShare], ['pendingShare', pendingShare]] as const) {
+  for (const [name, share] of [
+    ['deadShare', deadShare],
+    ['pendingShare', pendingShare],
+  ] as const) {
     if (!(share >= 0 && share <= 1)) throw new RangeError(`${name} must be between 0 and 1`);
   }
   dayOf(transactionDate);
@@ -62,7 +65,11 @@ export async function writeSyntheticDailyXml(
 ): Promise<SyntheticDailyXmlSummary> {
   const { records, seed, deadShare, pendingShare, transactionDate } = validated(options);
   const draw = drawFrom(seededRandom(seed));
-  const context: CaseFileContext = { draw, statusCodes: statusCodesByLifecycle(), transactionDay: dayOf(transactionDate) };
+  const context: CaseFileContext = {
+    draw,
+    statusCodes: statusCodesByLifecycle(),
+    transactionDay: dayOf(transactionDate),
+  };
   const summary: SyntheticDailyXmlSummary = {
     records,
     registered: 0,

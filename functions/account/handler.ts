@@ -5,7 +5,9 @@ import type { ApiDependencies, Operation } from '../../shared/http/types';
 import { accountView, type AccountView } from '../../shared/metering/account-view';
 import { accountQuerySchema, type AccountQueryInput } from './schema';
 
-export function accountOperation(deps: Pick<ApiDependencies, 'accounts' | 'http'>): Operation<AccountQueryInput, AccountView> {
+export function accountOperation(
+  deps: Pick<ApiDependencies, 'accounts' | 'http'>,
+): Operation<AccountQueryInput, AccountView> {
   return {
     name: 'account',
     method: 'GET',

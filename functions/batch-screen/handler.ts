@@ -21,12 +21,19 @@ export async function screenBatch(
   options: { allowlist?: readonly string[]; signal?: AbortSignal } = {},
 ): Promise<BatchScreenResponse> {
   const { allowlist, signal } = options;
-  const { results, dataAsOf } = await screening.screen(input.items, { detail: input.detail, signal, ...(allowlist?.length ? { allowlist } : {}) });
+  const { results, dataAsOf } = await screening.screen(input.items, {
+    detail: input.detail,
+    signal,
+    ...(allowlist?.length ? { allowlist } : {}),
+  });
   return { results, count: results.length, data_as_of: dataAsOf };
 }
 
 /** `allowlists`: the accounts' own brands, which screening does not raise for them. */
-export function batchScreenOperation(screening: ScreeningService, allowlists?: AllowlistStore): Operation<BatchScreenRequest, BatchScreenResponse> {
+export function batchScreenOperation(
+  screening: ScreeningService,
+  allowlists?: AllowlistStore,
+): Operation<BatchScreenRequest, BatchScreenResponse> {
   return {
     name: 'batch-screen',
     minTier: 'professional',
@@ -35,8 +42,14 @@ export function batchScreenOperation(screening: ScreeningService, allowlists?: A
     // Over the work budget: refused before the charge, with how many items fit.
     validate: (input) => screening.checkWork(input.items),
     cost: (input) => ({ points: input.items.length, units: input.items.length }),
-    run: async (input, context) => screenBatch(screening, input, { allowlist: (await allowlists?.get(context.accountId))?.brands, signal: context.signal }),
+    run: async (input, context) =>
+      screenBatch(screening, input, {
+        allowlist: (await allowlists?.get(context.accountId))?.brands,
+        signal: context.signal,
+      }),
   };
 }
 
-export const handler = lazyHandler(() => buildApiHandler(batchScreenOperation(screeningService(), allowlistStore()), dependencies()));
+export const handler = lazyHandler(() =>
+  buildApiHandler(batchScreenOperation(screeningService(), allowlistStore()), dependencies()),
+);

@@ -13,9 +13,12 @@ const titleSchema = z
 
 export const batchScreenRequestSchema = z.object({
   items: z
-    .array(z.object({ title: titleSchema, nice: niceClassSchema.optional() }, { error: 'must be an object with a title' }), {
-      error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array of {"title": "..."} objects'),
-    })
+    .array(
+      z.object({ title: titleSchema, nice: niceClassSchema.optional() }, { error: 'must be an object with a title' }),
+      {
+        error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array of {"title": "..."} objects'),
+      },
+    )
     .min(1, 'must hold at least one item'),
   /** Adds brand_words and conflicts to each result. */
   detail: z.boolean().default(false),

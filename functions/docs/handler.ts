@@ -51,14 +51,32 @@ const PAGE_POLICY = [
 
 export async function serveDocs(event: ApiEvent): Promise<ApiResult> {
   if ((event.rawPath ?? '').replace(/^\/v1/, '') !== DOCS_ASSET_PATH) {
-    return { statusCode: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'Content-Security-Policy': PAGE_POLICY }, body: PAGE };
+    return {
+      statusCode: 200,
+      headers: {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'public, max-age=300',
+        'Content-Security-Policy': PAGE_POLICY,
+      },
+      body: PAGE,
+    };
   }
   const asset = rendererAsset();
-  const headers = { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400', ETag: asset.etag, Vary: 'Accept-Encoding' };
+  const headers = {
+    'Content-Type': 'text/javascript; charset=utf-8',
+    'Cache-Control': 'public, max-age=86400',
+    ETag: asset.etag,
+    Vary: 'Accept-Encoding',
+  };
   if (header(event, 'if-none-match') === asset.etag) return { statusCode: 304, headers, body: '' };
   // Lambda answers at most 6 MB: the compressed script always fits, the raw one only for a client without gzip.
   if (/\bgzip\b/.test(header(event, 'accept-encoding') ?? '')) {
-    return { statusCode: 200, headers: { ...headers, 'Content-Encoding': 'gzip' }, body: asset.gzip.toString('base64'), isBase64Encoded: true };
+    return {
+      statusCode: 200,
+      headers: { ...headers, 'Content-Encoding': 'gzip' },
+      body: asset.gzip.toString('base64'),
+      isBase64Encoded: true,
+    };
   }
   return { statusCode: 200, headers, body: asset.raw.toString('utf8') };
 }
@@ -66,5 +84,10 @@ export async function serveDocs(event: ApiEvent): Promise<ApiResult> {
 const logger = createLogger('trademark-risk-api');
 
 export const handler = middy<ApiEvent, ApiResult, Error, Context>()
-  .use([requestLogging({ logger, operation: 'docs' }), errorEnvelope({ logger })] as unknown as MiddlewareObj<ApiEvent, ApiResult, Error, Context>[])
+  .use([requestLogging({ logger, operation: 'docs' }), errorEnvelope({ logger })] as unknown as MiddlewareObj<
+    ApiEvent,
+    ApiResult,
+    Error,
+    Context
+  >[])
   .handler(serveDocs);

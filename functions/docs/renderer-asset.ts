@@ -23,7 +23,11 @@ let asset: { raw: Buffer; gzip: Buffer; etag: string } | undefined;
 export function rendererAsset(): { raw: Buffer; gzip: Buffer; etag: string } {
   if (!asset) {
     const raw = readFileSync(rendererPath());
-    asset = { raw, gzip: gzipSync(raw, { level: 6 }), etag: `"${raw.length.toString(16)}-${raw.subarray(-64).toString('hex').slice(0, 16)}"` };
+    asset = {
+      raw,
+      gzip: gzipSync(raw, { level: 6 }),
+      etag: `"${raw.length.toString(16)}-${raw.subarray(-64).toString('hex').slice(0, 16)}"`,
+    };
   }
   return asset;
 }

@@ -5,7 +5,12 @@ import { buildApiHandler, lazyHandler } from '../../shared/http/api-handler';
 import type { Operation } from '../../shared/http/types';
 import type { LogoSearchResponse } from '../../shared/imaging/search-logos';
 import type { LogoSearchService } from '../../shared/imaging/logo-search-service';
-import { IMAGE_SEARCH_QUERY_FIELDS, imageSearchRequestSchema, precheckImageSearch, type ImageSearchRequest } from './schema';
+import {
+  IMAGE_SEARCH_QUERY_FIELDS,
+  imageSearchRequestSchema,
+  precheckImageSearch,
+  type ImageSearchRequest,
+} from './schema';
 
 export const IMAGE_SEARCH_COST = 5;
 

@@ -12,7 +12,11 @@ export const MAX_URL_CHARS = 8192;
 
 export const imageSearchRequestSchema = z.object({
   image_b64: z.string().min(1, 'must not be empty').optional(),
-  url: z.string().min(1, 'must not be empty').max(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`).optional(),
+  url: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`)
+    .optional(),
   country: z.enum(COUNTRIES).default('US'),
   nice: niceClassSchema.optional(),
   limit: z
@@ -38,4 +42,9 @@ export function precheckImageSearch(raw: Record<string, unknown>): void {
   if (!hasImage && !hasUrl) throw new ImageSourceMissingError();
 }
 
-export const IMAGE_SEARCH_QUERY_FIELDS = { country: 'string', nice: 'string', limit: 'integer', url: 'string' } as const;
+export const IMAGE_SEARCH_QUERY_FIELDS = {
+  country: 'string',
+  nice: 'string',
+  limit: 'integer',
+  url: 'string',
+} as const;

@@ -43,7 +43,12 @@ async function ingestObject(deps: IngestEventDeps, bucket: string, key: string):
     if (!deps.logos) throw new Error(`logo batch ${key}: this function has no logo ingest`);
     // No coverage sidecar: a CN logo search answers with the coverage record of the CN mark batch.
     return ingestLogos(deps.logos, {
-      blobs, manifestKey: key, market: logo.market, batchDate: logo.batchDate, source: key, holder: deps.holder,
+      blobs,
+      manifestKey: key,
+      market: logo.market,
+      batchDate: logo.batchDate,
+      source: key,
+      holder: deps.holder,
       onReject: (reject) => deps.log('logo line rejected', { bucket, key, ...reject }),
     });
   }
@@ -53,7 +58,13 @@ async function ingestObject(deps: IngestEventDeps, bucket: string, key: string):
     return undefined;
   }
   return ingestBlob(deps.stores, {
-    blobs, key, kind: parsed.kind, market: parsed.market, batchDate: parsed.batchDate, source: key, holder: deps.holder,
+    blobs,
+    key,
+    kind: parsed.kind,
+    market: parsed.market,
+    batchDate: parsed.batchDate,
+    source: key,
+    holder: deps.holder,
     ...(parsed.market === 'CN' && parsed.kind !== 'tro' ? { coverageKey: `${key}.coverage.json` } : {}),
   });
 }

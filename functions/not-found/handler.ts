@@ -23,4 +23,5 @@ const chain = middy<ApiEvent, ApiResult, Error, Context, RequestState>()
   .handler(refuseUnroutedRequest);
 
 /** Takes the REST API's events (format 1.0) as well as format 2.0. */
-export const handler = (event: ApiEvent | APIGatewayProxyEvent, context: Context): Promise<ApiResult> => chain(toHttpApiEvent(event), context);
+export const handler = (event: ApiEvent | APIGatewayProxyEvent, context: Context): Promise<ApiResult> =>
+  chain(toHttpApiEvent(event), context);

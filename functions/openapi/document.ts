@@ -46,12 +46,18 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
     body: batchScreenRequestSchema,
     errors: ['auth', 'metered', 'body', 'items'],
     response: 'batch-screen',
-    example: { items: [{ title: 'Wireless earbuds for iPhone, noise cancelling', nice: '9' }, { title: 'Stainless steel apple slicer' }] },
+    example: {
+      items: [
+        { title: 'Wireless earbuds for iPhone, noise cancelling', nice: '9' },
+        { title: 'Stainless steel apple slicer' },
+      ],
+    },
     idempotent: true,
   },
   'image-search': {
     summary: 'Search registered marks by logo',
-    description: 'Finds registered marks whose logo looks like the image (base64 in image_b64, or a public http(s) url: exactly one). Results by descending score in [0, 1]. degraded is true when the search fell back to the in-process index.',
+    description:
+      'Finds registered marks whose logo looks like the image (base64 in image_b64, or a public http(s) url: exactly one). Results by descending score in [0, 1]. degraded is true when the search fell back to the in-process index.',
     tag: 'Image search',
     body: imageSearchRequestSchema,
     errors: ['auth', 'metered', 'body', 'image'],
@@ -61,7 +67,8 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
   },
   account: {
     summary: 'Your account: tier, balance, rate limit, key',
-    description: 'The account of the calling key, what each operation costs and whether this tier may call it. Free of charge, every tier.',
+    description:
+      'The account of the calling key, what each operation costs and whether this tier may call it. Free of charge, every tier.',
     tag: 'Account',
     query: accountQuerySchema,
     errors: ['auth'],
@@ -69,7 +76,8 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
   },
   usage: {
     summary: 'Your usage records and totals',
-    description: 'Usage records of the account (scope=account) or of the calling key (scope=key) in a time range, newest first, paged with an opaque cursor; totals of the whole range per operation and per UTC day. Free of charge, every tier.',
+    description:
+      'Usage records of the account (scope=account) or of the calling key (scope=key) in a time range, newest first, paged with an opaque cursor; totals of the whole range per operation and per UTC day. Free of charge, every tier.',
     tag: 'Account',
     query: usageQuerySchema,
     errors: ['auth', 'query'],
@@ -77,7 +85,8 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
   },
   'get-allowlist': {
     summary: 'Your own brands (allowlist)',
-    description: 'The brands this account owns or is authorised to sell. Screening does not raise them on this account\'s calls. Free of charge, every tier.',
+    description:
+      "The brands this account owns or is authorised to sell. Screening does not raise them on this account's calls. Free of charge, every tier.",
     tag: 'Account',
     query: z.object({}),
     errors: ['auth'],
@@ -85,15 +94,30 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
   },
   'put-allowlist': {
     summary: 'Replace your own brands (allowlist)',
-    description: 'Replaces the whole list ([] clears it). Other accounts are never affected. Free of charge, every tier.',
+    description:
+      'Replaces the whole list ([] clears it). Other accounts are never affected. Free of charge, every tier.',
     tag: 'Account',
     body: putAllowlistRequestSchema,
     errors: ['auth', 'body', 'allowlist'],
     response: 'allowlist',
     example: { brands: ['Anker', 'Soundcore'] },
   },
-  openapi: { summary: 'This document', description: 'The OpenAPI 3.1 document of the API. No key needed.', tag: 'Reference', errors: [], response: 'openapi', public: true },
-  docs: { summary: 'The API reference page', description: 'This document rendered as a page, with a client to try each operation. No key needed.', tag: 'Reference', errors: [], response: 'html', public: true },
+  openapi: {
+    summary: 'This document',
+    description: 'The OpenAPI 3.1 document of the API. No key needed.',
+    tag: 'Reference',
+    errors: [],
+    response: 'openapi',
+    public: true,
+  },
+  docs: {
+    summary: 'The API reference page',
+    description: 'This document rendered as a page, with a client to try each operation. No key needed.',
+    tag: 'Reference',
+    errors: [],
+    response: 'html',
+    public: true,
+  },
 };
 
 function errorResponses(groups: readonly ErrorGroup[]): Record<string, unknown> {
@@ -101,8 +125,17 @@ function errorResponses(groups: readonly ErrorGroup[]): Record<string, unknown> 
   for (const [status, codes] of errorCodesOf(groups)) {
     out[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERROR_CATALOGUE[c]!.when}`).join('\n\n'),
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: { code: codes[0], message: ERROR_CATALOGUE[codes[0]!]!.when, request_id: '5f0c6d1e-…' } } } },
-      ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } } } : {}),
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          example: { error: { code: codes[0], message: ERROR_CATALOGUE[codes[0]!]!.when, request_id: '5f0c6d1e-…' } },
+        },
+      },
+      ...(status === 429 || status === 503
+        ? {
+            headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
+          }
+        : {}),
     };
   }
   return out;
@@ -112,14 +145,22 @@ function queryParameters(schema: z.ZodType): unknown[] {
   const json = requestJsonSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property;
-    return { name, in: 'query', required: (json.required ?? []).includes(name), ...(description ? { description } : {}), schema: rest };
+    return {
+      name,
+      in: 'query',
+      required: (json.required ?? []).includes(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
   });
 }
 
 function operationObject(route: Route): Record<string, unknown> {
   const spec = OPERATIONS[route.functionName];
   const price = PRICE_LIST.find((p) => p.operation === route.functionName);
-  const costLine = price ? `\n\n**Cost:** ${price.points === 0 ? 'free' : `${price.points} point${price.points === 1 ? '' : 's'} per ${price.per}`}. **Tier:** ${price.minTier === 'free' ? 'every tier' : `${price.minTier} and above`}.` : '';
+  const costLine = price
+    ? `\n\n**Cost:** ${price.points === 0 ? 'free' : `${price.points} point${price.points === 1 ? '' : 's'} per ${price.per}`}. **Tier:** ${price.minTier === 'free' ? 'every tier' : `${price.minTier} and above`}.`
+    : '';
   const success = RESPONSE_SCHEMAS[spec.response];
   return {
     operationId: route.functionName.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase()),
@@ -131,17 +172,41 @@ function operationObject(route: Route): Record<string, unknown> {
     parameters: [
       ...(spec.query ? queryParameters(spec.query) : []),
       ...(spec.idempotent
-        ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Replays the first response for 24 h without charging again; the same key with another body is 422.', schema: { type: 'string', minLength: 1, maxLength: 255 } }]
+        ? [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description:
+                'Replays the first response for 24 h without charging again; the same key with another body is 422.',
+              schema: { type: 'string', minLength: 1, maxLength: 255 },
+            },
+          ]
         : []),
     ],
     ...(spec.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: requestJsonSchema(spec.body), ...(spec.example ? { example: spec.example } : {}) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: requestJsonSchema(spec.body),
+                ...(spec.example ? { example: spec.example } : {}),
+              },
+            },
+          },
+        }
       : {}),
     responses: {
       '200': {
         description: 'Success',
         ...(price && price.points > 0
-          ? { headers: { 'X-Points-Cost': { description: 'Points this call cost', schema: { type: 'integer' } }, 'X-Points-Balance': { description: 'Balance after the call', schema: { type: 'integer' } } } }
+          ? {
+              headers: {
+                'X-Points-Cost': { description: 'Points this call cost', schema: { type: 'integer' } },
+                'X-Points-Balance': { description: 'Balance after the call', schema: { type: 'integer' } },
+              },
+            }
           : {}),
         content: { [success.mediaType]: { schema: success.schema } },
       },
@@ -154,13 +219,22 @@ const DESCRIPTION = `Trademark-risk screening of listing titles and logo search 
 
 **Authentication.** Every /v1 call carries \`Authorization: Bearer <API key>\` (keys look like \`tmk_<env>_<32 letters and digits>\`).
 
-**Points and tiers.** Tiers, lowest first: ${TIERS.join(' < ')}. ${PRICE_LIST.filter((p) => p.points > 0).map((p) => `\`${p.method} ${p.path}\` costs ${p.points} point${p.points === 1 ? '' : 's'} per ${p.per} (${p.minTier} and above)`).join('; ')}; account, usage and allowlist calls are free on every tier. Refused requests (4xx) and failures (5xx) cost nothing. Successful metered calls carry \`X-Points-Cost\` and \`X-Points-Balance\`.
+**Points and tiers.** Tiers, lowest first: ${TIERS.join(' < ')}. ${PRICE_LIST.filter((p) => p.points > 0)
+  .map(
+    (p) =>
+      `\`${p.method} ${p.path}\` costs ${p.points} point${p.points === 1 ? '' : 's'} per ${p.per} (${p.minTier} and above)`,
+  )
+  .join(
+    '; ',
+  )}; account, usage and allowlist calls are free on every tier. Refused requests (4xx) and failures (5xx) cost nothing. Successful metered calls carry \`X-Points-Cost\` and \`X-Points-Balance\`.
 
 **Errors.** One shape everywhere: \`{"error": {"code", "message", "request_id", "details"?}}\`. \`Accept-Language: zh\` gives messages in Chinese.
 
 | status | code | when |
 |---|---|---|
-${Object.entries(ERROR_CATALOGUE).map(([code, e]) => `| ${e.status} | \`${code}\` | ${e.when} |`).join('\n')}
+${Object.entries(ERROR_CATALOGUE)
+  .map(([code, e]) => `| ${e.status} | \`${code}\` | ${e.when} |`)
+  .join('\n')}
 `;
 
 export function buildOpenApiDocument(): Record<string, unknown> {
@@ -175,7 +249,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     tags: [{ name: 'Screening' }, { name: 'Image search' }, { name: 'Account' }, { name: 'Reference' }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'tmk_<env>_<32 base62 characters>' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'tmk_<env>_<32 base62 characters>' },
+      },
       schemas: {
         Error: {
           type: 'object',

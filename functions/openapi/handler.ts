@@ -12,12 +12,20 @@ let document: string | undefined;
 
 export async function serveOpenApi(): Promise<ApiResult> {
   document ??= JSON.stringify(buildOpenApiDocument());
-  const response = jsonResponse(200, null, { 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' });
+  const response = jsonResponse(200, null, {
+    'Cache-Control': 'public, max-age=300',
+    'Access-Control-Allow-Origin': '*',
+  });
   return { ...response, body: document };
 }
 
 const logger = createLogger('trademark-risk-api');
 
 export const handler = middy<ApiEvent, ApiResult, Error, Context>()
-  .use([requestLogging({ logger, operation: 'openapi' }), errorEnvelope({ logger })] as unknown as MiddlewareObj<ApiEvent, ApiResult, Error, Context>[])
+  .use([requestLogging({ logger, operation: 'openapi' }), errorEnvelope({ logger })] as unknown as MiddlewareObj<
+    ApiEvent,
+    ApiResult,
+    Error,
+    Context
+  >[])
   .handler(serveOpenApi);

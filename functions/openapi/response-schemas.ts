@@ -27,8 +27,16 @@ export const RESPONSE_SCHEMAS = {
               items: {
                 type: 'object',
                 properties: {
-                  mark: string, serial: string, nice: string, is_live: { enum: [0, 1] }, match: { enum: ['exact', 'phonetic', 'fuzzy', 'transliteration'] },
-                  words: { type: 'array', items: string }, tro: boolean, score: { type: 'number' }, reason: string, allowlisted: boolean,
+                  mark: string,
+                  serial: string,
+                  nice: string,
+                  is_live: { enum: [0, 1] },
+                  match: { enum: ['exact', 'phonetic', 'fuzzy', 'transliteration'] },
+                  words: { type: 'array', items: string },
+                  tro: boolean,
+                  score: { type: 'number' },
+                  reason: string,
+                  allowlisted: boolean,
                 },
               },
             },
@@ -45,7 +53,17 @@ export const RESPONSE_SCHEMAS = {
     properties: {
       results: {
         type: 'array',
-        items: { type: 'object', properties: { serial: string, mark: string, score: { type: 'number', minimum: 0, maximum: 1 }, nice: string, is_live: { enum: [0, 1] }, jurisdiction: string } },
+        items: {
+          type: 'object',
+          properties: {
+            serial: string,
+            mark: string,
+            score: { type: 'number', minimum: 0, maximum: 1 },
+            nice: string,
+            is_live: { enum: [0, 1] },
+            jurisdiction: string,
+          },
+        },
       },
       count: integer,
       data_as_of: string,
@@ -68,7 +86,18 @@ export const RESPONSE_SCHEMAS = {
       created_at: string,
       operations: {
         type: 'array',
-        items: { type: 'object', properties: { operation: string, method: string, path: string, points: integer, per: string, min_tier: string, allowed: boolean } },
+        items: {
+          type: 'object',
+          properties: {
+            operation: string,
+            method: string,
+            path: string,
+            points: integer,
+            per: string,
+            min_tier: string,
+            allowed: boolean,
+          },
+        },
       },
     },
   }),
@@ -83,9 +112,17 @@ export const RESPONSE_SCHEMAS = {
         items: {
           type: 'object',
           properties: {
-            id: string, at: string, kind: { enum: ['charge', 'credit', 'adjustment', 'event'] }, operation: string,
-            status: { enum: ['charged', 'refunded', 'credited', 'adjusted', 'recorded'] }, points: integer, units: integer,
-            request_id: string, key_id: string, note: string, refunded_at: string,
+            id: string,
+            at: string,
+            kind: { enum: ['charge', 'credit', 'adjustment', 'event'] },
+            operation: string,
+            status: { enum: ['charged', 'refunded', 'credited', 'adjusted', 'recorded'] },
+            points: integer,
+            units: integer,
+            request_id: string,
+            key_id: string,
+            note: string,
+            refunded_at: string,
           },
         },
       },
@@ -94,16 +131,34 @@ export const RESPONSE_SCHEMAS = {
       totals: {
         type: 'object',
         properties: {
-          requests: integer, points: integer, units: integer, refunded_requests: integer, complete: { ...boolean, description: 'false when the range held over 100,000 records: the totals then cover the newest 100,000' },
+          requests: integer,
+          points: integer,
+          units: integer,
+          refunded_requests: integer,
+          complete: {
+            ...boolean,
+            description: 'false when the range held over 100,000 records: the totals then cover the newest 100,000',
+          },
           by_operation: { type: 'object', additionalProperties: counts },
-          by_day: { type: 'array', items: { type: 'object', properties: { date: string, operation: string, requests: integer, points: integer, units: integer } } },
+          by_day: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { date: string, operation: string, requests: integer, points: integer, units: integer },
+            },
+          },
         },
       },
     },
   }),
   allowlist: json({
     type: 'object',
-    properties: { brands: { type: 'array', items: string }, count: integer, max_brands: integer, updated_at: { type: ['string', 'null'] } },
+    properties: {
+      brands: { type: 'array', items: string },
+      count: integer,
+      max_brands: integer,
+      updated_at: { type: ['string', 'null'] },
+    },
   }),
   openapi: json({ type: 'object', description: 'An OpenAPI 3.1 document' }),
   html: { mediaType: 'text/html', schema: { type: 'string' } },

@@ -7,15 +7,21 @@ import type { AllowlistStore } from '../../shared/ports';
 import { allowlistView, type AllowlistView } from '../../shared/screening/allowlist-view';
 import { distinctBrands, precheckPutAllowlist, putAllowlistRequestSchema, type PutAllowlistRequest } from './schema';
 
-export function putAllowlistOperation(store: AllowlistStore, now: () => Date = () => new Date()): Operation<PutAllowlistRequest, AllowlistView> {
+export function putAllowlistOperation(
+  store: AllowlistStore,
+  now: () => Date = () => new Date(),
+): Operation<PutAllowlistRequest, AllowlistView> {
   return {
     name: 'put-allowlist',
     method: 'PUT',
     minTier: 'free',
     schema: putAllowlistRequestSchema,
     precheck: precheckPutAllowlist,
-    run: async (input, context) => allowlistView(await store.put(context.accountId, distinctBrands(input.brands), now())),
+    run: async (input, context) =>
+      allowlistView(await store.put(context.accountId, distinctBrands(input.brands), now())),
   };
 }
 
-export const handler = lazyHandler(() => buildApiHandler(putAllowlistOperation(allowlistStore(), dependencies().now), dependencies()));
+export const handler = lazyHandler(() =>
+  buildApiHandler(putAllowlistOperation(allowlistStore(), dependencies().now), dependencies()),
+);

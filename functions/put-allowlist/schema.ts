@@ -12,9 +12,13 @@ const brandSchema = z
 
 export const putAllowlistRequestSchema = z.object({
   brands: z
-    .array(brandSchema, { error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array of brand names') })
+    .array(brandSchema, {
+      error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array of brand names'),
+    })
     .max(MAX_ALLOWLIST_BRANDS, `must hold at most ${MAX_ALLOWLIST_BRANDS} brands`)
-    .describe('Brands the account owns or is authorised to sell, as registered (e.g. "Anker"). Matched on the whole mark, case, accents, spaces and punctuation aside.'),
+    .describe(
+      'Brands the account owns or is authorised to sell, as registered (e.g. "Anker"). Matched on the whole mark, case, accents, spaces and punctuation aside.',
+    ),
 });
 
 export type PutAllowlistRequest = z.infer<typeof putAllowlistRequestSchema>;
@@ -22,8 +26,10 @@ export type PutAllowlistRequest = z.infer<typeof putAllowlistRequestSchema>;
 /** 413 before per-entry validation, as for batch-screen items; a non-array is named plainly. */
 export function precheckPutAllowlist(raw: Record<string, unknown>): void {
   const brands = raw.brands;
-  if (Array.isArray(brands) && brands.length > MAX_ALLOWLIST_BRANDS) throw new TooManyItemsError(MAX_ALLOWLIST_BRANDS, brands.length);
-  if (brands !== undefined && !Array.isArray(brands)) throw new InvalidRequestError([{ field: 'brands', message: 'must be an array of brand names' }]);
+  if (Array.isArray(brands) && brands.length > MAX_ALLOWLIST_BRANDS)
+    throw new TooManyItemsError(MAX_ALLOWLIST_BRANDS, brands.length);
+  if (brands !== undefined && !Array.isArray(brands))
+    throw new InvalidRequestError([{ field: 'brands', message: 'must be an array of brand names' }]);
 }
 
 /** One spelling per brand (the first given), in the order given. */

@@ -6,7 +6,10 @@ import { usageReport, type UsageReport } from '../../shared/metering/usage-repor
 import type { UsageLedger } from '../../shared/ports';
 import { USAGE_QUERY_FIELDS, usageQuerySchema, type UsageQueryInput } from './schema';
 
-export function usageOperation(ledger: UsageLedger, now: () => Date = () => new Date()): Operation<UsageQueryInput, UsageReport> {
+export function usageOperation(
+  ledger: UsageLedger,
+  now: () => Date = () => new Date(),
+): Operation<UsageQueryInput, UsageReport> {
   return {
     name: 'usage',
     method: 'GET',

@@ -33,7 +33,13 @@ export interface ModelPackage {
 }
 
 export type ClipEndpointChoice =
-  | { mode: 'create'; container: EmbeddingContainer; capacity: { instanceType: string; instanceCount: number } | { serverless: { memorySizeMb: number; maxConcurrency: number } } }
+  | {
+      mode: 'create';
+      container: EmbeddingContainer;
+      capacity:
+        | { instanceType: string; instanceCount: number }
+        | { serverless: { memorySizeMb: number; maxConcurrency: number } };
+    }
   | { mode: 'import'; endpointName: string };
 
 export interface AlarmThresholds {
@@ -104,7 +110,10 @@ const EMBEDDING_CONTAINER: EmbeddingContainer = {
 
 const VECTORS = { dimension: 512, distanceMetric: 'cosine' } as const;
 
-type EnvironmentSettings = Omit<EnvironmentConfig, 'name' | 'prefix' | 'account' | 'region' | 'serviceName' | 'metricsNamespace' | 'vectors'>;
+type EnvironmentSettings = Omit<
+  EnvironmentConfig,
+  'name' | 'prefix' | 'account' | 'region' | 'serviceName' | 'metricsNamespace' | 'vectors'
+>;
 
 const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
   dev: {
@@ -133,7 +142,11 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
     },
     // A dev stack does not pay for an always-on endpoint: it creates a serverless one (billed per request) from the
     // same pinned model package as staging and prod.
-    clip: { mode: 'create', container: EMBEDDING_CONTAINER, capacity: { serverless: { memorySizeMb: 4096, maxConcurrency: 2 } } },
+    clip: {
+      mode: 'create',
+      container: EMBEDDING_CONTAINER,
+      capacity: { serverless: { memorySizeMb: 4096, maxConcurrency: 2 } },
+    },
   },
   staging: {
     removalPolicy: RemovalPolicy.RETAIN,
@@ -158,7 +171,11 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
       durationOfTimeoutPercent: 80,
       tableThrottles: 10,
     },
-    clip: { mode: 'create', container: EMBEDDING_CONTAINER, capacity: { instanceType: 'ml.m5.large', instanceCount: 1 } },
+    clip: {
+      mode: 'create',
+      container: EMBEDDING_CONTAINER,
+      capacity: { instanceType: 'ml.m5.large', instanceCount: 1 },
+    },
   },
   prod: {
     removalPolicy: RemovalPolicy.RETAIN,
@@ -184,7 +201,11 @@ const SETTINGS: Record<EnvironmentName, EnvironmentSettings> = {
       durationOfTimeoutPercent: 80,
       tableThrottles: 10,
     },
-    clip: { mode: 'create', container: EMBEDDING_CONTAINER, capacity: { instanceType: 'ml.c6i.xlarge', instanceCount: 2 } },
+    clip: {
+      mode: 'create',
+      container: EMBEDDING_CONTAINER,
+      capacity: { instanceType: 'ml.c6i.xlarge', instanceCount: 2 },
+    },
   },
 };
 
@@ -216,7 +237,9 @@ const PACKAGE_URI = /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/(?:[^\s]+\/)?([0-
 export function modelPackageOf(uri: string): ModelPackage {
   const match = PACKAGE_URI.exec(uri);
   if (!match) {
-    throw new ModelPackageError(`-c modelPackageUri must be s3://<bucket>/<prefix>/<sha256 of the package>/model.tar.gz (npm run model:package prints it); got ${uri}`);
+    throw new ModelPackageError(
+      `-c modelPackageUri must be s3://<bucket>/<prefix>/<sha256 of the package>/model.tar.gz (npm run model:package prints it); got ${uri}`,
+    );
   }
   return { s3Uri: uri, sha256: match[1]! };
 }
@@ -234,7 +257,9 @@ export function environmentConfig(name: string, overrides: EnvironmentOverrides 
     serviceName: 'trademark-risk-api',
     metricsNamespace: `TrademarkRiskApi/${name}`,
     vectors: VECTORS,
-    ...(overrides.clipEndpointName ? { clip: { mode: 'import' as const, endpointName: overrides.clipEndpointName } } : {}),
+    ...(overrides.clipEndpointName
+      ? { clip: { mode: 'import' as const, endpointName: overrides.clipEndpointName } }
+      : {}),
     ...(overrides.modelPackageUri ? { modelPackage: modelPackageOf(overrides.modelPackageUri) } : {}),
     ...(overrides.alarmEmail ? { alarmEmail: overrides.alarmEmail } : {}),
   };

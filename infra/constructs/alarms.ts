@@ -7,7 +7,14 @@
 import { Duration } from 'aws-cdk-lib';
 import { Operation, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
-import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IMetric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  MathExpression,
+  TreatMissingData,
+  type IMetric,
+  type MetricOptions,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -46,7 +53,6 @@ const THROTTLE_WATCHED_OPERATIONS = [
   Operation.BATCH_WRITE_ITEM,
   Operation.TRANSACT_WRITE_ITEMS,
 ];
-
 
 export class ServiceAlarms extends Construct {
   readonly topic: Topic;
@@ -113,7 +119,10 @@ export class ServiceAlarms extends Construct {
     this.add('IngestDeadLetters', {
       name: `${prefix}-ingest-dead-letters`,
       description: 'A data batch failed ingest after its retries: read the message on the dead-letter queue.',
-      metric: props.ingestDeadLetters.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' }),
+      metric: props.ingestDeadLetters.metricApproximateNumberOfMessagesVisible({
+        period: fiveMinutes,
+        statistic: 'Maximum',
+      }),
       threshold: thresholds.ingestDeadLetters,
       comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
@@ -164,7 +173,8 @@ export class ServiceAlarms extends Construct {
     }
     this.add('RefundFailed', {
       name: `${prefix}-refund-failed`,
-      description: 'A charge could not be refunded: the log line "refund failed" names the usage record; `npm run admin -- refund` gives it back.',
+      description:
+        'A charge could not be refunded: the log line "refund failed" names the usage record; `npm run admin -- refund` gives it back.',
       metric: refundFilters[0]!.metric({ period: fiveMinutes, statistic: 'Sum' }),
       threshold: 1,
       comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -180,7 +190,10 @@ export class ServiceAlarms extends Construct {
       this.add(`TableThrottles-${tableId}`, {
         name: `${prefix}-${tableId}-table-throttles`,
         description: `DynamoDB throttled ${thresholds.tableThrottles} requests or more in 5 minutes on the ${tableId} table.`,
-        metric: table.metricThrottledRequestsForOperations({ period: fiveMinutes, operations: THROTTLE_WATCHED_OPERATIONS }),
+        metric: table.metricThrottledRequestsForOperations({
+          period: fiveMinutes,
+          operations: THROTTLE_WATCHED_OPERATIONS,
+        }),
         threshold: thresholds.tableThrottles,
         comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
@@ -190,7 +203,14 @@ export class ServiceAlarms extends Construct {
 
   private add(
     id: string,
-    spec: { name: string; description: string; metric: IMetric; threshold: number; comparison: ComparisonOperator; evaluationPeriods?: number },
+    spec: {
+      name: string;
+      description: string;
+      metric: IMetric;
+      threshold: number;
+      comparison: ComparisonOperator;
+      evaluationPeriods?: number;
+    },
   ): void {
     const evaluationPeriods = spec.evaluationPeriods ?? 3;
     const alarm = new Alarm(this, id, {

@@ -19,7 +19,14 @@ import { handlerEntry, nodejsBundling, type BundledFile, type FunctionId } from 
 export const TABLE_ACTIONS = {
   read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:ConditionCheckItem'],
   /** Read plus in-place updates, no puts or deletes (the points balance of an account). */
-  readUpdate: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:ConditionCheckItem', 'dynamodb:UpdateItem'],
+  readUpdate: [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:Scan',
+    'dynamodb:ConditionCheckItem',
+    'dynamodb:UpdateItem',
+  ],
   readWrite: [
     'dynamodb:GetItem',
     'dynamodb:BatchGetItem',
@@ -123,11 +130,16 @@ export class ApiFunction extends Construct {
 
   /** s3:GetObject on the objects under one prefix of a bucket. */
   grantObjectRead(bucket: IBucket, prefix: string): void {
-    this.fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects(`${prefix}*`)] }));
+    this.fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects(`${prefix}*`)] }),
+    );
   }
 
   /** S3 Vectors actions on exactly the given vector indexes. */
-  grantVectorIndexes(indexArns: string[], actions: ('s3vectors:QueryVectors' | 's3vectors:GetVectors' | 's3vectors:PutVectors')[]): void {
+  grantVectorIndexes(
+    indexArns: string[],
+    actions: ('s3vectors:QueryVectors' | 's3vectors:GetVectors' | 's3vectors:PutVectors')[],
+  ): void {
     this.fn.addToRolePolicy(new PolicyStatement({ actions, resources: indexArns }));
   }
 

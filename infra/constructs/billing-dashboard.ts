@@ -4,7 +4,14 @@
  * percentiles; plus the ingest pipeline's health.
  */
 import { Duration } from 'aws-cdk-lib';
-import { Dashboard, GraphWidget, GraphWidgetView, SingleValueWidget, TextWidget, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Dashboard,
+  GraphWidget,
+  GraphWidgetView,
+  SingleValueWidget,
+  TextWidget,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -43,7 +50,9 @@ export class BillingDashboard extends Construct {
     const hour = Duration.hours(1);
     const fiveMinutes = Duration.minutes(5);
 
-    const pointsByOperationAndTier: IMetric[] = OPERATIONS.flatMap((operation) => TIERS.map((tier) => m.pointsCharged(operation, tier, hour)));
+    const pointsByOperationAndTier: IMetric[] = OPERATIONS.flatMap((operation) =>
+      TIERS.map((tier) => m.pointsCharged(operation, tier, hour)),
+    );
 
     this.dashboard = new Dashboard(this, 'Dashboard', {
       dashboardName: props.dashboardName,
@@ -58,17 +67,37 @@ export class BillingDashboard extends Construct {
       }),
     );
     this.dashboard.addWidgets(
-      new GraphWidget({ title: WIDGET_TITLES.pointsByOperationAndTier, left: pointsByOperationAndTier, stacked: true, width: 16, height: 6 }),
-      new SingleValueWidget({ title: WIDGET_TITLES.pointsTotal, metrics: pointsByOperationAndTier, setPeriodToTimeRange: true, width: 8, height: 6 }),
+      new GraphWidget({
+        title: WIDGET_TITLES.pointsByOperationAndTier,
+        left: pointsByOperationAndTier,
+        stacked: true,
+        width: 16,
+        height: 6,
+      }),
+      new SingleValueWidget({
+        title: WIDGET_TITLES.pointsTotal,
+        metrics: pointsByOperationAndTier,
+        setPeriodToTimeRange: true,
+        width: 8,
+        height: 6,
+      }),
     );
     this.dashboard.addWidgets(
       new GraphWidget({
         title: WIDGET_TITLES.requests,
-        left: OPERATIONS.flatMap((operation) => STATUS_CLASSES.map((statusClass) => m.requests(operation, statusClass, fiveMinutes))),
+        left: OPERATIONS.flatMap((operation) =>
+          STATUS_CLASSES.map((statusClass) => m.requests(operation, statusClass, fiveMinutes)),
+        ),
         width: 12,
         height: 6,
       }),
-      new GraphWidget({ title: WIDGET_TITLES.itemsScreened, left: [m.unitsProcessed('batch-screen', hour, 'items screened')], view: GraphWidgetView.TIME_SERIES, width: 6, height: 6 }),
+      new GraphWidget({
+        title: WIDGET_TITLES.itemsScreened,
+        left: [m.unitsProcessed('batch-screen', hour, 'items screened')],
+        view: GraphWidgetView.TIME_SERIES,
+        width: 6,
+        height: 6,
+      }),
       new GraphWidget({
         title: WIDGET_TITLES.imageSearches,
         left: [m.unitsProcessed('image-search', hour, 'charged searches'), m.degraded(hour)],
@@ -76,12 +105,32 @@ export class BillingDashboard extends Construct {
         height: 6,
       }),
     );
+    this.addHealthRows(props, fiveMinutes, hour);
+  }
+
+  /** Degraded share, errors by code and latency; then ingest and its dead letters. */
+  private addHealthRows(props: BillingDashboardProps, fiveMinutes: Duration, hour: Duration): void {
+    const m = props.metrics;
     this.dashboard.addWidgets(
-      new GraphWidget({ title: WIDGET_TITLES.degradedShare, left: [m.degradedShare(Duration.minutes(15))], leftYAxis: { min: 0, max: 100 }, width: 8, height: 6 }),
-      new GraphWidget({ title: WIDGET_TITLES.errorsByCode, left: [m.errorsByCode(fiveMinutes)], stacked: true, width: 8, height: 6 }),
+      new GraphWidget({
+        title: WIDGET_TITLES.degradedShare,
+        left: [m.degradedShare(Duration.minutes(15))],
+        leftYAxis: { min: 0, max: 100 },
+        width: 8,
+        height: 6,
+      }),
+      new GraphWidget({
+        title: WIDGET_TITLES.errorsByCode,
+        left: [m.errorsByCode(fiveMinutes)],
+        stacked: true,
+        width: 8,
+        height: 6,
+      }),
       new GraphWidget({
         title: WIDGET_TITLES.latency,
-        left: OPERATIONS.flatMap((operation) => LATENCY_STATISTICS.map((statistic) => m.latency(operation, statistic, fiveMinutes))),
+        left: OPERATIONS.flatMap((operation) =>
+          LATENCY_STATISTICS.map((statistic) => m.latency(operation, statistic, fiveMinutes)),
+        ),
         width: 8,
         height: 6,
       }),
@@ -90,7 +139,13 @@ export class BillingDashboard extends Construct {
       new GraphWidget({
         title: WIDGET_TITLES.ingest,
         left: [props.ingest.metricInvocations({ period: hour }), props.ingest.metricErrors({ period: hour })],
-        right: [props.ingestDeadLetters.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum', label: 'dead letters' })],
+        right: [
+          props.ingestDeadLetters.metricApproximateNumberOfMessagesVisible({
+            period: fiveMinutes,
+            statistic: 'Maximum',
+            label: 'dead letters',
+          }),
+        ],
         width: 24,
         height: 6,
       }),

@@ -36,7 +36,8 @@ export function nodejsBundling(files: readonly BundledFile[] = []): BundlingOpti
           commandHooks: {
             beforeBundling: () => [],
             beforeInstall: () => [],
-            afterBundling: (_inputDir: string, outputDir: string) => files.map((f) => `cp "${f.from}" "${path.join(outputDir, f.to)}"`),
+            afterBundling: (_inputDir: string, outputDir: string) =>
+              files.map((f) => `cp "${f.from}" "${path.join(outputDir, f.to)}"`),
           },
         }
       : {}),

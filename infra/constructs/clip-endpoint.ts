@@ -40,33 +40,62 @@ export class ClipEndpoint extends Construct {
       this.createEndpoint(choice, props.modelPackage);
     }
     // SageMaker ARNs carry the endpoint name in lower case.
-    this.endpointArn = Stack.of(this).formatArn({ service: 'sagemaker', resource: 'endpoint', resourceName: this.endpointName.toLowerCase() });
+    this.endpointArn = Stack.of(this).formatArn({
+      service: 'sagemaker',
+      resource: 'endpoint',
+      resourceName: this.endpointName.toLowerCase(),
+    });
   }
 
   grantInvoke(grantee: IGrantable): void {
-    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: ['sagemaker:InvokeEndpoint'], resources: [this.endpointArn] }));
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['sagemaker:InvokeEndpoint'], resources: [this.endpointArn] }),
+    );
   }
 
   private createEndpoint(choice: Extract<ClipEndpointChoice, { mode: 'create' }>, modelPackage: ModelPackage): void {
     const { container } = choice;
-    const repositoryArn = Stack.of(this).formatArn({ service: 'ecr', account: container.registryAccount, resource: 'repository', resourceName: container.repository });
+    const repositoryArn = Stack.of(this).formatArn({
+      service: 'ecr',
+      account: container.registryAccount,
+      resource: 'repository',
+      resourceName: container.repository,
+    });
     const role = new Role(this, 'ExecutionRole', { assumedBy: new ServicePrincipal('sagemaker.amazonaws.com') });
-    role.addToPolicy(new PolicyStatement({ actions: ['ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer', 'ecr:BatchCheckLayerAvailability'], resources: [repositoryArn] }));
+    role.addToPolicy(
+      new PolicyStatement({
+        actions: ['ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer', 'ecr:BatchCheckLayerAvailability'],
+        resources: [repositoryArn],
+      }),
+    );
     // GetAuthorizationToken has no resource-level permissions.
     role.addToPolicy(new PolicyStatement({ actions: ['ecr:GetAuthorizationToken'], resources: ['*'] }));
     role.addToPolicy(
       new PolicyStatement({
         actions: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [Stack.of(this).formatArn({ service: 'logs', resource: 'log-group', resourceName: `/aws/sagemaker/Endpoints/${this.endpointName}:*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+        resources: [
+          Stack.of(this).formatArn({
+            service: 'logs',
+            resource: 'log-group',
+            resourceName: `/aws/sagemaker/Endpoints/${this.endpointName}:*`,
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
+        ],
       }),
     );
     role.addToPolicy(
-      new PolicyStatement({ actions: ['cloudwatch:PutMetricData'], resources: ['*'], conditions: { StringEquals: { 'cloudwatch:namespace': '/aws/sagemaker/Endpoints' } } }),
+      new PolicyStatement({
+        actions: ['cloudwatch:PutMetricData'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'cloudwatch:namespace': '/aws/sagemaker/Endpoints' } },
+      }),
     );
 
     // The package, and nothing else of its bucket.
     const [, bucket, key] = /^s3:\/\/([^/]+)\/(.+)$/.exec(modelPackage.s3Uri)!;
-    role.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [`arn:${Aws.PARTITION}:s3:::${bucket}/${key}`] }));
+    role.addToPolicy(
+      new PolicyStatement({ actions: ['s3:GetObject'], resources: [`arn:${Aws.PARTITION}:s3:::${bucket}/${key}`] }),
+    );
 
     const model = new CfnModel(this, 'Model', {
       executionRoleArn: role.roleArn,
@@ -74,7 +103,11 @@ export class ClipEndpoint extends Construct {
         image: `${container.registryAccount}.dkr.ecr.${Aws.REGION}.${Aws.URL_SUFFIX}/${container.repository}:${container.tag}`,
         modelDataUrl: modelPackage.s3Uri,
         // The toolkit runs code/inference.py of the package (model_fn, input_fn, predict_fn, output_fn).
-        environment: { SAGEMAKER_PROGRAM: 'inference.py', SAGEMAKER_SUBMIT_DIRECTORY: '/opt/ml/model/code', MODEL_PACKAGE_SHA256: modelPackage.sha256 },
+        environment: {
+          SAGEMAKER_PROGRAM: 'inference.py',
+          SAGEMAKER_SUBMIT_DIRECTORY: '/opt/ml/model/code',
+          MODEL_PACKAGE_SHA256: modelPackage.sha256,
+        },
       },
     });
     model.node.addDependency(role);
@@ -86,12 +119,20 @@ export class ClipEndpoint extends Construct {
           modelName: model.attrModelName,
           initialVariantWeight: 1,
           ...('serverless' in choice.capacity
-            ? { serverlessConfig: { memorySizeInMb: choice.capacity.serverless.memorySizeMb, maxConcurrency: choice.capacity.serverless.maxConcurrency } }
+            ? {
+                serverlessConfig: {
+                  memorySizeInMb: choice.capacity.serverless.memorySizeMb,
+                  maxConcurrency: choice.capacity.serverless.maxConcurrency,
+                },
+              }
             : { initialInstanceCount: choice.capacity.instanceCount, instanceType: choice.capacity.instanceType }),
         },
       ],
     });
 
-    new CfnEndpoint(this, 'Endpoint', { endpointName: this.endpointName, endpointConfigName: config.attrEndpointConfigName });
+    new CfnEndpoint(this, 'Endpoint', {
+      endpointName: this.endpointName,
+      endpointConfigName: config.attrEndpointConfigName,
+    });
   }
 }

@@ -41,7 +41,10 @@ export class DataBuckets extends Construct {
           id: 'incoming-batches',
           prefix: INCOMING_PREFIX,
           transitions: [
-            { storageClass: StorageClass.INFREQUENT_ACCESS, transitionAfter: Duration.days(props.incomingLifecycle.infrequentAccessAfterDays) },
+            {
+              storageClass: StorageClass.INFREQUENT_ACCESS,
+              transitionAfter: Duration.days(props.incomingLifecycle.infrequentAccessAfterDays),
+            },
           ],
           expiration: Duration.days(props.incomingLifecycle.expireAfterDays),
           noncurrentVersionExpiration: Duration.days(30),
@@ -53,7 +56,13 @@ export class DataBuckets extends Construct {
     this.logos = new Bucket(this, 'Logos', {
       ...common,
       versioned: !destroyable,
-      lifecycleRules: [{ id: 'abort-uploads', abortIncompleteMultipartUploadAfter: Duration.days(7), noncurrentVersionExpiration: Duration.days(30) }],
+      lifecycleRules: [
+        {
+          id: 'abort-uploads',
+          abortIncompleteMultipartUploadAfter: Duration.days(7),
+          noncurrentVersionExpiration: Duration.days(30),
+        },
+      ],
     });
   }
 }

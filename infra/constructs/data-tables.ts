@@ -39,7 +39,9 @@ export class DataTables extends Construct {
         ...(definition.sortKey ? { sortKey: attribute(definition.sortKey) } : {}),
         billingMode: BillingMode.PAY_PER_REQUEST,
         ...(definition.timeToLiveAttribute ? { timeToLiveAttribute: definition.timeToLiveAttribute } : {}),
-        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: props.pointInTimeRecovery || MONEY_TABLES.includes(definition.id) },
+        pointInTimeRecoverySpecification: {
+          pointInTimeRecoveryEnabled: props.pointInTimeRecovery || MONEY_TABLES.includes(definition.id),
+        },
         deletionProtection: props.deletionProtection,
         removalPolicy: props.removalPolicy,
       });

@@ -39,6 +39,8 @@ export class IngestPipeline extends Construct {
 
     // Batches, their coverage sidecars, and the images of logo batches, which are read where they land.
     props.ingest.grantObjectRead(props.batches, INCOMING_PREFIX);
-    props.batches.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(props.ingest.fn), { prefix: INCOMING_PREFIX });
+    props.batches.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(props.ingest.fn), {
+      prefix: INCOMING_PREFIX,
+    });
   }
 }

@@ -12,7 +12,15 @@
  * - One stage with throttling and JSON access logs (no header values, so no API key, ever).
  */
 import type { RemovalPolicy } from 'aws-cdk-lib';
-import { AccessLogFormat, EndpointType, LambdaIntegration, LogGroupLogDestination, ResponseType, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway';
+import {
+  AccessLogFormat,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  ResponseType,
+  RestApi,
+  type IResource,
+} from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
@@ -60,12 +68,19 @@ interface GatewayAnswer {
   retryAfterSeconds?: number;
 }
 
-export const GATEWAY_5XX_MESSAGE = 'The service could not complete this request. Quote the request id if you contact support.';
+export const GATEWAY_5XX_MESSAGE =
+  'The service could not complete this request. Quote the request id if you contact support.';
 
 /** The gateway's own answers, each in the envelope. */
 export function gatewayAnswers(waf: TrademarkRestApiProps['waf']): GatewayAnswer[] {
   return [
-    { type: ResponseType.THROTTLED, status: '429', code: 'rate_limited', message: 'Too many requests to the API right now. Retry after 1 s.', retryAfterSeconds: 1 },
+    {
+      type: ResponseType.THROTTLED,
+      status: '429',
+      code: 'rate_limited',
+      message: 'Too many requests to the API right now. Retry after 1 s.',
+      retryAfterSeconds: 1,
+    },
     {
       type: ResponseType.WAF_FILTERED,
       status: '429',
@@ -73,12 +88,37 @@ export function gatewayAnswers(waf: TrademarkRestApiProps['waf']): GatewayAnswer
       message: `Too many requests from your address: at most ${waf.requestsPerIp} per ${waf.windowSeconds} s. Retry after ${waf.windowSeconds} s.`,
       retryAfterSeconds: waf.windowSeconds,
     },
-    { type: ResponseType.REQUEST_TOO_LARGE, status: '413', code: 'payload_too_large', message: 'The request body is larger than the API accepts (10 MB).' },
-    { type: ResponseType.UNSUPPORTED_MEDIA_TYPE, status: '415', code: 'unsupported_media_type', message: 'Send the body as JSON with "Content-Type: application/json".' },
-    { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, status: '404', code: 'not_found', message: 'No such path. The operations are POST /v1/batch-screen and POST /v1/image-search.' },
-    { type: ResponseType.INTEGRATION_TIMEOUT, status: '504', code: 'service_unavailable', message: 'The service did not answer in time. Retry in a few seconds.', retryAfterSeconds: 5 },
+    {
+      type: ResponseType.REQUEST_TOO_LARGE,
+      status: '413',
+      code: 'payload_too_large',
+      message: 'The request body is larger than the API accepts (10 MB).',
+    },
+    {
+      type: ResponseType.UNSUPPORTED_MEDIA_TYPE,
+      status: '415',
+      code: 'unsupported_media_type',
+      message: 'Send the body as JSON with "Content-Type: application/json".',
+    },
+    {
+      type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
+      status: '404',
+      code: 'not_found',
+      message: 'No such path. The operations are POST /v1/batch-screen and POST /v1/image-search.',
+    },
+    {
+      type: ResponseType.INTEGRATION_TIMEOUT,
+      status: '504',
+      code: 'service_unavailable',
+      message: 'The service did not answer in time. Retry in a few seconds.',
+      retryAfterSeconds: 5,
+    },
     { type: ResponseType.INTEGRATION_FAILURE, status: '502', code: 'internal_error', message: GATEWAY_5XX_MESSAGE },
-    { type: ResponseType.DEFAULT_4XX, code: 'malformed_request', message: 'The request could not be read by the API gateway.' },
+    {
+      type: ResponseType.DEFAULT_4XX,
+      code: 'malformed_request',
+      message: 'The request could not be read by the API gateway.',
+    },
     { type: ResponseType.DEFAULT_5XX, code: 'internal_error', message: GATEWAY_5XX_MESSAGE },
   ];
 }
@@ -94,7 +134,10 @@ export class TrademarkRestApi extends Construct {
 
   constructor(scope: Construct, id: string, props: TrademarkRestApiProps) {
     super(scope, id);
-    this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy: props.logRemovalPolicy });
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention,
+      removalPolicy: props.logRemovalPolicy,
+    });
     const notFound = new LambdaIntegration(props.notFound);
     this.api = new RestApi(this, 'Api', {
       restApiName: props.apiName,
@@ -156,18 +199,35 @@ export class TrademarkRestApi extends Construct {
       name: `${props.apiName}-waf`,
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
-      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: `${props.apiName}-waf`, sampledRequestsEnabled: true },
+      visibilityConfig: {
+        cloudWatchMetricsEnabled: true,
+        metricName: `${props.apiName}-waf`,
+        sampledRequestsEnabled: true,
+      },
       rules: [
         {
           name: 'per-ip-rate',
           priority: 0,
           action: { block: {} },
-          statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: props.waf.requestsPerIp, evaluationWindowSec: props.waf.windowSeconds } },
-          visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: `${props.apiName}-per-ip-rate`, sampledRequestsEnabled: true },
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              limit: props.waf.requestsPerIp,
+              evaluationWindowSec: props.waf.windowSeconds,
+            },
+          },
+          visibilityConfig: {
+            cloudWatchMetricsEnabled: true,
+            metricName: `${props.apiName}-per-ip-rate`,
+            sampledRequestsEnabled: true,
+          },
         },
       ],
     });
-    new CfnWebACLAssociation(this, 'WebAclAssociation', { resourceArn: this.api.deploymentStage.stageArn, webAclArn: this.webAcl.attrArn });
+    new CfnWebACLAssociation(this, 'WebAclAssociation', {
+      resourceArn: this.api.deploymentStage.stageArn,
+      webAclArn: this.webAcl.attrArn,
+    });
   }
 
   /** The base URL clients call (ends with the stage and a slash; paths then start with v1/). */

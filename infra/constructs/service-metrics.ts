@@ -16,7 +16,13 @@ export class ServiceMetrics {
     readonly serviceName: string,
   ) {}
 
-  private metric(metricName: string, dimensions: Record<string, string>, statistic: string, period: Duration, label?: string): Metric {
+  private metric(
+    metricName: string,
+    dimensions: Record<string, string>,
+    statistic: string,
+    period: Duration,
+    label?: string,
+  ): Metric {
     return new Metric({
       namespace: this.namespace,
       metricName,
@@ -27,7 +33,11 @@ export class ServiceMetrics {
     });
   }
 
-  requests(operation: FunctionName, statusClass: (typeof STATUS_CLASSES)[number], period = Duration.minutes(5)): Metric {
+  requests(
+    operation: FunctionName,
+    statusClass: (typeof STATUS_CLASSES)[number],
+    period = Duration.minutes(5),
+  ): Metric {
     return this.metric('Requests', { operation, statusClass }, 'Sum', period, `${operation} ${statusClass}`);
   }
 

@@ -44,7 +44,10 @@ export function buildSharpLayer(outputDir: string, layerDir = SHARP_LAYER_DIR): 
     mkdirSync(path.join(staging, 'nodejs'), { recursive: true });
     writeFileSync(path.join(staging, 'nodejs', 'package.json'), manifest);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    execFileSync(npm, [...SHARP_INSTALL_ARGS], { cwd: path.join(staging, 'nodejs'), stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(npm, [...SHARP_INSTALL_ARGS], {
+      cwd: path.join(staging, 'nodejs'),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     rmSync(cached, { recursive: true, force: true });
     renameSync(staging, cached);
   }
@@ -72,7 +75,11 @@ export class SharpLayer extends Construct {
           },
           // Used only if local bundling declines, which it never does: a failed npm install stops the synthesis.
           image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
-          command: ['bash', '-c', `mkdir -p /asset-output/nodejs && cp package.json /asset-output/nodejs/ && cd /asset-output/nodejs && npm ${SHARP_INSTALL_ARGS.join(' ')}`],
+          command: [
+            'bash',
+            '-c',
+            `mkdir -p /asset-output/nodejs && cp package.json /asset-output/nodejs/ && cd /asset-output/nodejs && npm ${SHARP_INSTALL_ARGS.join(' ')}`,
+          ],
         },
       }),
     });

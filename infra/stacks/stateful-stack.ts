@@ -27,7 +27,10 @@ export class StatefulStack extends Stack {
       pointInTimeRecovery: config.pointInTimeRecovery,
       deletionProtection: config.deletionProtection,
     });
-    this.buckets = new DataBuckets(this, 'Buckets', { removalPolicy: config.removalPolicy, incomingLifecycle: config.incomingLifecycle });
+    this.buckets = new DataBuckets(this, 'Buckets', {
+      removalPolicy: config.removalPolicy,
+      incomingLifecycle: config.incomingLifecycle,
+    });
     this.logoVectors = new LogoVectorIndexes(this, 'LogoVectors', {
       dimension: config.vectors.dimension,
       distanceMetric: config.vectors.distanceMetric,
@@ -42,6 +45,9 @@ export class StatefulStack extends Stack {
         value: this.data.table(definition.id).tableName,
       });
     }
-    new CfnOutput(this, 'BatchesBucket', { description: 'Upload data batches to incoming/<kind>/<market>/<YYYY-MM-DD>/<file>', value: this.buckets.batches.bucketName });
+    new CfnOutput(this, 'BatchesBucket', {
+      description: 'Upload data batches to incoming/<kind>/<market>/<YYYY-MM-DD>/<file>',
+      value: this.buckets.batches.bucketName,
+    });
   }
 }

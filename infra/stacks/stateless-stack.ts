@@ -48,10 +48,15 @@ export class StatelessStack extends Stack {
     super(scope, id, props);
     const { config, stateful } = props;
     const tables = stateful.data.tables;
-    const logRemovalPolicy = config.removalPolicy === RemovalPolicy.DESTROY ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+    const logRemovalPolicy =
+      config.removalPolicy === RemovalPolicy.DESTROY ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
 
     const sharp = new SharpLayer(this, 'SharpLayer');
-    this.clip = new ClipEndpoint(this, 'Clip', { choice: config.clip, prefix: config.prefix, ...(config.modelPackage ? { modelPackage: config.modelPackage } : {}) });
+    this.clip = new ClipEndpoint(this, 'Clip', {
+      choice: config.clip,
+      prefix: config.prefix,
+      ...(config.modelPackage ? { modelPackage: config.modelPackage } : {}),
+    });
     this.functions = this.createFunctions(config, stateful, sharp, logRemovalPolicy);
 
     this.grantTableAccess(tables);
@@ -61,14 +66,25 @@ export class StatelessStack extends Stack {
     this.api = this.createRestApi(config, logRemovalPolicy);
     const alarms = this.createMonitoring(config, tables);
 
-    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API, ending in the stage (paths then start with v1/)', value: this.api.url });
-    new CfnOutput(this, 'AlarmTopicArn', { description: 'Subscribe to be told about alarms', value: alarms.topic.topicArn });
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'Base URL of the API, ending in the stage (paths then start with v1/)',
+      value: this.api.url,
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'Subscribe to be told about alarms',
+      value: alarms.topic.topicArn,
+    });
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingestPipeline.deadLetters.queueUrl });
     new CfnOutput(this, 'ClipEndpointName', { value: this.clip.endpointName });
   }
 
   /** One function per route, the ingest function and the not-found function, with their settings and environment. */
-  private createFunctions(config: EnvironmentConfig, stateful: StatefulStack, sharp: SharpLayer, logRemovalPolicy: RemovalPolicy): Record<FunctionId, ApiFunction> {
+  private createFunctions(
+    config: EnvironmentConfig,
+    stateful: StatefulStack,
+    sharp: SharpLayer,
+    logRemovalPolicy: RemovalPolicy,
+  ): Record<FunctionId, ApiFunction> {
     const tables = stateful.data.tables;
     const common = {
       envName: config.name,
@@ -114,19 +130,39 @@ export class StatelessStack extends Stack {
       layers: [sharp.layer],
       environment: imageEnvironment,
     });
-    const notFound = new ApiFunction(this, 'NotFound', { ...common, functionId: 'not-found', memorySize: 256, timeout: config.functions.api.timeout });
+    const notFound = new ApiFunction(this, 'NotFound', {
+      ...common,
+      functionId: 'not-found',
+      memorySize: 256,
+      timeout: config.functions.api.timeout,
+    });
     // The account routes: the same chain (key, rate limit), no charge, small functions.
     const small = { memorySize: 256, timeout: config.functions.api.timeout };
     const account = new ApiFunction(this, 'Account', { ...common, ...small, functionId: 'account', tables });
     const usage = new ApiFunction(this, 'Usage', { ...common, ...small, functionId: 'usage', tables });
-    const getAllowlist = new ApiFunction(this, 'GetAllowlist', { ...common, ...small, functionId: 'get-allowlist', tables });
-    const putAllowlist = new ApiFunction(this, 'PutAllowlist', { ...common, ...small, functionId: 'put-allowlist', tables });
+    const getAllowlist = new ApiFunction(this, 'GetAllowlist', {
+      ...common,
+      ...small,
+      functionId: 'get-allowlist',
+      tables,
+    });
+    const putAllowlist = new ApiFunction(this, 'PutAllowlist', {
+      ...common,
+      ...small,
+      functionId: 'put-allowlist',
+      tables,
+    });
     const openapi = new ApiFunction(this, 'OpenApi', { ...common, ...small, functionId: 'openapi' });
     const docs = new ApiFunction(this, 'Docs', {
       ...common,
       ...small,
       functionId: 'docs',
-      files: [{ from: path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js'), to: RENDERER_FILE }],
+      files: [
+        {
+          from: path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js'),
+          to: RENDERER_FILE,
+        },
+      ],
     });
     return {
       'batch-screen': batchScreen,
@@ -144,10 +180,20 @@ export class StatelessStack extends Stack {
 
   /** The tables of the API functions: the metered chain of both operations, then only what each route reads or writes. */
   private grantTableAccess(tables: DataTables['tables']): void {
-    const { 'batch-screen': batchScreen, 'image-search': imageSearch, account, usage, 'get-allowlist': getAllowlist, 'put-allowlist': putAllowlist } = this.functions;
+    const {
+      'batch-screen': batchScreen,
+      'image-search': imageSearch,
+      account,
+      usage,
+      'get-allowlist': getAllowlist,
+      'put-allowlist': putAllowlist,
+    } = this.functions;
     // The metered chain of both operations: authenticate, rate limit, idempotency, debit and refund; action by action.
     for (const metered of [batchScreen, imageSearch]) {
-      for (const [id, actions] of Object.entries(METERED_TABLE_ACTIONS) as [keyof typeof METERED_TABLE_ACTIONS, readonly string[]][]) {
+      for (const [id, actions] of Object.entries(METERED_TABLE_ACTIONS) as [
+        keyof typeof METERED_TABLE_ACTIONS,
+        readonly string[],
+      ][]) {
         metered.grantTableActions(tables[id], actions);
       }
     }
@@ -174,7 +220,9 @@ export class StatelessStack extends Stack {
     imageSearch.grantObjectRead(stateful.buckets.logos, DEGRADED_INDEX_PREFIX);
     // A market with no degraded index yet must read as missing (404), not forbidden (403), or every search tries to
     // load it again. Listing shows key names only, never content.
-    imageSearch.fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [stateful.buckets.logos.bucketArn] }));
+    imageSearch.fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:ListBucket'], resources: [stateful.buckets.logos.bucketArn] }),
+    );
     this.clip.grantInvoke(imageSearch.fn);
   }
 
@@ -182,14 +230,17 @@ export class StatelessStack extends Stack {
   private grantIngestAccess(stateful: StatefulStack): void {
     const ingest = this.functions.ingest;
     const tables = stateful.data.tables;
-    for (const id of ['marks', 'mark-keys', 'tro-brands', 'data-batches'] as const) ingest.grantTable(tables[id], 'readWrite');
+    for (const id of ['marks', 'mark-keys', 'tro-brands', 'data-batches'] as const)
+      ingest.grantTable(tables[id], 'readWrite');
     // Logo batches: images and manifests are read under incoming/ (the pipeline's grant), CLIP vectors go to the
     // vector indexes, and the degraded index of the market is read, extended and written back.
     ingest.grantVectorIndexes(logoIndexArns(stateful), ['s3vectors:PutVectors']);
     this.clip.grantInvoke(ingest.fn);
     const logos = stateful.buckets.logos;
     ingest.grantObjectRead(logos, DEGRADED_INDEX_PREFIX);
-    ingest.fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [logos.arnForObjects(`${DEGRADED_INDEX_PREFIX}*`)] }));
+    ingest.fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:PutObject'], resources: [logos.arnForObjects(`${DEGRADED_INDEX_PREFIX}*`)] }),
+    );
     // Without list access S3 answers a missing object with 403, not 404, and a market's first logo batch (no index
     // yet to extend) would fail on every retry. Listing shows key names only, never content.
     ingest.fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [logos.bucketArn] }));
@@ -202,7 +253,11 @@ export class StatelessStack extends Stack {
       bucketArn: stateful.buckets.batches.bucketArn,
       bucketName: stateful.buckets.batches.bucketName,
     });
-    return new IngestPipeline(this, 'IngestPipeline', { ingest: this.functions.ingest, batches, retryAttempts: config.functions.ingest.retryAttempts });
+    return new IngestPipeline(this, 'IngestPipeline', {
+      ingest: this.functions.ingest,
+      batches,
+      retryAttempts: config.functions.ingest.retryAttempts,
+    });
   }
 
   /** The REST API behind its WAF, one route per public function. */
@@ -239,8 +294,18 @@ export class StatelessStack extends Stack {
       api: this.api.api,
       functions: Object.fromEntries(Object.entries(this.functions).map(([id, f]) => [id, f.fn])),
       metered: [
-        { id: 'batch-screen', fn: batchScreen.fn, logGroup: batchScreen.logGroup, timeout: config.functions.api.timeout },
-        { id: 'image-search', fn: imageSearch.fn, logGroup: imageSearch.logGroup, timeout: config.functions.api.timeout },
+        {
+          id: 'batch-screen',
+          fn: batchScreen.fn,
+          logGroup: batchScreen.logGroup,
+          timeout: config.functions.api.timeout,
+        },
+        {
+          id: 'image-search',
+          fn: imageSearch.fn,
+          logGroup: imageSearch.logGroup,
+          timeout: config.functions.api.timeout,
+        },
       ],
       tables,
       ingestDeadLetters: this.ingestPipeline.deadLetters,

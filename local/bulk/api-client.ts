@@ -3,6 +3,8 @@
  * with exponential backoff (full jitter) that honours Retry-After. Any other refusal is returned as it came, for
  * the caller to act on (a 400 names the rows to set aside; a 402 stops the run, resumable after a top-up).
  */
+import { backoffDelay, sleep as pause } from '../../shared/async/retry';
+
 /** An answer's JSON body (an empty object when it was not JSON): the fields the tools read, and whatever else came. */
 export interface ApiBody {
   [field: string]: unknown;
@@ -53,11 +55,15 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
 export function createApiClient(options: ApiClientOptions) {
   const maxAttempts = options.maxAttempts ?? 8;
   const maxDelayMs = options.maxDelayMs ?? 30_000;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? pause;
   const doFetch = options.fetch ?? fetch;
   const base = options.baseUrl.replace(/\/+$/, '');
 
-  return async function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer> {
+  return async function postJson(
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiAnswer> {
     const payload = JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
       let reason: string;
@@ -75,14 +81,15 @@ export function createApiClient(options: ApiClientOptions) {
         } catch {
           // not JSON: kept as text for the message
         }
-        if (!RETRYABLE(response.status)) return { status: response.status, body: asBody(parsed), text, headers: response.headers };
+        if (!RETRYABLE(response.status))
+          return { status: response.status, body: asBody(parsed), text, headers: response.headers };
         reason = `${response.status} ${(parsed as { error?: { code?: string } })?.error?.code ?? ''}`.trim();
         hinted = retryAfterMs(response.headers.get('retry-after'));
       } catch (error) {
         reason = (error as Error).message;
       }
       if (attempt >= maxAttempts) throw new ApiCallFailedError(`${path} failed ${attempt} times, last: ${reason}`);
-      const backoff = Math.random() * Math.min(maxDelayMs, 500 * 2 ** (attempt - 1));
+      const backoff = backoffDelay(attempt - 1, { baseMs: 500, capMs: maxDelayMs });
       const delay = Math.min(maxDelayMs, Math.max(hinted ?? 0, backoff));
       options.onRetry?.(reason, delay);
       await sleep(delay);

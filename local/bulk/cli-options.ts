@@ -10,11 +10,23 @@ export interface BulkCliOptions {
   extra: Record<string, string | boolean | undefined>;
 }
 
-export function readBulkOptions(argv: string[], env: Record<string, string | undefined>, usage: string, extra: Record<string, { type: 'string' | 'boolean' }> = {}): BulkCliOptions {
+export function readBulkOptions(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  usage: string,
+  extra: Record<string, { type: 'string' | 'boolean' }> = {},
+): BulkCliOptions {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { out: { type: 'string' }, 'base-url': { type: 'string' }, key: { type: 'string' }, fresh: { type: 'boolean' }, help: { type: 'boolean' }, ...extra },
+    options: {
+      out: { type: 'string' },
+      'base-url': { type: 'string' },
+      key: { type: 'string' },
+      fresh: { type: 'boolean' },
+      help: { type: 'boolean' },
+      ...extra,
+    },
   });
   if (values.help) throw new Error(usage);
   const [input] = positionals;

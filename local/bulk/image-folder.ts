@@ -45,7 +45,9 @@ interface Match {
   is_live: number;
 }
 
-export async function searchImageFolder(options: ImageFolderOptions): Promise<{ images: number; searched: number; refused: number; rate: number; summary: string }> {
+export async function searchImageFolder(
+  options: ImageFolderOptions,
+): Promise<{ images: number; searched: number; refused: number; rate: number; summary: string }> {
   let total = 0;
   for await (const _ of imageNames(options.folder)) total++;
   const journal = openJournal(options.out, { fresh: options.fresh, input: path.resolve(options.folder) });
@@ -76,21 +78,21 @@ export async function searchImageFolder(options: ImageFolderOptions): Promise<{ 
       return writeRow(name, [name, '', '', '', '', '', '', 'larger than 4 MB']);
     }
     const bytesOfImage = await readFile(file);
-    const key = createHash('sha256').update(`${journal.runId}\n${name}\n`).update(bytesOfImage).digest('hex').slice(0, 48);
-    const body = { image_b64: bytesOfImage.toString('base64'), country: options.country ?? 'US', limit: options.limit ?? 5 };
+    const key = createHash('sha256')
+      .update(`${journal.runId}\n${name}\n`)
+      .update(bytesOfImage)
+      .digest('hex')
+      .slice(0, 48);
+    const body = {
+      image_b64: bytesOfImage.toString('base64'),
+      country: options.country ?? 'US',
+      limit: options.limit ?? 5,
+    };
     const answer = await options.post('/v1/image-search', body, { 'Idempotency-Key': `bulk-${key}` });
-    if (answer.status === 200) {
-      searched++;
-      const results = answer.body.results as Match[];
-      const top = results[0];
-      const matches = results.map((m) => `${m.mark} [${m.serial}] ${m.score.toFixed(3)}`).join(' | ');
-      return writeRow(name, [name, top?.serial ?? '', top?.mark ?? '', top ? top.score.toFixed(3) : '', top?.is_live ?? '', answer.body.degraded, matches, '']);
-    }
-    if (answer.status === 400 || answer.status === 413 || answer.status === 422) {
-      refused++;
-      return writeRow(name, [name, '', '', '', '', '', '', `${answer.body?.error?.code}: ${answer.body?.error?.message ?? ''}`]);
-    }
-    throw new BulkRunStoppedError(`${name} refused (${answer.body?.error?.code ?? answer.status}): ${answer.body?.error?.message ?? ''} Run the same command again to resume.`);
+    const outcome = rowOfAnswer(name, answer);
+    if (outcome.searched) searched++;
+    else refused++;
+    return writeRow(name, outcome.row);
   };
 
   const names = imageNames(options.folder);
@@ -119,4 +121,35 @@ export async function searchImageFolder(options: ImageFolderOptions): Promise<{ 
   }
   if (stopped) throw stopped;
   return { images: rows, searched, refused, rate: progress.rate(), summary: progress.finish() };
+}
+
+type Answer = Awaited<ReturnType<ImageFolderOptions['post']>>;
+
+/** The CSV row of one image's answer: its matches, or why it was refused; an answer that stops the run throws. */
+function rowOfAnswer(name: string, answer: Answer): { searched: boolean; row: unknown[] } {
+  if (answer.status === 200) {
+    const results = answer.body.results as Match[];
+    const top = results[0];
+    const matches = results.map((m) => `${m.mark} [${m.serial}] ${m.score.toFixed(3)}`).join(' | ');
+    const row = [
+      name,
+      top?.serial ?? '',
+      top?.mark ?? '',
+      top ? top.score.toFixed(3) : '',
+      top?.is_live ?? '',
+      answer.body.degraded,
+      matches,
+      '',
+    ];
+    return { searched: true, row };
+  }
+  if (answer.status === 400 || answer.status === 413 || answer.status === 422) {
+    return {
+      searched: false,
+      row: [name, '', '', '', '', '', '', `${answer.body?.error?.code}: ${answer.body?.error?.message ?? ''}`],
+    };
+  }
+  throw new BulkRunStoppedError(
+    `${name} refused (${answer.body?.error?.code ?? answer.status}): ${answer.body?.error?.message ?? ''} Run the same command again to resume.`,
+  );
 }

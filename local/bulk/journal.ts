@@ -36,11 +36,17 @@ export function openJournal(out: string, options: { fresh?: boolean; input: stri
   let runId: string = randomUUID();
   const done = new Map<string, JournalEntry>();
   if (!options.fresh && existsSync(file)) {
-    const [head, ...lines] = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const [head, ...lines] = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     const header = JSON.parse(head ?? '{}') as { runId?: string; input?: string; fingerprint?: string };
     if (!header.runId) throw new Error(`${file} is not a journal of this tool; remove it or pass --fresh`);
-    if (header.input !== options.input) throw new Error(`${file} belongs to a run over ${header.input}, not ${options.input}; pass --fresh to start over`);
-    if (header.fingerprint !== options.fingerprint) throw new Error(`${options.input} has changed since the interrupted run; pass --fresh to start over`);
+    if (header.input !== options.input)
+      throw new Error(
+        `${file} belongs to a run over ${header.input}, not ${options.input}; pass --fresh to start over`,
+      );
+    if (header.fingerprint !== options.fingerprint)
+      throw new Error(`${options.input} has changed since the interrupted run; pass --fresh to start over`);
     runId = header.runId;
     for (const line of lines) {
       try {
@@ -51,11 +57,18 @@ export function openJournal(out: string, options: { fresh?: boolean; input: stri
       }
     }
   }
-  const last = [...done.values()].reduce<JournalEntry | undefined>((max, e) => (!max || e.bytes > max.bytes ? e : max), undefined);
+  const last = [...done.values()].reduce<JournalEntry | undefined>(
+    (max, e) => (!max || e.bytes > max.bytes ? e : max),
+    undefined,
+  );
   const outputBytes = last?.bytes ?? 0;
   if (existsSync(out) && statSync(out).size > outputBytes && done.size > 0) truncateSync(out, outputBytes);
   const fd = openSync(file, done.size > 0 ? 'a' : 'w');
-  if (done.size === 0) writeSync(fd, `${JSON.stringify({ runId, input: options.input, fingerprint: options.fingerprint, startedAt: new Date().toISOString() })}\n`);
+  if (done.size === 0)
+    writeSync(
+      fd,
+      `${JSON.stringify({ runId, input: options.input, fingerprint: options.fingerprint, startedAt: new Date().toISOString() })}\n`,
+    );
   return {
     runId,
     done,

@@ -1,5 +1,11 @@
 /** A one-line progress bar on stderr: done/total, percent, rate and ETA, redrawn at most every 200 ms. */
-export function createProgress(options: { total: number; unit: string; write?: (text: string) => void; now?: () => number; alreadyDone?: number }) {
+export function createProgress(options: {
+  total: number;
+  unit: string;
+  write?: (text: string) => void;
+  now?: () => number;
+  alreadyDone?: number;
+}) {
   const write = options.write ?? ((text: string) => process.stderr.write(text));
   const now = options.now ?? (() => Date.now());
   const started = now();
@@ -14,7 +20,9 @@ export function createProgress(options: { total: number; unit: string; write?: (
     const width = 30;
     const bar = '#'.repeat(Math.round(share * width)).padEnd(width, '.');
     const eta = rate > 0 ? Math.max(0, (options.total - done) / rate) : Number.NaN;
-    const etaText = Number.isFinite(eta) ? `${Math.floor(eta / 60)}m${String(Math.round(eta % 60)).padStart(2, '0')}s` : '--';
+    const etaText = Number.isFinite(eta)
+      ? `${Math.floor(eta / 60)}m${String(Math.round(eta % 60)).padStart(2, '0')}s`
+      : '--';
     return `[${bar}] ${done.toLocaleString('en-US')}/${options.total.toLocaleString('en-US')} ${(share * 100).toFixed(1)}%  ${rate.toFixed(0)} ${options.unit}/s  ETA ${etaText}`;
   };
 

@@ -12,9 +12,17 @@ const USAGE = `Usage: npm run screen -- listings.csv --out results.csv [options]
 
 Costs 1 point per row screened. Interrupted? Run the same command again: it resumes, and pays no batch twice.`;
 
-export async function runScreenCli(argv: string[], env: Record<string, string | undefined>, log: (text: string) => void): Promise<void> {
+export async function runScreenCli(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  log: (text: string) => void,
+): Promise<void> {
   const options = readBulkOptions(argv, env, USAGE, { column: { type: 'string' }, 'nice-column': { type: 'string' } });
-  const post = createApiClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, onRetry: (reason, ms) => log(`\nretrying in ${(ms / 1000).toFixed(1)} s (${reason})\n`) });
+  const post = createApiClient({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    onRetry: (reason, ms) => log(`\nretrying in ${(ms / 1000).toFixed(1)} s (${reason})\n`),
+  });
   const outcome = await screenCsv({
     input: options.input,
     out: options.out,
@@ -24,7 +32,9 @@ export async function runScreenCli(argv: string[], env: Record<string, string | 
     niceColumn: options.extra['nice-column'] as string | undefined,
     progress: log,
   });
-  log(`${outcome.rows} rows in ${options.out} (${outcome.batches} batches sent now, ${outcome.refused} rows refused with their reason)\n`);
+  log(
+    `${outcome.rows} rows in ${options.out} (${outcome.batches} batches sent now, ${outcome.refused} rows refused with their reason)\n`,
+  );
 }
 
 if (require.main === module) {

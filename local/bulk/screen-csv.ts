@@ -52,7 +52,9 @@ interface Conflict {
 }
 
 function records(file: string) {
-  return createReadStream(file).pipe(parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, trim: false }));
+  return createReadStream(file).pipe(
+    parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, trim: false }),
+  );
 }
 
 async function countRows(file: string): Promise<number> {
@@ -62,7 +64,9 @@ async function countRows(file: string): Promise<number> {
 }
 
 /** A field the API named in a 400, as the index of the item it belongs to. */
-function refusedItems(body: { error?: { details?: { issues?: { field: string; message: string }[] } } }): Map<number, string> {
+function refusedItems(body: {
+  error?: { details?: { issues?: { field: string; message: string }[] } };
+}): Map<number, string> {
   const out = new Map<number, string>();
   for (const issue of body?.error?.details?.issues ?? []) {
     const match = /^items\[(\d+)\]/.exec(issue.field);
@@ -81,18 +85,26 @@ type ScreenedResult = { risk: string; tro_hit: boolean; top_conflict: string; co
  * One batch: its rows the API cannot take are set aside with their reason (checked here, or named by a 400), the
  * rest sent under an Idempotency-Key made from the run, the batch and its items. Returns the CSV lines in row order.
  */
-async function screenBatch(post: PostJson, batch: { runId: string; index: number; titleColumn: string }, rows: Row[]): Promise<{ lines: string[]; refusedRows: number }> {
+async function screenBatch(
+  post: PostJson,
+  batch: { runId: string; index: number; titleColumn: string },
+  rows: Row[],
+): Promise<{ lines: string[]; refusedRows: number }> {
   const errors = new Map<number, string>();
   rows.forEach((r, i) => {
     if (r.title.trim() === '') errors.set(i, `${batch.titleColumn} is empty`);
-    else if ([...r.title].length > MAX_TITLE_CHARS) errors.set(i, `${batch.titleColumn} is longer than ${MAX_TITLE_CHARS} characters`);
+    else if ([...r.title].length > MAX_TITLE_CHARS)
+      errors.set(i, `${batch.titleColumn} is longer than ${MAX_TITLE_CHARS} characters`);
   });
   const results = new Map<number, ScreenedResult>();
   for (;;) {
     const sent = rows.map((r, i) => ({ r, i })).filter(({ i }) => !errors.has(i));
     if (sent.length === 0) break;
     const items = sent.map(({ r }) => (r.nice.trim() ? { title: r.title, nice: r.nice.trim() } : { title: r.title }));
-    const key = createHash('sha256').update(`${batch.runId}\n${batch.index}\n${JSON.stringify(items)}`).digest('hex').slice(0, 48);
+    const key = createHash('sha256')
+      .update(`${batch.runId}\n${batch.index}\n${JSON.stringify(items)}`)
+      .digest('hex')
+      .slice(0, 48);
     const answer = await post('/v1/batch-screen', { items, detail: true }, { 'Idempotency-Key': `bulk-${key}` });
     if (answer.status === 200) {
       (answer.body.results as ScreenedResult[]).forEach((result, k) => {
@@ -103,24 +115,36 @@ async function screenBatch(post: PostJson, batch: { runId: string; index: number
     const named = answer.status === 400 ? refusedItems(answer.body) : new Map<number, string>();
     if (named.size === 0) {
       const code = answer.body?.error?.code ?? answer.status;
-      throw new BulkRunStoppedError(`batch ${batch.index + 1} refused (${code}): ${answer.body?.error?.message ?? ''} Rows before it are written; run the same command again to resume.`);
+      throw new BulkRunStoppedError(
+        `batch ${batch.index + 1} refused (${code}): ${answer.body?.error?.message ?? ''} Rows before it are written; run the same command again to resume.`,
+      );
     }
     for (const [k, message] of named) errors.set(sent[k]!.i, message);
   }
   const lines = rows.map((r, i) => {
     const result = results.get(i);
-    return csvLine(result ? [r.row, r.title, r.nice, result.risk, result.tro_hit, result.top_conflict, reasonsOf(result.conflicts), ''] : [r.row, r.title, r.nice, '', '', '', '', errors.get(i)]);
+    return csvLine(
+      result
+        ? [r.row, r.title, r.nice, result.risk, result.tro_hit, result.top_conflict, reasonsOf(result.conflicts), '']
+        : [r.row, r.title, r.nice, '', '', '', '', errors.get(i)],
+    );
   });
   return { lines, refusedRows: errors.size };
 }
 
-export async function screenCsv(options: ScreenCsvOptions): Promise<{ rows: number; batches: number; refused: number; rate: number; summary: string }> {
+export async function screenCsv(
+  options: ScreenCsvOptions,
+): Promise<{ rows: number; batches: number; refused: number; rate: number; summary: string }> {
   const titleColumn = options.titleColumn ?? 'title';
   const niceColumn = options.niceColumn ?? 'nice';
   const batchSize = options.batchSize ?? BATCH_SIZE;
   const total = await countRows(options.input);
   const { size, mtimeMs } = statSync(options.input);
-  const journal = openJournal(options.out, { fresh: options.fresh, input: path.resolve(options.input), fingerprint: `${size}:${Math.round(mtimeMs)}` });
+  const journal = openJournal(options.out, {
+    fresh: options.fresh,
+    input: path.resolve(options.input),
+    fingerprint: `${size}:${Math.round(mtimeMs)}`,
+  });
   const fd = openSync(options.out, journal.done.size > 0 ? 'a' : 'w');
   let bytes = journal.outputBytes;
   let rowsOut = journal.rows;
@@ -129,7 +153,12 @@ export async function screenCsv(options: ScreenCsvOptions): Promise<{ rows: numb
     bytes += Buffer.byteLength(text);
   };
   if (journal.done.size === 0) write(csvLine(HEADER));
-  const progress = createProgress({ total, unit: 'titles', write: options.progress ?? (() => undefined), alreadyDone: 0 });
+  const progress = createProgress({
+    total,
+    unit: 'titles',
+    write: options.progress ?? (() => undefined),
+    alreadyDone: 0,
+  });
   let batches = 0;
   let refused = 0;
 
@@ -157,7 +186,9 @@ export async function screenCsv(options: ScreenCsvOptions): Promise<{ rows: numb
     for await (const record of records(options.input) as AsyncIterable<Record<string, string>>) {
       row++;
       if (row === 1 && !(titleColumn in record)) {
-        throw new BulkRunStoppedError(`${options.input} has no "${titleColumn}" column (columns: ${Object.keys(record).join(', ')}); name it with --column`);
+        throw new BulkRunStoppedError(
+          `${options.input} has no "${titleColumn}" column (columns: ${Object.keys(record).join(', ')}); name it with --column`,
+        );
       }
       batch.push({ row, title: record[titleColumn] ?? '', nice: record[niceColumn] ?? '' });
       if (batch.length >= batchSize) await flush();

@@ -1,14 +1,31 @@
-/** The one concurrency limiter of the service: runs tasks with at most `limit` in flight, results in task order. */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+/**
+ * The one concurrency limiter of the service: `concurrencyLimit(n)` gives a gate that runs at most `n` of the tasks
+ * handed to it at a time, in the order they are handed over; `mapWithConcurrency` maps an array through one.
+ */
+export type Limit = <T>(task: () => Promise<T>) => Promise<T>;
+
+export function concurrencyLimit(limit: number): Limit {
   if (!(limit >= 1)) throw new RangeError(`concurrency limit must be at least 1, not ${limit}`);
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index]!, index);
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+}
+
+/** Runs `task` over every item with at most `limit` in flight; results in item order. */
+export function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const gate = concurrencyLimit(limit);
+  return Promise.all(items.map((item, index) => gate(() => task(item, index))));
 }

@@ -20,7 +20,10 @@ export interface RetryOptions {
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function backoffDelay(attempt: number, options: Pick<RetryOptions, 'baseMs' | 'capMs' | 'jitter' | 'random'>): number {
+export function backoffDelay(
+  attempt: number,
+  options: Pick<RetryOptions, 'baseMs' | 'capMs' | 'jitter' | 'random'>,
+): number {
   const bound = Math.min(options.capMs, options.baseMs * 2 ** attempt);
   return options.jitter === 'none' ? bound : (options.random ?? Math.random)() * bound;
 }

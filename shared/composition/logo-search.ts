@@ -23,7 +23,8 @@ import { buildDataStores } from './data-stores';
 /** One learned embedder per process: the model is loaded once, on first use. */
 let learnedEmbedder: { modelPath: string; embedder: Embedder } | undefined;
 function learnedEmbedderOf(modelPath: string): Embedder {
-  if (learnedEmbedder?.modelPath !== modelPath) learnedEmbedder = { modelPath, embedder: lazyLearnedLogoEmbedder(modelPath) };
+  if (learnedEmbedder?.modelPath !== modelPath)
+    learnedEmbedder = { modelPath, embedder: lazyLearnedLogoEmbedder(modelPath) };
   return learnedEmbedder.embedder;
 }
 
@@ -34,45 +35,80 @@ function learnedEmbedderOf(modelPath: string): Embedder {
  */
 export function buildLogoSearch(config: AppConfig, batches = buildDataStores(config).batches): LogoSearchService {
   const indexes = config.logos.bucket
-    ? new S3UsearchIndexStore(new S3Client({ region: config.region }), config.logos.bucket, config.logos.degradedPrefix, DEFAULT_INDEX_FOLDER)
+    ? new S3UsearchIndexStore(
+        new S3Client({ region: config.region }),
+        config.logos.bucket,
+        config.logos.degradedPrefix,
+        DEFAULT_INDEX_FOLDER,
+      )
     : new FolderUsearchIndexStore(config.logos.indexDir);
   const clip = config.logos.clip;
   const arns = config.logos.vectorIndexArns;
   const tracer = createTracer(config.serviceName);
   // One attempt only on the search path: a retry would not fit the time budget, and the fallback answers instead.
   const s3vectors = (indexArns: { US: string; CN: string }) => (market: Market) =>
-    new S3VectorsIndex(traced(tracer, new S3VectorsClient({ region: config.region, maxAttempts: 1 })), { indexArn: indexArns[market] });
+    new S3VectorsIndex(traced(tracer, new S3VectorsClient({ region: config.region, maxAttempts: 1 })), {
+      indexArn: indexArns[market],
+    });
   const primary = clip
     ? {
-        embedder: new SageMakerClipEmbedder(traced(tracer, new SageMakerRuntimeClient({ region: config.region, maxAttempts: 1 })), clip.endpointName),
+        embedder: new SageMakerClipEmbedder(
+          traced(tracer, new SageMakerRuntimeClient({ region: config.region, maxAttempts: 1 })),
+          clip.endpointName,
+        ),
         index: s3vectors(clip.indexArns),
       }
     : config.logos.modelPath
       ? { embedder: learnedEmbedderOf(config.logos.modelPath), ...(arns ? { index: s3vectors(arns) } : {}) }
       : undefined;
-  return createLogoSearchService({ batches, indexes, ...(primary ? { primary } : {}), primaryBudgetMs: config.logos.primaryBudgetMs });
+  return createLogoSearchService({
+    batches,
+    indexes,
+    ...(primary ? { primary } : {}),
+    primaryBudgetMs: config.logos.primaryBudgetMs,
+  });
 }
 
 /** What logo ingest needs: the marks, the batches, the index store, and every embedder in use. */
 export function buildLogoIngest(config: AppConfig, stores = buildDataStores(config)): LogoIngestDeps {
   const indexes = config.logos.bucket
-    ? new S3UsearchIndexStore(new S3Client({ region: config.region }), config.logos.bucket, config.logos.degradedPrefix, DEFAULT_INDEX_FOLDER)
+    ? new S3UsearchIndexStore(
+        new S3Client({ region: config.region }),
+        config.logos.bucket,
+        config.logos.degradedPrefix,
+        DEFAULT_INDEX_FOLDER,
+      )
     : new FolderUsearchIndexStore(config.logos.indexDir);
   const clip = config.logos.clip;
   const embedders: LogoIngestDeps['embedders'] = [{ embedder: new PerceptualDescriptorEmbedder() }];
   if (clip) {
     embedders.push({
-      embedder: new SageMakerClipEmbedder(new SageMakerRuntimeClient({ region: config.region }), clip.endpointName, { budgetMs: 10_000 }),
-      remoteIndex: (market) => new S3VectorsIndex(new S3VectorsClient({ region: config.region }), { indexArn: clip.indexArns[market] }),
+      embedder: new SageMakerClipEmbedder(new SageMakerRuntimeClient({ region: config.region }), clip.endpointName, {
+        budgetMs: 10_000,
+      }),
+      remoteIndex: (market) =>
+        new S3VectorsIndex(new S3VectorsClient({ region: config.region }), { indexArn: clip.indexArns[market] }),
     });
   } else if (config.logos.modelPath) {
     const arns = config.logos.vectorIndexArns;
     embedders.push({
       embedder: learnedEmbedderOf(config.logos.modelPath),
-      ...(arns ? { remoteIndex: (market: Market) => new S3VectorsIndex(new S3VectorsClient({ region: config.region }), { indexArn: arns[market] }) } : {}),
+      ...(arns
+        ? {
+            remoteIndex: (market: Market) =>
+              new S3VectorsIndex(new S3VectorsClient({ region: config.region }), { indexArn: arns[market] }),
+          }
+        : {}),
     });
   }
-  return { marks: stores.marks, batches: stores.batches, indexes, embedders, normalize: (bytes) => normalizeImage(bytes), now: stores.now };
+  return {
+    marks: stores.marks,
+    batches: stores.batches,
+    indexes,
+    embedders,
+    normalize: (bytes) => normalizeImage(bytes),
+    now: stores.now,
+  };
 }
 
 let processLogoSearch: LogoSearchService | undefined;

@@ -20,7 +20,10 @@ import { createTracer, traced } from '../tracing';
  * traced (in Lambda).
  */
 export function documentClientOf(config: AppConfig): DynamoDBDocumentClient {
-  return traced(createTracer(config.serviceName), createDynamoDbClients({ region: config.region, endpoint: config.dynamoDbEndpoint }).doc);
+  return traced(
+    createTracer(config.serviceName),
+    createDynamoDbClients({ region: config.region, endpoint: config.dynamoDbEndpoint }).doc,
+  );
 }
 
 export function buildDependencies(config: AppConfig, doc = documentClientOf(config)): ApiDependencies {
@@ -30,7 +33,12 @@ export function buildDependencies(config: AppConfig, doc = documentClientOf(conf
     http: config.http,
     accounts: new DynamoDbAccountStore(doc, { accounts: t.accounts, apiKeys: t['api-keys'] }),
     ledger: new DynamoDbUsageLedger(doc, { accounts: t.accounts, usage: t.usage }),
-    idempotency: new DynamoDbIdempotencyStore(doc, t.idempotency, config.http.idempotency.ttlSeconds, config.http.idempotency.lockSeconds),
+    idempotency: new DynamoDbIdempotencyStore(
+      doc,
+      t.idempotency,
+      config.http.idempotency.ttlSeconds,
+      config.http.idempotency.lockSeconds,
+    ),
     rateLimiter: new DynamoDbRateLimiter(doc, t['rate-limits'], config.http.rateLimit.windowSeconds),
     logger: createLogger(config.serviceName),
     metrics: createMetrics(config.serviceName, config.metricsNamespace),

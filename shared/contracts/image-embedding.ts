@@ -49,13 +49,24 @@ function mediaType(header: string | undefined): string {
  * What the endpoint refuses before inference, as it refuses it; otherwise the PNGs and whether it was a batch.
  * Decoding the PNGs (a truncated file) is left to the caller, which refuses a failure as `image_unreadable`.
  */
-export function checkEmbeddingRequest(body: Buffer, contentType: string | undefined, accept?: string): { pngs: Buffer[]; batch: boolean } {
-  if (accept && !contract.transport.accept.includes(mediaType(accept))) throw new EmbeddingContractError('not_acceptable', `Accept must be application/json, got ${accept}`);
+export function checkEmbeddingRequest(
+  body: Buffer,
+  contentType: string | undefined,
+  accept?: string,
+): { pngs: Buffer[]; batch: boolean } {
+  if (accept && !contract.transport.accept.includes(mediaType(accept)))
+    throw new EmbeddingContractError('not_acceptable', `Accept must be application/json, got ${accept}`);
   if (mediaType(contentType) !== contract.transport.contentType) {
-    throw new EmbeddingContractError('unsupported_media_type', `Content-Type must be application/json, got ${contentType ?? 'none'}`);
+    throw new EmbeddingContractError(
+      'unsupported_media_type',
+      `Content-Type must be application/json, got ${contentType ?? 'none'}`,
+    );
   }
   if (body.length > contract.limits.maxRequestBytes) {
-    throw new EmbeddingContractError('payload_too_large', `the body is ${body.length} bytes; at most ${contract.limits.maxRequestBytes}`);
+    throw new EmbeddingContractError(
+      'payload_too_large',
+      `the body is ${body.length} bytes; at most ${contract.limits.maxRequestBytes}`,
+    );
   }
   let request: unknown;
   try {
@@ -63,19 +74,37 @@ export function checkEmbeddingRequest(body: Buffer, contentType: string | undefi
   } catch {
     throw new EmbeddingContractError('invalid_json', 'the body is not UTF-8 JSON');
   }
-  if (request === null || typeof request !== 'object' || Array.isArray(request) || Object.keys(request).join() !== 'inputs') {
-    throw new EmbeddingContractError('invalid_request', 'the body must be {"inputs": {"image_b64": ...}} or {"inputs": [{"image_b64": ...}, ...]}');
+  if (
+    request === null ||
+    typeof request !== 'object' ||
+    Array.isArray(request) ||
+    Object.keys(request).join() !== 'inputs'
+  ) {
+    throw new EmbeddingContractError(
+      'invalid_request',
+      'the body must be {"inputs": {"image_b64": ...}} or {"inputs": [{"image_b64": ...}, ...]}',
+    );
   }
   const inputs = (request as { inputs: unknown }).inputs;
   const batch = Array.isArray(inputs);
   const items: unknown[] = batch ? inputs : [inputs];
-  if (batch && items.length === 0) throw new EmbeddingContractError('invalid_request', 'inputs must hold at least one image');
+  if (batch && items.length === 0)
+    throw new EmbeddingContractError('invalid_request', 'inputs must hold at least one image');
   if (batch && items.length > contract.limits.maxBatch) {
-    throw new EmbeddingContractError('batch_too_large', `at most ${contract.limits.maxBatch} images per request; got ${items.length}`);
+    throw new EmbeddingContractError(
+      'batch_too_large',
+      `at most ${contract.limits.maxBatch} images per request; got ${items.length}`,
+    );
   }
   const pngs = items.map((item, index) => {
     const where = batch ? `inputs[${index}]` : 'inputs';
-    if (item === null || typeof item !== 'object' || Array.isArray(item) || Object.keys(item).join() !== 'image_b64' || typeof (item as { image_b64: unknown }).image_b64 !== 'string') {
+    if (
+      item === null ||
+      typeof item !== 'object' ||
+      Array.isArray(item) ||
+      Object.keys(item).join() !== 'image_b64' ||
+      typeof (item as { image_b64: unknown }).image_b64 !== 'string'
+    ) {
       throw new EmbeddingContractError('invalid_request', `${where} must be {"image_b64": "<base64 PNG>"}`);
     }
     return pngOf((item as { image_b64: string }).image_b64, where);
@@ -84,15 +113,20 @@ export function checkEmbeddingRequest(body: Buffer, contentType: string | undefi
 }
 
 function pngOf(text: string, where: string): Buffer {
-  if (text.length < 4 || text.length % 4 !== 0 || !BASE64.test(text)) throw new EmbeddingContractError('image_unreadable', `${where}.image_b64 is not standard padded base64`);
+  if (text.length < 4 || text.length % 4 !== 0 || !BASE64.test(text))
+    throw new EmbeddingContractError('image_unreadable', `${where}.image_b64 is not standard padded base64`);
   const bytes = Buffer.from(text, 'base64');
-  if (!bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.length < 24) throw new EmbeddingContractError('image_unreadable', `${where}.image_b64 is not a PNG`);
+  if (!bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.length < 24)
+    throw new EmbeddingContractError('image_unreadable', `${where}.image_b64 is not a PNG`);
   // IHDR is the first chunk: width and height, big-endian, at bytes 16 and 20.
   const width = bytes.readUInt32BE(16);
   const height = bytes.readUInt32BE(20);
   const { minImageSide, maxImageSide } = contract.limits;
   if (Math.min(width, height) < minImageSide || Math.max(width, height) > maxImageSide) {
-    throw new EmbeddingContractError('image_size_unsupported', `${where} is ${width} x ${height}; each side must be ${minImageSide} to ${maxImageSide} pixels`);
+    throw new EmbeddingContractError(
+      'image_size_unsupported',
+      `${where} is ${width} x ${height}; each side must be ${minImageSide} to ${maxImageSide} pixels`,
+    );
   }
   return bytes;
 }
@@ -101,7 +135,10 @@ function pngOf(text: string, where: string): Buffer {
  * The vectors of a 200 answer, in the one shape the contract allows: `embedding` for one image, `embeddings` for a
  * batch (as many as sent), each of `model.dimensions` finite numbers, `model.dimensions` the dimensions expected.
  */
-export function parseEmbeddingResponse(body: Uint8Array | undefined, expected: { images: number; dimensions: number; batch?: boolean }): { vectors: Float32Array[]; model: EmbeddingModel } {
+export function parseEmbeddingResponse(
+  body: Uint8Array | undefined,
+  expected: { images: number; dimensions: number; batch?: boolean },
+): { vectors: Float32Array[]; model: EmbeddingModel } {
   if (!body || body.length === 0) throw new Error('the endpoint returned an empty body');
   let parsed: unknown;
   try {
@@ -109,23 +146,37 @@ export function parseEmbeddingResponse(body: Uint8Array | undefined, expected: {
   } catch {
     throw new Error('the endpoint returned a body that is not JSON');
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('the endpoint body is not a JSON object');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error('the endpoint body is not a JSON object');
   const record = parsed as Record<string, unknown>;
   const model = record.model as EmbeddingModel | undefined;
-  if (!model || typeof model.id !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(String(model.version)) || !Number.isInteger(model.dimensions)) {
+  if (
+    !model ||
+    typeof model.id !== 'string' ||
+    !/^sha256:[0-9a-f]{64}$/.test(String(model.version)) ||
+    !Number.isInteger(model.dimensions)
+  ) {
     throw new Error('the endpoint body has no "model" {id, version, dimensions}');
   }
-  if (model.dimensions !== expected.dimensions) throw new Error(`the endpoint serves ${model.dimensions} dimensions, expected ${expected.dimensions}`);
+  if (model.dimensions !== expected.dimensions)
+    throw new Error(`the endpoint serves ${model.dimensions} dimensions, expected ${expected.dimensions}`);
   const extra = Object.keys(record).filter((k) => !['embedding', 'embeddings', 'model'].includes(k));
   if (extra.length) throw new Error(`the endpoint body has fields the contract does not: ${extra.join(', ')}`);
   // A single image is answered by `embedding`, a batch (even of one) by `embeddings`: never the other.
   const batch = expected.batch ?? expected.images > 1;
-  const rows = !batch && 'embedding' in record && !('embeddings' in record) ? [record.embedding] : batch && !('embedding' in record) && Array.isArray(record.embeddings) ? record.embeddings : undefined;
+  const rows =
+    !batch && 'embedding' in record && !('embeddings' in record)
+      ? [record.embedding]
+      : batch && !('embedding' in record) && Array.isArray(record.embeddings)
+        ? record.embeddings
+        : undefined;
   if (!rows) throw new Error(`the endpoint body has no ${batch ? '"embeddings"' : '"embedding"'} array`);
-  if (rows.length !== expected.images) throw new Error(`the endpoint returned ${rows.length} vectors for ${expected.images} images`);
+  if (rows.length !== expected.images)
+    throw new Error(`the endpoint returned ${rows.length} vectors for ${expected.images} images`);
   const vectors = rows.map((row, r) => {
     if (!Array.isArray(row)) throw new Error(`vector ${r} is not an array`);
-    if (row.length !== expected.dimensions) throw new Error(`the endpoint returned ${row.length} values, expected ${expected.dimensions}`);
+    if (row.length !== expected.dimensions)
+      throw new Error(`the endpoint returned ${row.length} values, expected ${expected.dimensions}`);
     const vector = new Float32Array(row.length);
     row.forEach((v: unknown, i) => {
       if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`embedding[${i}] is not a finite number`);

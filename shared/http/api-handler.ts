@@ -33,12 +33,19 @@ export function buildApiHandler<Input, Output>(operation: Operation<Input, Outpu
     errorEnvelope({ logger: deps.logger }),
     // Who is calling, before anything of the body is read: an unauthenticated flood costs one key lookup each.
     authenticate({ accounts: deps.accounts, now: deps.now }),
-    rateLimit({ rateLimiter: deps.rateLimiter, defaultLimit: deps.http.rateLimit.requests, windowSeconds: deps.http.rateLimit.windowSeconds, now: deps.now }),
+    rateLimit({
+      rateLimiter: deps.rateLimiter,
+      defaultLimit: deps.http.rateLimit.requests,
+      windowSeconds: deps.http.rateLimit.windowSeconds,
+      now: deps.now,
+    }),
     requireTier(operation.minTier),
     ...(operation.method === 'GET' ? [] : [jsonBody({ maxBodyBytes: deps.http.maxBodyBytes })]),
     queryMerge({ fields: operation.queryFields ?? {} }),
     validateInput(operation),
-    ...(operation.method === 'GET' ? [] : [idempotency({ store: deps.idempotency, now: deps.now, logger: deps.logger })]),
+    ...(operation.method === 'GET'
+      ? []
+      : [idempotency({ store: deps.idempotency, now: deps.now, logger: deps.logger })]),
     ...(operation.cost
       ? [
           debitPoints({
@@ -81,7 +88,9 @@ export function buildApiHandler<Input, Output>(operation: Operation<Input, Outpu
     }
   };
 
-  const tracing: ApiMiddleware[] = deps.tracer ? [captureLambdaHandler(deps.tracer, { captureResponse: false }) as ApiMiddleware] : [];
+  const tracing: ApiMiddleware[] = deps.tracer
+    ? [captureLambdaHandler(deps.tracer, { captureResponse: false }) as ApiMiddleware]
+    : [];
   // At the margin before the function's deadline (http.deadlineMarginMs), middy aborts the work's signal and the
   // chain answers: the debit refunds, the envelope says 503. The work must yield for that timer to fire: it does.
   return middy<ApiEvent, ApiResult, Error, Context, RequestState>({ timeoutEarlyInMillis: deps.http.deadlineMarginMs })
@@ -91,8 +100,10 @@ export function buildApiHandler<Input, Output>(operation: Operation<Input, Outpu
 
 function abortAtDeadline(context: Context, marginMs: number): { signal: AbortSignal; clear(): void } {
   const controller = new AbortController();
-  const remaining = typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
-  const timer = remaining === undefined ? undefined : setTimeout(() => controller.abort(), Math.max(0, remaining - marginMs));
+  const remaining =
+    typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
+  const timer =
+    remaining === undefined ? undefined : setTimeout(() => controller.abort(), Math.max(0, remaining - marginMs));
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
@@ -100,7 +111,9 @@ function abortAtDeadline(context: Context, marginMs: number): { signal: AbortSig
  * Defers building until the first invocation, so importing a handler module never reads config by itself. Takes
  * the REST API's events (format 1.0) as well as format 2.0 (shared/http/gateway-event.ts).
  */
-export function lazyHandler(build: () => ApiHandler): (event: ApiEvent | APIGatewayProxyEvent, context: Context) => Promise<ApiResult> {
+export function lazyHandler(
+  build: () => ApiHandler,
+): (event: ApiEvent | APIGatewayProxyEvent, context: Context) => Promise<ApiResult> {
   let built: ApiHandler | undefined;
   return (event, context) => {
     built ??= build();

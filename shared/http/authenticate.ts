@@ -23,7 +23,8 @@ export function authenticate(options: { accounts: AccountStore; now?: () => Date
     const record = await options.accounts.findApiKey(hashApiKey(key));
     if (!record || record.revokedAt) throw new InvalidApiKeyError('unknown_or_revoked');
     // A rotated key keeps working until the end of its grace period, then reads as revoked.
-    if (record.expiresAt && record.expiresAt <= (options.now?.() ?? new Date()).toISOString()) throw new InvalidApiKeyError('unknown_or_revoked');
+    if (record.expiresAt && record.expiresAt <= (options.now?.() ?? new Date()).toISOString())
+      throw new InvalidApiKeyError('unknown_or_revoked');
     if (record.suspendedAt) throw new AccountSuspendedError();
 
     request.internal.caller = {

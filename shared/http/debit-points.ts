@@ -32,7 +32,8 @@ export function debitPoints<Input>(options: {
     const caller = state.caller!;
     // A charge begun this close to the deadline could not be refunded in time if the work then failed: refuse it
     // uncharged (the debit, the work's first steps and a refund each need a round trip or more).
-    if (hasDeadline(request) && remainingTimeOf(request)() < options.deadlineMarginMs + DEBIT_RESERVE_MS) throw new ServiceUnavailableError('The service');
+    if (hasDeadline(request) && remainingTimeOf(request)() < options.deadlineMarginMs + DEBIT_RESERVE_MS)
+      throw new ServiceUnavailableError('The service');
     const { points, units } = options.operation.cost(state.input as Input);
     state.charge = { points, units };
     try {
@@ -66,7 +67,8 @@ export function debitPoints<Input>(options: {
     }
     if (!charge?.debit) return;
     response.headers['X-Points-Cost'] = String(charge.points);
-    if (charge.debit.balanceAfter !== undefined) response.headers['X-Points-Balance'] = String(charge.debit.balanceAfter);
+    if (charge.debit.balanceAfter !== undefined)
+      response.headers['X-Points-Balance'] = String(charge.debit.balanceAfter);
   };
 
   const debitPointsOnError = async (request: ApiRequest): Promise<void> => {
@@ -79,7 +81,12 @@ export function debitPoints<Input>(options: {
       state.charge!.refunded = true;
     } catch (error) {
       // The usage record still says `charged`; this line names it, and `npm run admin -- refund` gives it back.
-      options.logger.error(REFUND_FAILED_MESSAGE, { requestId: state.requestId, accountId: debit.accountId, entryId: debit.entryId, error: error as Error });
+      options.logger.error(REFUND_FAILED_MESSAGE, {
+        requestId: state.requestId,
+        accountId: debit.accountId,
+        entryId: debit.entryId,
+        error: error as Error,
+      });
     }
   };
 
@@ -96,7 +103,10 @@ const DEBIT_RESERVE_MS = 1000;
 const REFUND_MARGIN_MS = 250;
 
 function hasDeadline(request: ApiRequest): boolean {
-  return typeof (request.context as { getRemainingTimeInMillis?: unknown } | undefined)?.getRemainingTimeInMillis === 'function';
+  return (
+    typeof (request.context as { getRemainingTimeInMillis?: unknown } | undefined)?.getRemainingTimeInMillis ===
+    'function'
+  );
 }
 
 function remainingTimeOf(request: ApiRequest): () => number {
@@ -104,7 +114,13 @@ function remainingTimeOf(request: ApiRequest): () => number {
   return typeof context?.getRemainingTimeInMillis === 'function' ? () => context.getRemainingTimeInMillis!() : () => 0;
 }
 
-async function refundWithinTime(ledger: UsageLedger, debit: Debit, reason: string, now: () => Date, remainingMs: () => number): Promise<void> {
+async function refundWithinTime(
+  ledger: UsageLedger,
+  debit: Debit,
+  reason: string,
+  now: () => Date,
+  remainingMs: () => number,
+): Promise<void> {
   await retry(() => ledger.refund(debit, reason, now()), {
     attempts: Number.POSITIVE_INFINITY,
     baseMs: 50,

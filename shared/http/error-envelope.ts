@@ -27,10 +27,15 @@ export function errorEnvelope(options: { logger: Logger }): ApiMiddleware {
       error = new ServiceUnavailableError(language === 'zh' ? '服务' : 'The service');
     }
     if (error instanceof ServiceError) {
-      if (error.status >= 500) options.logger.warn('service error', { requestId, code: error.code, error: error.message });
+      if (error.status >= 500)
+        options.logger.warn('service error', { requestId, code: error.code, error: error.message });
       const envelope = { code: error.code, message: pick(error.messages, language ?? 'en'), request_id: requestId };
       try {
-        request.response = jsonResponse(error.status, { error: { ...envelope, ...(error.details ? { details: error.details } : {}) } }, error.headers);
+        request.response = jsonResponse(
+          error.status,
+          { error: { ...envelope, ...(error.details ? { details: error.details } : {}) } },
+          error.headers,
+        );
       } catch {
         // Details that cannot be serialised (client input no error should have kept) must not make a 400 a 500.
         request.response = jsonResponse(error.status, { error: envelope }, error.headers);

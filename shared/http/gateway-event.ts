@@ -12,7 +12,11 @@ function isFormat2(event: APIGatewayProxyEvent | APIGatewayProxyEventV2): event 
   return (event as APIGatewayProxyEventV2).version === '2.0';
 }
 
-function joined(single: Record<string, string | undefined> | null, multi: Record<string, string[] | undefined> | null, lowerCase: boolean): Record<string, string> {
+function joined(
+  single: Record<string, string | undefined> | null,
+  multi: Record<string, string[] | undefined> | null,
+  lowerCase: boolean,
+): Record<string, string> {
   const out = new Map<string, string>();
   const put = (rawKey: string, value: string) => {
     const key = lowerCase ? rawKey.toLowerCase() : rawKey;

@@ -30,15 +30,26 @@ export function idempotency(options: { store: IdempotencyStore; now: () => Date;
     const key = header(request.event, 'idempotency-key');
     if (key === undefined) return;
     if (!KEY_SHAPE.test(key)) {
-      throw new InvalidRequestError([{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters, e.g. a UUID' }]);
+      throw new InvalidRequestError([
+        { field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters, e.g. a UUID' },
+      ]);
     }
     const state = request.internal;
     const id = `${state.caller!.accountId}#${key}`;
-    const fingerprint = createHash('sha256').update(`${state.operation}\n${canonicalJson(state.input)}`).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`${state.operation}\n${canonicalJson(state.input)}`)
+      .digest('hex');
     const outcome = await options.store.begin({ id, fingerprint, requestId: state.requestId, now: options.now() });
     state.idempotency =
       outcome.kind === 'replay'
-        ? { id, owned: false, replay: { ...outcome.response, headers: { ...outcome.response.headers, 'Idempotent-Replayed': 'true' } } as ApiResult }
+        ? {
+            id,
+            owned: false,
+            replay: {
+              ...outcome.response,
+              headers: { ...outcome.response.headers, 'Idempotent-Replayed': 'true' },
+            } as ApiResult,
+          }
         : { id, owned: true };
   };
 
@@ -47,7 +58,12 @@ export function idempotency(options: { store: IdempotencyStore; now: () => Date;
     if (!state.idempotency?.owned || !request.response) return;
     const { statusCode, headers, body } = request.response;
     try {
-      await options.store.complete({ id: state.idempotency.id, requestId: state.requestId, response: { statusCode, headers, body }, now: options.now() });
+      await options.store.complete({
+        id: state.idempotency.id,
+        requestId: state.requestId,
+        response: { statusCode, headers, body },
+        now: options.now(),
+      });
     } catch (error) {
       // The work is done and charged: failing the response now would only invite a retry that charges again.
       // The key stays locked until its lock expires; after that a retry runs anew.

@@ -11,7 +11,11 @@ export function languageOf(acceptLanguage: string | undefined): Language {
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     const q = qParam ? Number(qParam.slice(2)) : 1;
     if (!Number.isFinite(q) || q <= 0) continue; // q=0 means "not acceptable" (RFC 9110 12.4.2)
-    const lang: Language | undefined = tag.startsWith('zh') ? 'zh' : tag.startsWith('en') || tag === '*' ? 'en' : undefined;
+    const lang: Language | undefined = tag.startsWith('zh')
+      ? 'zh'
+      : tag.startsWith('en') || tag === '*'
+        ? 'en'
+        : undefined;
     if (lang && q > best.q) best = { lang, q };
   }
   return best.lang;

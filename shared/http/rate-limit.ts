@@ -3,7 +3,12 @@ import { RateLimitedError } from '../errors';
 import type { RateLimiter } from '../ports';
 import type { ApiMiddleware, ApiRequest } from './types';
 
-export function rateLimit(options: { rateLimiter: RateLimiter; defaultLimit: number; windowSeconds: number; now: () => Date }): ApiMiddleware {
+export function rateLimit(options: {
+  rateLimiter: RateLimiter;
+  defaultLimit: number;
+  windowSeconds: number;
+  now: () => Date;
+}): ApiMiddleware {
   const rateLimitBefore = async (request: ApiRequest): Promise<void> => {
     const caller = request.internal.caller!;
     const limit = caller.rateLimit ?? options.defaultLimit;

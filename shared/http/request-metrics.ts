@@ -25,11 +25,16 @@ export function requestMetrics(options: { metrics: Metrics; now?: () => number }
     };
     one('Requests', 1, MetricUnit.Count, { operation: state.operation, statusClass: `${Math.floor(status / 100)}xx` });
     one('Latency', now() - state.startedAt, MetricUnit.Milliseconds, { operation: state.operation });
-    if (status >= 400) one('Errors', 1, MetricUnit.Count, { operation: state.operation, code: errorCodeOf(response.body) ?? 'unknown' });
-    if (status < 400) for (const outcome of state.outcomes ?? []) one(outcome, 1, MetricUnit.Count, { operation: state.operation });
+    if (status >= 400)
+      one('Errors', 1, MetricUnit.Count, { operation: state.operation, code: errorCodeOf(response.body) ?? 'unknown' });
+    if (status < 400)
+      for (const outcome of state.outcomes ?? []) one(outcome, 1, MetricUnit.Count, { operation: state.operation });
     const charged = state.charge?.debit && !state.charge.refunded;
     if (charged && state.caller) {
-      one('PointsCharged', state.charge!.points, MetricUnit.Count, { operation: state.operation, tier: state.caller.tier });
+      one('PointsCharged', state.charge!.points, MetricUnit.Count, {
+        operation: state.operation,
+        tier: state.caller.tier,
+      });
       one('UnitsProcessed', state.charge!.units, MetricUnit.Count, { operation: state.operation });
     }
   };

@@ -10,7 +10,11 @@ import type { Tracer } from '../tracing';
 import type { Language } from './language';
 
 export type ApiEvent = APIGatewayProxyEventV2;
-export type ApiResult = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string>; body: string };
+export type ApiResult = APIGatewayProxyStructuredResultV2 & {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+};
 
 /** A metered operation: what it accepts, what it costs, who may call it, and the work itself. */
 export interface Operation<Input, Output> {

@@ -8,14 +8,19 @@ import { InvalidRequestError, type FieldIssue } from '../errors';
 import type { ApiMiddleware, ApiRequest, Operation } from './types';
 
 export function fieldPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
+  return path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)),
+    '',
+  );
 }
 
 export function issuesOf(error: z.ZodError, maxIssues = 50): FieldIssue[] {
   return error.issues.slice(0, maxIssues).map((issue) => ({ field: fieldPath(issue.path), message: issue.message }));
 }
 
-export function validateInput<Input>(operation: Pick<Operation<Input, unknown>, 'schema' | 'precheck' | 'validate'>): ApiMiddleware {
+export function validateInput<Input>(
+  operation: Pick<Operation<Input, unknown>, 'schema' | 'precheck' | 'validate'>,
+): ApiMiddleware {
   const validateInputBefore = (request: ApiRequest): void => {
     const raw = request.internal.rawInput ?? request.internal.body ?? {};
     operation.precheck?.(raw);

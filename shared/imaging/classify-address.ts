@@ -74,7 +74,10 @@ export function sameAddress(left: string | undefined, right: string): boolean {
   const b = parseStrict(right);
   if (!a || !b) return false;
   const asV6 = (address: ipaddr.IPv4 | ipaddr.IPv6): string =>
-    (address.kind() === 'ipv4' ? (address as ipaddr.IPv4).toIPv4MappedAddress() : (address as ipaddr.IPv6)).toNormalizedString();
+    (address.kind() === 'ipv4'
+      ? (address as ipaddr.IPv4).toIPv4MappedAddress()
+      : (address as ipaddr.IPv6)
+    ).toNormalizedString();
   return asV6(a) === asV6(b);
 }
 
@@ -111,11 +114,14 @@ function classifyIPv6(address: ipaddr.IPv6): AddressVerdict {
     if (!matches(address, embedding)) continue;
     const v4 = new ipaddr.IPv4(address.toByteArray().slice(offset, offset + 4));
     const inner = classifyIPv4(v4);
-    return inner.isPublic ? inner : { isPublic: false, reason: `${embedding.reason} of ${v4.toString()}, ${inner.reason}` };
+    return inner.isPublic
+      ? inner
+      : { isPublic: false, reason: `${embedding.reason} of ${v4.toString()}, ${inner.reason}` };
   }
   const refused = IPV6_REFUSED.find((candidate) => matches(address, candidate));
   if (refused) return { isPublic: false, reason: refused.reason };
-  if (!matches(address, IPV6_GLOBAL_UNICAST)) return { isPublic: false, reason: 'a reserved IPv6 address (outside 2000::/3)' };
+  if (!matches(address, IPV6_GLOBAL_UNICAST))
+    return { isPublic: false, reason: 'a reserved IPv6 address (outside 2000::/3)' };
   return { isPublic: true };
 }
 

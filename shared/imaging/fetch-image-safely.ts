@@ -59,8 +59,7 @@ export async function fetchImageSafely(url: string, options: FetchImageOptions =
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
   const resolve = options.resolve ?? lookupAll;
   const signal = AbortSignal.timeout(timeoutMs);
-  const timedOut = (): UrlFetchFailedError =>
-    new UrlFetchFailedError(`no complete answer within ${timeoutMs} ms`);
+  const timedOut = (): UrlFetchFailedError => new UrlFetchFailedError(`no complete answer within ${timeoutMs} ms`);
 
   let current = checkUrlBeforeLookup(url, options);
   for (let redirects = 0; ; redirects++) {

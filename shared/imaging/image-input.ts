@@ -76,7 +76,9 @@ function stripDataUrlPrefix(text: string): string {
   if (!match) throw new ImageUnreadableError('the data: prefix has no "," before the base64 data');
   const [mediaType = '', ...parameters] = match[1]!.split(';').map((part) => part.trim());
   if (!IMAGE_MEDIA_TYPE.test(mediaType)) {
-    throw new ImageUnreadableError(`the data: prefix must name an image type (data:image/png;base64,...), not "${mediaType}"`);
+    throw new ImageUnreadableError(
+      `the data: prefix must name an image type (data:image/png;base64,...), not "${mediaType}"`,
+    );
   }
   if (parameters.length === 0 || parameters[parameters.length - 1]!.toLowerCase() !== 'base64') {
     throw new ImageUnreadableError('the data: prefix must end in ";base64,"');
@@ -94,7 +96,9 @@ function alphabetOf(body: string): Alphabet {
   if (STANDARD_ONLY.test(body) && URL_SAFE_ONLY.test(body)) {
     throw new ImageUnreadableError('image_b64 mixes the standard (+/) and URL-safe (-_) base64 alphabets');
   }
-  const bad = [...body].find((character) => !STANDARD_ALPHABET.includes(character) && !URL_SAFE_ALPHABET.includes(character));
+  const bad = [...body].find(
+    (character) => !STANDARD_ALPHABET.includes(character) && !URL_SAFE_ALPHABET.includes(character),
+  );
   throw new ImageUnreadableError(`image_b64 contains a character that is not base64: ${JSON.stringify(bad)}`);
 }
 

@@ -54,7 +54,10 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
   const latestLogoBatch = async (market: Market): Promise<string> => {
     if (Date.now() - (checkedAt.get(market) ?? 0) > 60_000 || !latestLogos.has(market)) {
       checkedAt.set(market, Date.now());
-      latestLogos = new Map(latestLogos).set(market, (await setup.batches.latestComplete(market, 'logos'))?.batchId ?? '');
+      latestLogos = new Map(latestLogos).set(
+        market,
+        (await setup.batches.latestComplete(market, 'logos'))?.batchId ?? '',
+      );
     }
     return latestLogos.get(market)!;
   };
@@ -69,14 +72,25 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
       try {
         const index = remote ? remote(name) : await setup.indexes.load(name, embedder);
         const calibration = calibrations[embedder.name];
-        return { embedder, index, ...(calibration ? { calibration } : {}), ...(embedder === primary?.embedder ? { windows: primaryWindows } : {}) };
+        return {
+          embedder,
+          index,
+          ...(calibration ? { calibration } : {}),
+          ...(embedder === primary?.embedder ? { windows: primaryWindows } : {}),
+        };
       } catch {
         loaded.delete(name);
         return undefined;
       }
     };
-    const search = Promise.all([primary ? loadPath(primary.embedder, primary.index) : undefined, loadPath(descriptor)]).then(
-      ([primaryPath, fallback]): MarketSearch => ({ ...(primaryPath ? { primary: primaryPath } : {}), ...(fallback ? { fallback } : {}) }),
+    const search = Promise.all([
+      primary ? loadPath(primary.embedder, primary.index) : undefined,
+      loadPath(descriptor),
+    ]).then(
+      ([primaryPath, fallback]): MarketSearch => ({
+        ...(primaryPath ? { primary: primaryPath } : {}),
+        ...(fallback ? { fallback } : {}),
+      }),
     );
     loaded.set(name, { batchId, search });
     return search;
@@ -94,7 +108,10 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
           imageFromBase64: (text) => decodeBase64Image(text),
           imageFromUrl: (url) => fetchImageSafely(url, setup.fetchOptions),
           normalize: (bytes) => normalizeImage(bytes),
-          dataAsOf: async (m) => (await setup.batches.latestComplete(m, 'logos'))?.dataAsOf ?? (await setup.batches.latestComplete(m, 'marks'))?.dataAsOf ?? '',
+          dataAsOf: async (m) =>
+            (await setup.batches.latestComplete(m, 'logos'))?.dataAsOf ??
+            (await setup.batches.latestComplete(m, 'marks'))?.dataAsOf ??
+            '',
           coverage: async (m) => (await setup.batches.latestComplete(m, 'marks'))?.coverage,
           primaryBudgetMs: setup.primaryBudgetMs ?? 1500,
         },

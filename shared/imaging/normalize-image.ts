@@ -55,7 +55,10 @@ export async function normalizeImage(bytes: Buffer, options: NormalizeImageOptio
   try {
     const { width, height } = await declaredDimensions(input, format);
     const density = format === 'svg' ? svgDensity(width, height) : undefined;
-    const flat = format === 'svg' ? await renderSvgWithinDeadline(() => decodeOnWhite(input, density)) : await decodeOnWhite(input, density);
+    const flat =
+      format === 'svg'
+        ? await renderSvgWithinDeadline(() => decodeOnWhite(input, density))
+        : await decodeOnWhite(input, density);
     return await trimSquareAndResize(flat, size);
   } catch (error) {
     if (error instanceof ServiceError) throw error;
@@ -87,7 +90,8 @@ function sniffFormat(bytes: Buffer): ImageFormat | undefined {
     bytes.length >= at + signature.length && signature.every((byte, index) => bytes[at + index] === byte);
   if (startsWith([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
   if (startsWith([0xff, 0xd8, 0xff])) return 'jpeg';
-  if (startsWith([0x47, 0x49, 0x46, 0x38]) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61) return 'gif';
+  if (startsWith([0x47, 0x49, 0x46, 0x38]) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61)
+    return 'gif';
   if (startsWith([0x52, 0x49, 0x46, 0x46]) && startsWith([0x57, 0x45, 0x42, 0x50], 8)) return 'webp';
   if (looksLikeSvg(bytes)) return 'svg';
   return undefined;
@@ -95,8 +99,14 @@ function sniffFormat(bytes: Buffer): ImageFormat | undefined {
 
 /** Markup whose first element is `<svg`: a cheap look before the real XML parse of checkSvg. */
 function looksLikeSvg(bytes: Buffer): boolean {
-  const head = bytes.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '');
-  const withoutProlog = head.replace(/^(\s*(<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>))*\s*/i, '');
+  const head = bytes
+    .subarray(0, 4096)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
+  const withoutProlog = head.replace(
+    /^(\s*(<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>))*\s*/i,
+    '',
+  );
   return /^<(?:[A-Za-z_][\w.-]*:)?svg[\s>/]/.test(withoutProlog);
 }
 
@@ -249,7 +259,12 @@ interface Box {
  * TRIM_THRESHOLD in some channel. A lone differing pixel with no differing 4-neighbour is taken for noise (a JPEG
  * speck) and does not stop the trim. An image with no such pixel (blank) has no box: undefined.
  */
-export function contentBox(rgb: Uint8Array, width: number, height: number, threshold = TRIM_THRESHOLD): Box | undefined {
+export function contentBox(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  threshold = TRIM_THRESHOLD,
+): Box | undefined {
   const [r0, g0, b0] = [rgb[0]!, rgb[1]!, rgb[2]!];
   const differs = new Uint8Array(width * height);
   for (let pixel = 0, offset = 0; pixel < differs.length; pixel++, offset += 3) {
@@ -295,7 +310,12 @@ async function trimSquareAndResize(image: RawImage, size: number): Promise<Norma
     .raw()
     .toBuffer({ resolveWithObject: true });
   const rgb = rgbOf(data, info);
-  return { rgb: new Uint8Array(rgb.data.buffer, rgb.data.byteOffset, rgb.data.length), width: rgb.width, height: rgb.height, content: box };
+  return {
+    rgb: new Uint8Array(rgb.data.buffer, rgb.data.byteOffset, rgb.data.length),
+    width: rgb.width,
+    height: rgb.height,
+    content: box,
+  };
 }
 
 function rgbOf(data: Buffer, info: sharp.OutputInfo): RawImage {

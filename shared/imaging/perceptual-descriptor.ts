@@ -39,7 +39,13 @@ import { toWorkingSize } from './descriptor/working-copy';
 export type DescriptorBlock = keyof typeof BLOCK_SIZES;
 export type DescriptorWeights = Record<DescriptorBlock, number>;
 
-export const DEFAULT_DESCRIPTOR_WEIGHTS: DescriptorWeights = { fill: 0.5, fillCoarse: 0.5, edge: 1, orientation: 1, rings: 0.5 };
+export const DEFAULT_DESCRIPTOR_WEIGHTS: DescriptorWeights = {
+  fill: 0.5,
+  fillCoarse: 0.5,
+  edge: 1,
+  orientation: 1,
+  rings: 0.5,
+};
 
 /** 256 + 64 + 64 + 128 + 36 = 548. */
 export const DESCRIPTOR_DIMENSIONS = Object.values(BLOCK_SIZES).reduce((sum, size) => sum + size, 0);
@@ -57,9 +63,14 @@ export class PerceptualDescriptorEmbedder implements Embedder {
 }
 
 /** The descriptor of one image (synchronous; the embedder wraps it). */
-export function describeLogo(image: NormalizedImage, weights: DescriptorWeights = DEFAULT_DESCRIPTOR_WEIGHTS): Float32Array {
+export function describeLogo(
+  image: NormalizedImage,
+  weights: DescriptorWeights = DEFAULT_DESCRIPTOR_WEIGHTS,
+): Float32Array {
   if (image.width <= 0 || image.height <= 0 || image.rgb.length < image.width * image.height * 3) {
-    throw new RangeError(`a ${image.width}x${image.height} RGB image needs ${image.width * image.height * 3} bytes, got ${image.rgb.length}`);
+    throw new RangeError(
+      `a ${image.width}x${image.height} RGB image needs ${image.width * image.height * 3} bytes, got ${image.rgb.length}`,
+    );
   }
   const work = toWorkingSize(image);
   const found = contentRect(work);
@@ -73,7 +84,13 @@ export function describeLogo(image: NormalizedImage, weights: DescriptorWeights 
   const edgeMap = canonicalMap(edges.strength, frame);
   const { orientation, rings } = orientationAndRings(edges, ink, frame);
   return assemble(
-    { fill: pooled(fillMap, FINE), fillCoarse: pooled(fillMap, COARSE), edge: pooled(edgeMap, EDGE), orientation, rings },
+    {
+      fill: pooled(fillMap, FINE),
+      fillCoarse: pooled(fillMap, COARSE),
+      edge: pooled(edgeMap, EDGE),
+      orientation,
+      rings,
+    },
     weights,
   );
 }

@@ -23,7 +23,8 @@ export const WHOLE: Window = { x: 0, y: 0, w: 1, h: 1 };
 function grid(side: number, steps: number): Window[] {
   const stride = steps > 1 ? (1 - side) / (steps - 1) : 0;
   const out: Window[] = [];
-  for (let j = 0; j < steps; j++) for (let i = 0; i < steps; i++) out.push({ x: i * stride, y: j * stride, w: side, h: side });
+  for (let j = 0; j < steps; j++)
+    for (let i = 0; i < steps; i++) out.push({ x: i * stride, y: j * stride, w: side, h: side });
   return out;
 }
 

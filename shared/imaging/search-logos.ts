@@ -94,9 +94,17 @@ interface FoundMark extends VectorMatch {
 }
 
 /** Every window searched; each mark keeps its best window (the first, the whole picture, wins a tie). */
-async function searchOn(path: SearchPath, image: NormalizedImage, query: { topK: number; nice?: string; liveOnly: boolean }, signal?: AbortSignal): Promise<FoundMark[]> {
+async function searchOn(
+  path: SearchPath,
+  image: NormalizedImage,
+  query: { topK: number; nice?: string; liveOnly: boolean },
+  signal?: AbortSignal,
+): Promise<FoundMark[]> {
   const windows = path.embedder.embedWindows && path.windows ? path.windows : [WHOLE];
-  const vectors = path.embedder.embedWindows && windows.length > 1 ? await path.embedder.embedWindows(image, windows, { signal }) : [await path.embedder.embed(image, { signal })];
+  const vectors =
+    path.embedder.embedWindows && windows.length > 1
+      ? await path.embedder.embedWindows(image, windows, { signal })
+      : [await path.embedder.embed(image, { signal })];
   const answers = await Promise.all(vectors.map((vector) => path.index.query(vector, { ...query, signal })));
   const best = new Map<string, FoundMark>();
   for (const [w, matches] of answers.entries()) {
@@ -119,14 +127,30 @@ export function regionInPicture(image: NormalizedImage, window: Window): Picture
   const y0 = Math.max(box.top, top + window.y * side);
   const x1 = Math.min(box.left + box.width, left + (window.x + window.w) * side);
   const y1 = Math.min(box.top + box.height, top + (window.y + window.h) * side);
-  return { x: Math.round(x0), y: Math.round(y0), w: Math.max(1, Math.round(x1 - x0)), h: Math.max(1, Math.round(y1 - y0)) };
+  return {
+    x: Math.round(x0),
+    y: Math.round(y0),
+    w: Math.max(1, Math.round(x1 - x0)),
+    h: Math.max(1, Math.round(y1 - y0)),
+  };
 }
 
-export async function searchLogos(sources: LogoSearchSources, request: LogoSearchRequest, options: { signal?: AbortSignal } = {}): Promise<LogoSearchResponse> {
-  const bytes = request.image_b64 !== undefined ? sources.imageFromBase64(request.image_b64) : await sources.imageFromUrl(request.url!);
+export async function searchLogos(
+  sources: LogoSearchSources,
+  request: LogoSearchRequest,
+  options: { signal?: AbortSignal } = {},
+): Promise<LogoSearchResponse> {
+  const bytes =
+    request.image_b64 !== undefined
+      ? sources.imageFromBase64(request.image_b64)
+      : await sources.imageFromUrl(request.url!);
   const image = await sources.normalize(bytes);
   const market = await sources.market(request.country);
-  const query = { topK: request.limit, ...(request.nice ? { nice: request.nice } : {}), liveOnly: request.country === 'CN' };
+  const query = {
+    topK: request.limit,
+    ...(request.nice ? { nice: request.nice } : {}),
+    liveOnly: request.country === 'CN',
+  };
 
   let matches: FoundMark[] | undefined;
   let degraded = false;
@@ -153,7 +177,10 @@ export async function searchLogos(sources: LogoSearchSources, request: LogoSearc
     }
   }
 
-  const [dataAsOf, coverage] = await Promise.all([sources.dataAsOf(request.country), request.country === 'CN' ? sources.coverage('CN') : undefined]);
+  const [dataAsOf, coverage] = await Promise.all([
+    sources.dataAsOf(request.country),
+    request.country === 'CN' ? sources.coverage('CN') : undefined,
+  ]);
   const calibration = answered?.calibration;
   const results: LogoResult[] = matches
     .filter((m) => !query.liveOnly || m.isLive)
@@ -180,7 +207,12 @@ export async function searchLogos(sources: LogoSearchSources, request: LogoSearc
     data_as_of: dataAsOf,
     degraded,
     ...(request.country === 'CN' && coverage
-      ? { country: coverage.country, source: coverage.source, partial: coverage.partial, coverage_note: coverage.coverage_note }
+      ? {
+          country: coverage.country,
+          source: coverage.source,
+          partial: coverage.partial,
+          coverage_note: coverage.coverage_note,
+        }
       : {}),
   };
 }

@@ -35,7 +35,16 @@ export const SVG_LIMITS = {
   filterRegionShare: 2,
 } as const;
 
-const NON_DRAWING_FE = new Set(['femergenode', 'fefuncr', 'fefuncg', 'fefuncb', 'fefunca', 'fedistantlight', 'fepointlight', 'fespotlight']);
+const NON_DRAWING_FE = new Set([
+  'femergenode',
+  'fefuncr',
+  'fefuncg',
+  'fefuncb',
+  'fefunca',
+  'fedistantlight',
+  'fepointlight',
+  'fespotlight',
+]);
 
 function localName(qualified: string): string {
   return qualified.slice(qualified.indexOf(':') + 1).toLowerCase();
@@ -46,12 +55,17 @@ function lengthPx(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const match = /^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)\s*(px|pt|pc|mm|cm|in)?\s*$/i.exec(value);
   if (!match) return undefined;
-  const factor = { px: 1, pt: 4 / 3, pc: 16, mm: 96 / 25.4, cm: 96 / 2.54, in: 96 }[(match[2] ?? 'px').toLowerCase() as 'px'];
+  const factor = { px: 1, pt: 4 / 3, pc: 16, mm: 96 / 25.4, cm: 96 / 2.54, in: 96 }[
+    (match[2] ?? 'px').toLowerCase() as 'px'
+  ];
   return Number(match[1]) * factor;
 }
 
 function numbers(value: string | undefined): number[] {
-  return (value ?? '').split(/[\s,]+/).filter(Boolean).map(Number);
+  return (value ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number);
 }
 
 /** A filter region size: a percentage or a fraction (objectBoundingBox) or a length (user space), as a share. */
@@ -91,22 +105,33 @@ class RenderingBudget {
   }
 
   openElement(name: string, attrs: Record<string, string>): void {
-    if (++this.elements > SVG_LIMITS.elements) refuse(`it has more than ${SVG_LIMITS.elements} elements`, SVG_LIMITS.elements);
-    if (this.open.length >= SVG_LIMITS.depth) refuse(`its elements nest more than ${SVG_LIMITS.depth} deep`, SVG_LIMITS.depth);
+    if (++this.elements > SVG_LIMITS.elements)
+      refuse(`it has more than ${SVG_LIMITS.elements} elements`, SVG_LIMITS.elements);
+    if (this.open.length >= SVG_LIMITS.depth)
+      refuse(`its elements nest more than ${SVG_LIMITS.depth} deep`, SVG_LIMITS.depth);
     if (this.elements === 1) this.readPictureSize(attrs);
     if (name === 'style') this.styleDepth++;
-    if (name === 'use' && ++this.uses > SVG_LIMITS.uses) refuse(`it has more than ${SVG_LIMITS.uses} <use> elements`, SVG_LIMITS.uses);
+    if (name === 'use' && ++this.uses > SVG_LIMITS.uses)
+      refuse(`it has more than ${SVG_LIMITS.uses} <use> elements`, SVG_LIMITS.uses);
     if (name === 'filter') {
       this.insideFilter = attrs.id ?? '';
-      this.filters.push({ userSpace: attrs.filterunits === 'userSpaceOnUse', width: attrs.width, height: attrs.height });
+      this.filters.push({
+        userSpace: attrs.filterunits === 'userSpaceOnUse',
+        width: attrs.width,
+        height: attrs.height,
+      });
     }
     if (name.startsWith('fe') && !NON_DRAWING_FE.has(name)) this.primitive(name, attrs);
-    const appliesFilter = (attrs.filter !== undefined && attrs.filter.trim() !== 'none') || /(^|;)\s*filter\s*:\s*(?!none)/i.test(attrs.style ?? '');
+    const appliesFilter =
+      (attrs.filter !== undefined && attrs.filter.trim() !== 'none') ||
+      /(^|;)\s*filter\s*:\s*(?!none)/i.test(attrs.style ?? '');
     if (appliesFilter) {
       const reference = /url\(\s*["']?#([^"')\s]+)/.exec(attrs.filter ?? attrs.style ?? '');
       this.applied.push(reference?.[1] ?? '');
-      if (++this.filtered > SVG_LIMITS.filteredElements) refuse(`more than ${SVG_LIMITS.filteredElements} elements apply a filter`, SVG_LIMITS.filteredElements);
-      if (this.filteredOpen + 1 > SVG_LIMITS.filterNesting) refuse(`filtered elements nest more than ${SVG_LIMITS.filterNesting} deep`, SVG_LIMITS.filterNesting);
+      if (++this.filtered > SVG_LIMITS.filteredElements)
+        refuse(`more than ${SVG_LIMITS.filteredElements} elements apply a filter`, SVG_LIMITS.filteredElements);
+      if (this.filteredOpen + 1 > SVG_LIMITS.filterNesting)
+        refuse(`filtered elements nest more than ${SVG_LIMITS.filterNesting} deep`, SVG_LIMITS.filterNesting);
       this.filteredOpen++;
     }
     this.open.push(appliesFilter);
@@ -120,17 +145,25 @@ class RenderingBudget {
 
   styleText(css: string): void {
     // A stylesheet can put one filter on any number of elements, out of reach of the counts above.
-    if (this.styleDepth > 0 && /filter\s*:\s*(?!none)/i.test(css)) refuse('a filter set in a stylesheet (set it with the filter attribute)', 0);
+    if (this.styleDepth > 0 && /filter\s*:\s*(?!none)/i.test(css))
+      refuse('a filter set in a stylesheet (set it with the filter attribute)', 0);
   }
 
   /** What needs the whole document: filters applied by reference, filter regions in the picture's units. */
   finish(): void {
     const morphologies = this.applied.reduce((sum, id) => sum + (this.morphologiesOf.get(id) ?? 0), 0);
-    if (morphologies > SVG_LIMITS.morphologyApplications) refuse(`filters apply feMorphology ${morphologies} times`, SVG_LIMITS.morphologyApplications);
+    if (morphologies > SVG_LIMITS.morphologyApplications)
+      refuse(`filters apply feMorphology ${morphologies} times`, SVG_LIMITS.morphologyApplications);
     for (const filter of this.filters) {
-      const share = Math.max(regionShare(filter.width, filter.userSpace, this.pictureSide), regionShare(filter.height, filter.userSpace, this.pictureSide));
+      const share = Math.max(
+        regionShare(filter.width, filter.userSpace, this.pictureSide),
+        regionShare(filter.height, filter.userSpace, this.pictureSide),
+      );
       if (!(share <= SVG_LIMITS.filterRegionShare)) {
-        refuse(`a filter region is ${Number.isFinite(share) ? `${share.toFixed(1)} times` : 'unreadably'} the size of what it filters`, SVG_LIMITS.filterRegionShare);
+        refuse(
+          `a filter region is ${Number.isFinite(share) ? `${share.toFixed(1)} times` : 'unreadably'} the size of what it filters`,
+          SVG_LIMITS.filterRegionShare,
+        );
       }
     }
   }
@@ -148,15 +181,22 @@ class RenderingBudget {
   }
 
   private primitive(name: string, attrs: Record<string, string>): void {
-    if (++this.primitives > SVG_LIMITS.filterPrimitives) refuse(`it has more than ${SVG_LIMITS.filterPrimitives} filter primitives`, SVG_LIMITS.filterPrimitives);
+    if (++this.primitives > SVG_LIMITS.filterPrimitives)
+      refuse(`it has more than ${SVG_LIMITS.filterPrimitives} filter primitives`, SVG_LIMITS.filterPrimitives);
     if (name === 'femorphology') {
-      if (this.insideFilter !== undefined) this.morphologiesOf.set(this.insideFilter, (this.morphologiesOf.get(this.insideFilter) ?? 0) + 1);
+      if (this.insideFilter !== undefined)
+        this.morphologiesOf.set(this.insideFilter, (this.morphologiesOf.get(this.insideFilter) ?? 0) + 1);
       const radius = Math.max(0, ...numbers(attrs.radius).map(Math.abs)) * this.scale;
-      if (!(radius <= SVG_LIMITS.morphologyRadiusPx)) refuse(`an feMorphology radius is ${Math.round(radius)} pixels at render size`, SVG_LIMITS.morphologyRadiusPx);
+      if (!(radius <= SVG_LIMITS.morphologyRadiusPx))
+        refuse(`an feMorphology radius is ${Math.round(radius)} pixels at render size`, SVG_LIMITS.morphologyRadiusPx);
     }
     if (name === 'fegaussianblur') {
       const deviation = Math.max(0, ...numbers(attrs.stddeviation).map(Math.abs)) * this.scale;
-      if (!(deviation <= SVG_LIMITS.blurDeviationPx)) refuse(`an feGaussianBlur stdDeviation is ${Math.round(deviation)} pixels at render size`, SVG_LIMITS.blurDeviationPx);
+      if (!(deviation <= SVG_LIMITS.blurDeviationPx))
+        refuse(
+          `an feGaussianBlur stdDeviation is ${Math.round(deviation)} pixels at render size`,
+          SVG_LIMITS.blurDeviationPx,
+        );
     }
   }
 }
@@ -168,7 +208,12 @@ class RenderingBudget {
 export function checkSvgBudget(text: string, renderSide: number): void {
   const budget = new RenderingBudget(renderSide);
   const parser = new SaxesParser({ xmlns: false, position: false });
-  parser.on('opentag', (tag) => budget.openElement(localName(tag.name), Object.fromEntries(Object.entries(tag.attributes).map(([k, v]) => [localName(k), v]))));
+  parser.on('opentag', (tag) =>
+    budget.openElement(
+      localName(tag.name),
+      Object.fromEntries(Object.entries(tag.attributes).map(([k, v]) => [localName(k), v])),
+    ),
+  );
   parser.on('closetag', (tag) => budget.closeElement(localName(tag.name)));
   parser.on('text', (css) => budget.styleText(css));
   parser.on('cdata', (css) => budget.styleText(css));
@@ -187,7 +232,10 @@ let renderGate: Promise<void> = Promise.resolve();
  * its thread until it ends (it cannot be stopped), and holds the gate until then: what the budget lets through is
  * bounded, so that is bounded too.
  */
-export async function renderSvgWithinDeadline<T>(render: () => Promise<T>, deadlineMs = SVG_RENDER_DEADLINE_MS): Promise<T> {
+export async function renderSvgWithinDeadline<T>(
+  render: () => Promise<T>,
+  deadlineMs = SVG_RENDER_DEADLINE_MS,
+): Promise<T> {
   const startedAt = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
@@ -205,7 +253,11 @@ export async function renderSvgWithinDeadline<T>(render: () => Promise<T>, deadl
     const rendering = render();
     void rendering.then(release, release);
     const outcome = await Promise.race([rendering, timedOut]);
-    if (outcome === 'timeout') throw new ImageTooComplexError(`it did not render within ${((Date.now() - startedAt) / 1000).toFixed(1)} s`, deadlineMs);
+    if (outcome === 'timeout')
+      throw new ImageTooComplexError(
+        `it did not render within ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
+        deadlineMs,
+      );
     return outcome as T;
   } finally {
     clearTimeout(timer);

@@ -35,7 +35,12 @@ export interface LogoBatchKey {
   isManifest: boolean;
 }
 
-const ENTRY_EXTENSION: Record<BatchKind, string> = { 'uspto-daily': '.xml', tsdr: '.xml', 'marks-jsonl': '.jsonl', tro: '.csv' };
+const ENTRY_EXTENSION: Record<BatchKind, string> = {
+  'uspto-daily': '.xml',
+  tsdr: '.xml',
+  'marks-jsonl': '.jsonl',
+  tro: '.csv',
+};
 
 export function entryExtensionOf(kind: BatchKind): string {
   return ENTRY_EXTENSION[kind];
@@ -49,10 +54,13 @@ function checkMarketAndDate(market: string, batchDate: string): { error: string 
 
 export function parseBatchKey(key: string): BatchKey | { error: string } {
   const parts = key.split('/');
-  if (parts[0] === 'incoming' && parts[1] === LOGO_BATCH_KIND) return { error: `a logo batch is a folder: ${LOGO_LAYOUT}` };
-  if (parts.length !== 5 || parts[0] !== 'incoming') return { error: `expected incoming/<kind>/<market>/<YYYY-MM-DD>/<file>, got ${key}` };
+  if (parts[0] === 'incoming' && parts[1] === LOGO_BATCH_KIND)
+    return { error: `a logo batch is a folder: ${LOGO_LAYOUT}` };
+  if (parts.length !== 5 || parts[0] !== 'incoming')
+    return { error: `expected incoming/<kind>/<market>/<YYYY-MM-DD>/<file>, got ${key}` };
   const [, kind, market, batchDate, fileName] = parts as [string, string, string, string, string];
-  if (!(BATCH_KINDS as readonly string[]).includes(kind)) return { error: `unknown kind "${kind}" (one of ${[...BATCH_KINDS, LOGO_BATCH_KIND].join(', ')})` };
+  if (!(BATCH_KINDS as readonly string[]).includes(kind))
+    return { error: `unknown kind "${kind}" (one of ${[...BATCH_KINDS, LOGO_BATCH_KIND].join(', ')})` };
   const invalid = checkMarketAndDate(market, batchDate);
   if (invalid) return invalid;
   if (!fileName) return { error: 'no file name' };
@@ -67,8 +75,16 @@ export function isLogoBatchKey(key: string): boolean {
 export function parseLogoBatchKey(key: string): LogoBatchKey | { error: string } {
   const parts = key.split('/');
   // An empty part is a folder placeholder (`.../<batch-name>/`) or a doubled slash: neither names a file.
-  if (parts.length < 6 || !isLogoBatchKey(key) || parts.includes('')) return { error: `expected ${LOGO_LAYOUT}, got ${key}` };
-  const [, , market, batchDate, batchName, ...inFolder] = parts as [string, string, string, string, string, ...string[]];
+  if (parts.length < 6 || !isLogoBatchKey(key) || parts.includes(''))
+    return { error: `expected ${LOGO_LAYOUT}, got ${key}` };
+  const [, , market, batchDate, batchName, ...inFolder] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    ...string[],
+  ];
   const invalid = checkMarketAndDate(market, batchDate);
   if (invalid) return invalid;
   const folder = parts.slice(0, 5).join('/');

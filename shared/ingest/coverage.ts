@@ -16,7 +16,10 @@ export async function readCoverage(stream: NodeJS.ReadableStream): Promise<Cover
   let text = '';
   for await (const chunk of stream) text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
   const parsed = coverageRecordSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new Error(`coverage record: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `coverage record: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   const { data_as_of: _dataAsOf, ...coverage } = parsed.data;
   return coverage;
 }

@@ -24,7 +24,17 @@ import { readTroList } from '../marks/tro-csv';
 import { parseTsdrStatusXml } from '../marks/tsdr-status-xml';
 import { parseUsptoDailyXml } from '../marks/uspto-daily-xml';
 import { GrowingKeyFilter, KeyFilter } from '../marks/key-filter';
-import type { CoverageRecord, DataBatchStore, DataKind, FilterName, KeyFilterStore, KnownAbsent, MarkBatchWriter, MarkStore, TroStore } from '../ports';
+import type {
+  CoverageRecord,
+  DataBatchStore,
+  DataKind,
+  FilterName,
+  KeyFilterStore,
+  KnownAbsent,
+  MarkBatchWriter,
+  MarkStore,
+  TroStore,
+} from '../ports';
 
 export const BATCH_KINDS = ['uspto-daily', 'tsdr', 'marks-jsonl', 'tro'] as const;
 export type BatchKind = (typeof BATCH_KINDS)[number];
@@ -111,7 +121,9 @@ async function* recordsOf(request: IngestRequest): AsyncGenerator<ParsedMark> {
       const chunks: Buffer[] = [];
       for await (const chunk of request.input) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
       const parsed = await parseTsdrStatusXml(Buffer.concat(chunks), options);
-      yield parsed.ok ? { ok: true, record: parsed.record, line: 1, duplicate: false } : { ok: false, error: parsed.error, line: 1, serial: parsed.serial };
+      yield parsed.ok
+        ? { ok: true, record: parsed.record, line: 1, duplicate: false }
+        : { ok: false, error: parsed.error, line: 1, serial: parsed.serial };
       return;
     }
     default:
@@ -201,7 +213,13 @@ async function writeMarks(
     for (const serial of result.serials) filters.serials?.add(serial);
     await request.onProgress?.(counts);
     if (Date.now() - lockRenewedAt > 60_000) {
-      await stores.batches.acquireLock(request.market, dataKindOf(request.kind), request.holder, stores.now(), LOCK_SECONDS);
+      await stores.batches.acquireLock(
+        request.market,
+        dataKindOf(request.kind),
+        request.holder,
+        stores.now(),
+        LOCK_SECONDS,
+      );
       lockRenewedAt = Date.now();
     }
   };
@@ -222,7 +240,11 @@ async function writeMarks(
         continue;
       }
       if (parsed.record.market !== request.market) {
-        reject({ line: parsed.line, serial: parsed.record.serial, error: `record of market ${parsed.record.market} in a ${request.market} batch` });
+        reject({
+          line: parsed.line,
+          serial: parsed.record.serial,
+          error: `record of market ${parsed.record.market} in a ${request.market} batch`,
+        });
         continue;
       }
       chunk.push(parsed.record);
@@ -250,18 +272,31 @@ interface MarketFilters {
 }
 
 async function openFilters(stores: IngestStores, market: Market, firstBatch: boolean): Promise<MarketFilters> {
-  const [keys, serials] = await Promise.all([stores.keyFilters.loadSealed(market, 'keys'), stores.keyFilters.loadSealed(market, 'serials')]);
+  const [keys, serials] = await Promise.all([
+    stores.keyFilters.loadSealed(market, 'keys'),
+    stores.keyFilters.loadSealed(market, 'serials'),
+  ]);
   const empty = firstBatch && !keys.filter && !serials.filter;
   const trusted = empty || (keys.sealed && serials.sealed);
   const start = (filter: KeyFilter | undefined) =>
-    filter ? new GrowingKeyFilter(filter) : empty ? new GrowingKeyFilter(KeyFilter.forCapacity(FIRST_LOAD_FILTER_CAPACITY)) : undefined;
+    filter
+      ? new GrowingKeyFilter(filter)
+      : empty
+        ? new GrowingKeyFilter(KeyFilter.forCapacity(FIRST_LOAD_FILTER_CAPACITY))
+        : undefined;
   const filters: MarketFilters = { keys: start(keys.filter), serials: start(serials.filter), absent: undefined };
   if (trusted && filters.keys && filters.serials) {
     const { keys: keyFilter, serials: serialFilter } = filters;
-    filters.absent = { key: (_market, key) => !keyFilter.mightContain(key), serial: (_market, serial) => !serialFilter.mightContain(serial) };
+    filters.absent = {
+      key: (_market, key) => !keyFilter.mightContain(key),
+      serial: (_market, serial) => !serialFilter.mightContain(serial),
+    };
   }
   // From the first write on, the saved filters vouch for nothing until this batch seals them again.
-  await Promise.all([stores.keyFilters.setSealed(market, 'keys', false), stores.keyFilters.setSealed(market, 'serials', false)]);
+  await Promise.all([
+    stores.keyFilters.setSealed(market, 'keys', false),
+    stores.keyFilters.setSealed(market, 'serials', false),
+  ]);
   return filters;
 }
 
@@ -271,7 +306,10 @@ async function openFilters(stores: IngestStores, market: Market, firstBatch: boo
  * is known (a second pass only when the store holds more than that).
  */
 async function sealFilters(stores: IngestStores, market: Market, filters: MarketFilters): Promise<void> {
-  const all: Record<FilterName, () => AsyncIterable<string>> = { keys: () => stores.marks.allKeys(market), serials: () => stores.marks.allSerials(market) };
+  const all: Record<FilterName, () => AsyncIterable<string>> = {
+    keys: () => stores.marks.allKeys(market),
+    serials: () => stores.marks.allSerials(market),
+  };
   for (const name of ['keys', 'serials'] as const) {
     const growing = filters[name];
     const loaded = growing?.single;

@@ -3,7 +3,14 @@ import type { Market } from '../marks/mark-record';
 import type { BlobStore } from '../ports';
 import { entryExtensionOf } from './batch-key';
 import { readCoverage } from './coverage';
-import { ingestBatch, type BatchKind, type IngestReject, type IngestCounts, type IngestStores, type IngestSummary } from './ingest-batch';
+import {
+  ingestBatch,
+  type BatchKind,
+  type IngestReject,
+  type IngestCounts,
+  type IngestStores,
+  type IngestSummary,
+} from './ingest-batch';
 import { openBatch } from './open-batch';
 
 export interface BlobIngest {

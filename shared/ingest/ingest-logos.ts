@@ -18,8 +18,19 @@
 import path from 'node:path';
 import { batchIdOf, type Market, type MarkRecord } from '../marks/mark-record';
 import { parseLogoManifest } from '../marks/logo-manifest';
-import type { BlobStore, CoverageRecord, DataBatchStore, Embedder, LogoIndexStore, LogoMetadata, MarkStore, NormalizedImage, VectorIndex } from '../ports';
+import type {
+  BlobStore,
+  CoverageRecord,
+  DataBatchStore,
+  Embedder,
+  LogoIndexStore,
+  LogoMetadata,
+  MarkStore,
+  NormalizedImage,
+  VectorIndex,
+} from '../ports';
 import type { IngestReject, IngestSummary } from './ingest-batch';
+import { concurrencyLimit } from '../async/concurrency';
 
 export interface LogoIngestDeps {
   marks: Pick<MarkStore, 'getMark'>;
@@ -53,22 +64,6 @@ const MARK_LOOKUPS_IN_FLIGHT = 8;
 /** Prepared lines (a vector per embedder each) held ahead of the line being stored. */
 const READ_AHEAD = 512;
 
-/** Runs at most `limit` of the given tasks at a time, in the order they are asked for. */
-function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
-    try {
-      return await task();
-    } finally {
-      running--;
-      waiting.shift()?.();
-    }
-  };
-}
-
 /** A promise that never rejects, so a line prepared ahead cannot fail unobserved if the batch stops early. */
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
@@ -84,12 +79,33 @@ function settledValue<T>(settled: Settled<T>): T {
 
 type PreparedLine =
   | { kind: 'rejected'; reject: IngestReject }
-  | { kind: 'ready'; line: number; serial: string; file: string; mark: Promise<Settled<MarkRecord | undefined>>; vectors: Promise<Settled<Settled<Float32Array[]>>> };
+  | {
+      kind: 'ready';
+      line: number;
+      serial: string;
+      file: string;
+      mark: Promise<Settled<MarkRecord | undefined>>;
+      vectors: Promise<Settled<Settled<Float32Array[]>>>;
+    };
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   return Buffer.concat(chunks);
+}
+
+/** Why a batch older than the logos already served is refused as a whole, or undefined when it is not older. */
+async function olderThanServed(
+  deps: LogoIngestDeps,
+  request: LogoIngestRequest,
+  batchId: string,
+): Promise<string | undefined> {
+  const latest = await deps.batches.latestComplete(request.market, 'logos');
+  if (!latest || latest.batchId === batchId || latest.dataAsOf <= request.batchDate) return undefined;
+  return (
+    `the ${request.market} logos are already as of ${latest.dataAsOf} (batch ${latest.batchId}); a batch dated ` +
+    `${request.batchDate} is older. File its logos again under a date on or after ${latest.dataAsOf}.`
+  );
 }
 
 export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestRequest): Promise<IngestSummary> {
@@ -101,13 +117,8 @@ export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestReque
   };
   await deps.batches.acquireLock(request.market, 'logos', request.holder, deps.now(), LOCK_SECONDS);
   try {
-    const latest = await deps.batches.latestComplete(request.market, 'logos');
-    if (latest && latest.batchId !== batchId && latest.dataAsOf > request.batchDate) {
-      const refused =
-        `the ${request.market} logos are already as of ${latest.dataAsOf} (batch ${latest.batchId}); a batch dated ` +
-        `${request.batchDate} is older. File its logos again under a date on or after ${latest.dataAsOf}.`;
-      return { batchId, ...counts, complete: false, refused };
-    }
+    const refused = await olderThanServed(deps, request, batchId);
+    if (refused) return { batchId, ...counts, complete: false, refused };
     await deps.batches.begin({
       market: request.market,
       kind: 'logos',
@@ -118,28 +129,47 @@ export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestReque
       ...(request.coverage ? { coverage: request.coverage } : {}),
     });
     const indexes = await Promise.all(
-      deps.embedders.map(async ({ embedder, remoteIndex }) => ({ embedder, remote: Boolean(remoteIndex), index: remoteIndex ? remoteIndex(request.market) : await deps.indexes.load(request.market, embedder) })),
+      deps.embedders.map(async ({ embedder, remoteIndex }) => ({
+        embedder,
+        remote: Boolean(remoteIndex),
+        index: remoteIndex ? remoteIndex(request.market) : await deps.indexes.load(request.market, embedder),
+      })),
     );
     const folder = path.posix.dirname(request.manifestKey);
-    const lookUp = limiter(MARK_LOOKUPS_IN_FLIGHT);
-    const render = limiter(IMAGES_IN_FLIGHT);
+    const lookUp = concurrencyLimit(MARK_LOOKUPS_IN_FLIGHT);
+    const render = concurrencyLimit(IMAGES_IN_FLIGHT);
     const marksReady = request.marksReady ?? Promise.resolve();
     // The outer Settled is the image (a bad one is a rejected line); the inner one the embedders (a failure stops the batch).
     const vectorsOf = (file: string): Promise<Settled<Settled<Float32Array[]>>> =>
       render(async () => {
-        const image = await settle((async () => deps.normalize(await readAll(await request.blobs.open(folder === '.' ? file : `${folder}/${file}`))))());
-        return image.ok ? { ok: true as const, value: await settle(Promise.all(indexes.map(({ embedder }) => embedder.embed(image.value)))) } : image;
+        const image = await settle(
+          (async () =>
+            deps.normalize(await readAll(await request.blobs.open(folder === '.' ? file : `${folder}/${file}`))))(),
+        );
+        return image.ok
+          ? {
+              ok: true as const,
+              value: await settle(Promise.all(indexes.map(({ embedder }) => embedder.embed(image.value)))),
+            }
+          : image;
       });
     const store = async (prepared: PreparedLine): Promise<void> => {
       if (prepared.kind === 'rejected') return reject(prepared.reject);
+      const refuse = (error: string) => reject({ line: prepared.line, serial: prepared.serial, error });
       const mark = settledValue(await prepared.mark);
-      if (!mark) return reject({ line: prepared.line, serial: prepared.serial, error: `no mark ${prepared.serial} in the ${request.market} store` });
+      if (!mark) return refuse(`no mark ${prepared.serial} in the ${request.market} store`);
       const image = await prepared.vectors;
-      if (!image.ok) return reject({ line: prepared.line, serial: prepared.serial, error: `image ${prepared.file}: ${(image.error as Error).message}` });
+      if (!image.ok) return refuse(`image ${prepared.file}: ${(image.error as Error).message}`);
       const vectors = settledValue(image.value);
       // The mark record is the authority on status and classes; the manifest names the image.
       // Each design of a mark (each image file) is a vector of its own; filing the same file again replaces it.
-      const metadata: LogoMetadata = { serial: prepared.serial, design: prepared.file, mark: mark.markText, nice: mark.niceClasses, isLive: mark.isLive };
+      const metadata: LogoMetadata = {
+        serial: prepared.serial,
+        design: prepared.file,
+        mark: mark.markText,
+        nice: mark.niceClasses,
+        isLive: mark.isLive,
+      };
       for (const [i, { index }] of indexes.entries()) await index.put([{ vector: vectors[i]!, metadata }]);
       counts.written++;
       request.onProgress?.(counts);
@@ -150,7 +180,10 @@ export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestReque
       for await (const parsed of parseLogoManifest(await request.blobs.open(request.manifestKey))) {
         counts.read++;
         if (!parsed.ok) {
-          ahead.push({ kind: 'rejected', reject: { line: parsed.line, ...(parsed.serial ? { serial: parsed.serial } : {}), error: parsed.error } });
+          ahead.push({
+            kind: 'rejected',
+            reject: { line: parsed.line, ...(parsed.serial ? { serial: parsed.serial } : {}), error: parsed.error },
+          });
         } else {
           const { serial, file } = parsed.logo;
           const mark = settle(marksReady.then(() => lookUp(() => deps.marks.getMark(request.market, serial))));
@@ -159,7 +192,8 @@ export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestReque
         if (ahead.length >= READ_AHEAD) await store(ahead.shift()!);
       }
       while (ahead.length > 0) await store(ahead.shift()!);
-      for (const { embedder, index, remote } of indexes) if (!remote) await deps.indexes.save(request.market, embedder, index);
+      for (const { embedder, index, remote } of indexes)
+        if (!remote) await deps.indexes.save(request.market, embedder, index);
     } catch (error) {
       failure = (error as Error).message;
     }

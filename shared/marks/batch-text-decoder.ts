@@ -118,7 +118,10 @@ export async function* decodeBatchText(
       try {
         return { text: streamingDecoder.decode(bytes, { stream: !final }) };
       } catch {
-        const error = new BatchEncodingError(`the bytes are not valid ${detected.encoding.toUpperCase()}`, linesBefore + 1);
+        const error = new BatchEncodingError(
+          `the bytes are not valid ${detected.encoding.toUpperCase()}`,
+          linesBefore + 1,
+        );
         return { text: '', error };
       }
     }

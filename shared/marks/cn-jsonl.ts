@@ -64,12 +64,7 @@ export interface MarkJsonlOptions extends BatchOptions {
   market: Market;
 }
 
-function resultOfLine(
-  text: string,
-  line: number,
-  options: MarkJsonlOptions,
-  seenSerials: Set<string>,
-): ParsedMark {
+function resultOfLine(text: string, line: number, options: MarkJsonlOptions, seenSerials: Set<string>): ParsedMark {
   let json: unknown;
   try {
     json = JSON.parse(text);

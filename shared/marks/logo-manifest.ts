@@ -14,7 +14,10 @@ export const logoManifestLineSchema = z
     file: z
       .string()
       .min(1)
-      .refine((f) => !f.startsWith('/') && !f.split(/[\\/]/).includes('..') && !/^[A-Za-z]:/.test(f), 'must be a relative path inside the batch folder'),
+      .refine(
+        (f) => !f.startsWith('/') && !f.split(/[\\/]/).includes('..') && !/^[A-Za-z]:/.test(f),
+        'must be a relative path inside the batch folder',
+      ),
     nice: z.array(z.union([z.number(), z.string()])).transform((values, ctx) => {
       const classes = values.map((v) => toNiceClass(v));
       if (classes.some((c) => c === undefined)) {
@@ -30,7 +33,9 @@ export const logoManifestLineSchema = z
 
 export type LogoManifestLine = z.output<typeof logoManifestLineSchema>;
 
-export type ParsedLogoLine = { ok: true; line: number; logo: LogoManifestLine } | { ok: false; line: number; error: string; serial?: string };
+export type ParsedLogoLine =
+  | { ok: true; line: number; logo: LogoManifestLine }
+  | { ok: false; line: number; error: string; serial?: string };
 
 export async function* parseLogoManifest(input: BatchInput): AsyncGenerator<ParsedLogoLine> {
   let buffered = '';
@@ -46,7 +51,8 @@ export async function* parseLogoManifest(input: BatchInput): AsyncGenerator<Pars
     }
     const parsed = logoManifestLineSchema.safeParse(json);
     if (!parsed.success) {
-      const serial = typeof (json as { serial?: unknown })?.serial === 'string' ? (json as { serial: string }).serial : undefined;
+      const serial =
+        typeof (json as { serial?: unknown })?.serial === 'string' ? (json as { serial: string }).serial : undefined;
       return { ok: false, line, error: describeIssues(parsed.error), ...(serial ? { serial } : {}) };
     }
     return { ok: true, line, logo: parsed.data };

@@ -17,7 +17,15 @@ import { calendarDateSchema, describeIssues } from './mark-record';
  * report without a case number (such a row may describe a case already counted, so it adds nothing beyond 1).
  */
 
-export const TRO_CSV_COLUMNS = ['brand', 'plaintiff', 'case_no', 'court', 'filed', 'source', 'checked_against_docket'] as const;
+export const TRO_CSV_COLUMNS = [
+  'brand',
+  'plaintiff',
+  'case_no',
+  'court',
+  'filed',
+  'source',
+  'checked_against_docket',
+] as const;
 const REQUIRED_COLUMNS = ['brand'] as const;
 
 export interface TroEntry {
@@ -130,9 +138,7 @@ export async function readTroList(input: BatchInput): Promise<TroList> {
         continue;
       }
       const columns = header;
-      const row = Object.fromEntries(
-        record.map((value, index) => [columns[index] ?? `column_${index + 1}`, value]),
-      );
+      const row = Object.fromEntries(record.map((value, index) => [columns[index] ?? `column_${index + 1}`, value]));
       const parsed = troRowSchema.safeParse(row);
       if (!parsed.success) {
         const brand = typeof row.brand === 'string' && row.brand.trim() ? row.brand.trim() : undefined;

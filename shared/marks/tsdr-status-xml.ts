@@ -128,7 +128,13 @@ interface TsdrFields {
 function st66Fields(root: XmlElement): TsdrFields {
   const transactionData = at(root, 'TradeMarkTransactionBody', 'TransactionContentDetails', 'TransactionData');
   const mark = at(transactionData, 'TradeMarkDetails', 'TradeMark');
-  const classDescriptions = allAt(mark, 'GoodsServicesDetails', 'GoodsServices', 'ClassDescriptionDetails', 'ClassDescription');
+  const classDescriptions = allAt(
+    mark,
+    'GoodsServicesDetails',
+    'GoodsServices',
+    'ClassDescriptionDetails',
+    'ClassDescription',
+  );
   return {
     serial: textOf(child(mark, 'ApplicationNumber')),
     registrationNumber: textOf(child(mark, 'RegistrationNumber')),
@@ -147,7 +153,14 @@ function st66Fields(root: XmlElement): TsdrFields {
 }
 
 function st96Fields(root: XmlElement): TsdrFields {
-  const mark = at(root, 'TrademarkTransactionBody', 'TransactionContentBag', 'TransactionData', 'TrademarkBag', 'Trademark');
+  const mark = at(
+    root,
+    'TrademarkTransactionBody',
+    'TransactionContentBag',
+    'TransactionData',
+    'TrademarkBag',
+    'Trademark',
+  );
   const goodsServices = allAt(mark, 'GoodsServicesBag', 'GoodsServices');
   const classifications = goodsServices.flatMap((entry) =>
     allAt(entry, 'GoodsServicesClassificationBag', 'GoodsServicesClassification'),

@@ -17,7 +17,10 @@ export interface UsptoStatus {
   isLive: boolean;
 }
 
-function readCodeTable(fileName: keyof typeof codeTables, requiredColumns: readonly string[]): Record<string, string>[] {
+function readCodeTable(
+  fileName: keyof typeof codeTables,
+  requiredColumns: readonly string[],
+): Record<string, string>[] {
   const rows = codeTables[fileName] as Record<string, string>[];
   const first = rows[0];
   if (!first || requiredColumns.some((column) => !(column in first))) {

@@ -226,7 +226,8 @@ export class XmlScanner {
     }
     this.mark = at;
     const name = buffer.slice(at + 1, nameEnd);
-    if (!isNameStart(buffer.charCodeAt(at + 1))) this.fail(name === '' ? 'a tag with no name' : `disallowed character in tag name: <${name}`);
+    if (!isNameStart(buffer.charCodeAt(at + 1)))
+      this.fail(name === '' ? 'a tag with no name' : `disallowed character in tag name: <${name}`);
     if (this.rootClosed) this.fail('text data outside of root node');
     if (this.open.length === 0) this.rootSeen = true;
     const selfClosing = buffer.charCodeAt(gt - 1) === 47 /* / */;
@@ -277,7 +278,12 @@ export class XmlScanner {
     this.mark = at;
     const name = this.buffer.slice(at + 2, gt).trimEnd();
     const expected = this.open[this.open.length - 1];
-    if (expected !== name) this.fail(expected === undefined ? `unexpected close tag: </${name}>` : `unexpected close tag: </${name}> where </${expected}> was due`);
+    if (expected !== name)
+      this.fail(
+        expected === undefined
+          ? `unexpected close tag: </${name}>`
+          : `unexpected close tag: </${name}> where </${expected}> was due`,
+      );
     this.open.pop();
     this.handlers.closeTag(name);
     if (this.open.length === 0) this.rootClosed = true;
@@ -339,6 +345,12 @@ function isNameStart(c: number): boolean {
 }
 
 function codePointText(codePoint: number): string | undefined {
-  if (!Number.isInteger(codePoint) || codePoint < 1 || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return undefined;
+  if (
+    !Number.isInteger(codePoint) ||
+    codePoint < 1 ||
+    codePoint > 0x10ffff ||
+    (codePoint >= 0xd800 && codePoint <= 0xdfff)
+  )
+    return undefined;
   return String.fromCodePoint(codePoint);
 }

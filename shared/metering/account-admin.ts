@@ -12,7 +12,10 @@ export interface AdminStores {
 }
 
 /** Accounts whose id or name contains the text (any case), or that hold a key with the given display prefix. */
-export async function findAccounts(stores: AdminStores, query: { text?: string; keyPrefix?: string }): Promise<Account[]> {
+export async function findAccounts(
+  stores: AdminStores,
+  query: { text?: string; keyPrefix?: string },
+): Promise<Account[]> {
   if (query.keyPrefix) {
     const keys = await stores.accounts.findApiKeysByPrefix(query.keyPrefix);
     const ids = [...new Set(keys.map((k) => k.accountId))];
@@ -21,7 +24,9 @@ export async function findAccounts(stores: AdminStores, query: { text?: string; 
   }
   const all = await stores.accounts.listAccounts();
   const text = query.text?.toLowerCase();
-  return text ? all.filter((a) => a.accountId.toLowerCase().includes(text) || a.name.toLowerCase().includes(text)) : all;
+  return text
+    ? all.filter((a) => a.accountId.toLowerCase().includes(text) || a.name.toLowerCase().includes(text))
+    : all;
 }
 
 export interface UsageRow {
@@ -35,7 +40,11 @@ export interface UsageRow {
 }
 
 /** Charges of an account in [from, to), one row per UTC day, key and operation, newest day first. */
-export async function usageByKeyAndDay(stores: AdminStores, accountId: string, range: { from: Date; to: Date; keyId?: string }): Promise<UsageRow[]> {
+export async function usageByKeyAndDay(
+  stores: AdminStores,
+  accountId: string,
+  range: { from: Date; to: Date; keyId?: string },
+): Promise<UsageRow[]> {
   const rows = new Map<string, UsageRow>();
   for await (const e of stores.ledger.between(accountId, range)) {
     if (e.kind !== 'charge') continue;
@@ -55,7 +64,9 @@ export async function usageByKeyAndDay(stores: AdminStores, accountId: string, r
     row.points += e.points;
     row.units += e.units;
   }
-  return [...rows.values()].sort((a, b) => b.day.localeCompare(a.day) || a.keyId.localeCompare(b.keyId) || a.operation.localeCompare(b.operation));
+  return [...rows.values()].sort(
+    (a, b) => b.day.localeCompare(a.day) || a.keyId.localeCompare(b.keyId) || a.operation.localeCompare(b.operation),
+  );
 }
 
 async function requireAccount(stores: AdminStores, accountId: string): Promise<Account> {
@@ -70,19 +81,34 @@ function requireReason(reason: string | undefined): string {
 }
 
 /** A negative adjustment: the balance goes down by `points` (never below zero) with the reason on record. */
-export async function adjustDown(stores: AdminStores, input: { accountId: string; points: number; reason?: string; now: Date }): Promise<number> {
-  return stores.ledger.adjust({ accountId: input.accountId, points: input.points, reason: requireReason(input.reason), now: input.now });
+export async function adjustDown(
+  stores: AdminStores,
+  input: { accountId: string; points: number; reason?: string; now: Date },
+): Promise<number> {
+  return stores.ledger.adjust({
+    accountId: input.accountId,
+    points: input.points,
+    reason: requireReason(input.reason),
+    now: input.now,
+  });
 }
 
-export async function suspendAccount(stores: AdminStores, input: { accountId: string; reason?: string; now: Date }): Promise<void> {
+export async function suspendAccount(
+  stores: AdminStores,
+  input: { accountId: string; reason?: string; now: Date },
+): Promise<void> {
   const reason = requireReason(input.reason);
   const account = await requireAccount(stores, input.accountId);
-  if (account.suspendedAt) throw new Error(`account ${input.accountId} is already suspended (since ${account.suspendedAt})`);
+  if (account.suspendedAt)
+    throw new Error(`account ${input.accountId} is already suspended (since ${account.suspendedAt})`);
   await stores.accounts.setSuspended(input.accountId, input.now.toISOString());
   await stores.ledger.recordEvent({ accountId: input.accountId, operation: 'suspend', note: reason, now: input.now });
 }
 
-export async function resumeAccount(stores: AdminStores, input: { accountId: string; reason?: string; now: Date }): Promise<void> {
+export async function resumeAccount(
+  stores: AdminStores,
+  input: { accountId: string; reason?: string; now: Date },
+): Promise<void> {
   const reason = requireReason(input.reason);
   const account = await requireAccount(stores, input.accountId);
   if (!account.suspendedAt) throw new Error(`account ${input.accountId} is not suspended`);
@@ -111,7 +137,12 @@ export async function rotateApiKey(
   const old = (await stores.accounts.listApiKeys(input.accountId)).find((k) => k.keyId === input.keyId);
   if (!old || old.revokedAt) throw new Error('no such active key on that account');
   if (old.expiresAt && old.expiresAt <= input.now.toISOString()) throw new Error('that key has already expired');
-  const issued = await issueApiKey(stores.accounts, { accountId: input.accountId, envName: input.envName, label: old.label, now: input.now });
+  const issued = await issueApiKey(stores.accounts, {
+    accountId: input.accountId,
+    envName: input.envName,
+    label: old.label,
+    now: input.now,
+  });
   const expiresAt = new Date(input.now.getTime() + input.graceMs).toISOString();
   await stores.accounts.expireApiKey(input.accountId, input.keyId, expiresAt);
   await stores.ledger.recordEvent({
@@ -125,13 +156,25 @@ export async function rotateApiKey(
 }
 
 /** Rows as an aligned text table or as CSV (RFC 4180 quoting). */
-export function formatRows(rows: readonly Record<string, unknown>[], columns: readonly string[], format: 'table' | 'csv'): string {
+export function formatRows(
+  rows: readonly Record<string, unknown>[],
+  columns: readonly string[],
+  format: 'table' | 'csv',
+): string {
   const cell = (v: unknown) => (v === undefined || v === null ? '' : String(v));
   if (format === 'csv') {
     const quote = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
     return [columns.join(','), ...rows.map((r) => columns.map((c) => quote(cell(r[c]))).join(','))].join('\n');
   }
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line([...columns]), line(widths.map((w) => '-'.repeat(w))), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [
+    line([...columns]),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map((r) => line(columns.map((c) => cell(r[c])))),
+  ].join('\n');
 }

@@ -15,7 +15,15 @@ export interface AccountView {
   rate_limit: { requests: number; window_seconds: number; remaining: number };
   key: { id: string; prefix: string };
   created_at: string;
-  operations: { operation: string; method: string; path: string; points: number; per: string; min_tier: Tier; allowed: boolean }[];
+  operations: {
+    operation: string;
+    method: string;
+    path: string;
+    points: number;
+    per: string;
+    min_tier: Tier;
+    allowed: boolean;
+  }[];
 }
 
 export async function accountView(
@@ -31,7 +39,11 @@ export async function accountView(
     name: account.name,
     tier: account.tier,
     balance: account.points,
-    rate_limit: { requests: limit, window_seconds: rateLimitDefaults.windowSeconds, remaining: caller.rateLimit?.remaining ?? limit },
+    rate_limit: {
+      requests: limit,
+      window_seconds: rateLimitDefaults.windowSeconds,
+      remaining: caller.rateLimit?.remaining ?? limit,
+    },
     key: { id: caller.keyId, prefix: caller.keyPrefix },
     created_at: account.createdAt,
     operations: PRICE_LIST.map((p) => ({

@@ -14,8 +14,22 @@ export interface PriceListEntry {
 }
 
 export const PRICE_LIST: readonly PriceListEntry[] = [
-  { operation: 'batch-screen', method: 'POST', path: '/v1/batch-screen', points: 1, per: 'item', minTier: 'professional' },
-  { operation: 'image-search', method: 'POST', path: '/v1/image-search', points: 5, per: 'call', minTier: 'professional' },
+  {
+    operation: 'batch-screen',
+    method: 'POST',
+    path: '/v1/batch-screen',
+    points: 1,
+    per: 'item',
+    minTier: 'professional',
+  },
+  {
+    operation: 'image-search',
+    method: 'POST',
+    path: '/v1/image-search',
+    points: 5,
+    per: 'call',
+    minTier: 'professional',
+  },
   { operation: 'account', method: 'GET', path: '/v1/account', points: 0, per: 'call', minTier: 'free' },
   { operation: 'usage', method: 'GET', path: '/v1/usage', points: 0, per: 'call', minTier: 'free' },
   { operation: 'get-allowlist', method: 'GET', path: '/v1/allowlist', points: 0, per: 'call', minTier: 'free' },

@@ -94,19 +94,33 @@ export function decodeCursor(text: string): Cursor {
 }
 
 /** The range and scope the query asks for, checked: from before to, at most MAX_RANGE_DAYS apart. */
-export function resolveRange(query: UsageQuery, now: Date): { from: Date; to: Date; scope: 'account' | 'key'; before?: string } {
+export function resolveRange(
+  query: UsageQuery,
+  now: Date,
+): { from: Date; to: Date; scope: 'account' | 'key'; before?: string } {
   if (query.cursor) {
     const cursor = decodeCursor(query.cursor);
-    const asked = { from: query.from && instantOf(query.from, 'from').toISOString(), to: query.to && instantOf(query.to, 'to').toISOString() };
-    if ((asked.from && asked.from !== cursor.from) || (asked.to && asked.to !== cursor.to) || query.scope !== cursor.scope) {
-      throw refuse('cursor', 'belongs to another range or scope: send the same from, to and scope as the first page, or none of from and to');
+    const asked = {
+      from: query.from && instantOf(query.from, 'from').toISOString(),
+      to: query.to && instantOf(query.to, 'to').toISOString(),
+    };
+    if (
+      (asked.from && asked.from !== cursor.from) ||
+      (asked.to && asked.to !== cursor.to) ||
+      query.scope !== cursor.scope
+    ) {
+      throw refuse(
+        'cursor',
+        'belongs to another range or scope: send the same from, to and scope as the first page, or none of from and to',
+      );
     }
     return { from: new Date(cursor.from), to: new Date(cursor.to), scope: cursor.scope, before: cursor.before };
   }
   const to = query.to ? instantOf(query.to, 'to') : now;
   const from = query.from ? instantOf(query.from, 'from') : new Date(to.getTime() - DEFAULT_RANGE_DAYS * DAY_MS);
   if (from.getTime() >= to.getTime()) throw refuse('from', 'must be before to');
-  if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) throw refuse('from', `the range may span at most ${MAX_RANGE_DAYS} days; ask for longer periods in parts`);
+  if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS)
+    throw refuse('from', `the range may span at most ${MAX_RANGE_DAYS} days; ask for longer periods in parts`);
   return { from, to, scope: query.scope };
 }
 
@@ -127,8 +141,19 @@ export function usageRecordOf(e: LedgerEntry): UsageRecord {
 }
 
 /** Totals of the charges among the records: a refunded charge counts as a refunded request, not as points. */
-export async function totalsOf(entries: AsyncIterable<LedgerEntry> | Iterable<LedgerEntry>, maxRecords = MAX_TOTALLED_RECORDS): Promise<UsageTotals> {
-  const totals: UsageTotals = { requests: 0, points: 0, units: 0, refunded_requests: 0, complete: true, by_operation: {}, by_day: [] };
+export async function totalsOf(
+  entries: AsyncIterable<LedgerEntry> | Iterable<LedgerEntry>,
+  maxRecords = MAX_TOTALLED_RECORDS,
+): Promise<UsageTotals> {
+  const totals: UsageTotals = {
+    requests: 0,
+    points: 0,
+    units: 0,
+    refunded_requests: 0,
+    complete: true,
+    by_operation: {},
+    by_day: [],
+  };
   const days = new Map<string, UsageTotals['by_day'][number]>();
   let read = 0;
   for await (const e of entries) {
@@ -160,11 +185,18 @@ export async function totalsOf(entries: AsyncIterable<LedgerEntry> | Iterable<Le
     day.points += e.points;
     day.units += e.units;
   }
-  totals.by_day = [...days.values()].sort((a, b) => b.date.localeCompare(a.date) || a.operation.localeCompare(b.operation));
+  totals.by_day = [...days.values()].sort(
+    (a, b) => b.date.localeCompare(a.date) || a.operation.localeCompare(b.operation),
+  );
   return totals;
 }
 
-export async function usageReport(ledger: UsageLedger, caller: { accountId: string; keyId: string }, query: UsageQuery, now: Date): Promise<UsageReport> {
+export async function usageReport(
+  ledger: UsageLedger,
+  caller: { accountId: string; keyId: string },
+  query: UsageQuery,
+  now: Date,
+): Promise<UsageReport> {
   const { from, to, scope, before } = resolveRange(query, now);
   const range: LedgerRange = { from, to, ...(scope === 'key' ? { keyId: caller.keyId } : {}) };
   const [page, totals] = await Promise.all([
@@ -172,7 +204,18 @@ export async function usageReport(ledger: UsageLedger, caller: { accountId: stri
     totalsOf(ledger.between(caller.accountId, range)),
   ]);
   const last = page.entries.at(-1);
-  const nextCursor = page.more && last ? encodeCursor({ before: last.entryId, from: from.toISOString(), to: to.toISOString(), scope }) : null;
+  const nextCursor =
+    page.more && last
+      ? encodeCursor({ before: last.entryId, from: from.toISOString(), to: to.toISOString(), scope })
+      : null;
   const records = page.entries.map(usageRecordOf);
-  return { from: from.toISOString(), to: to.toISOString(), scope, records, count: records.length, next_cursor: nextCursor, totals };
+  return {
+    from: from.toISOString(),
+    to: to.toISOString(),
+    scope,
+    records,
+    count: records.length,
+    next_cursor: nextCursor,
+    totals,
+  };
 }

@@ -14,17 +14,84 @@ import type { TitleContext } from './title-context';
 import { distinctivenessOf } from './word-frequencies';
 
 export const FEATURE_NAMES = [
-  'kind_fuzzy', 'kind_transliteration', 'evasion', 'distance', 'run_words_2', 'run_words_3plus', 'mark_chars_log', 'mark_chars_le3',
-  'mark_has_digit', 'mark_has_stopword', 'pos_first', 'pos_second', 'pos_brand_slot', 'pos_relative', 'pos_last', 'maker_slot',
-  'cue_nominative', 'cue_right_after', 'prev_by', 'prev_with', 'next_product', 'next_model_code', 'next_number', 'next_descriptor',
-  'capitalised', 'title_case', 'title_shouting', 'title_lower', 'all_generic', 'any_generic', 'all_dual_use', 'any_dual_use',
-  'last_descriptor', 'any_product_word', 'known_trademark', 'person_name', 'part_of_token', 'whole_mixed_token', 'plain_freq_log',
-  'plain_freq_max_log', 'unseen_word', 'class_same', 'class_related', 'class_other', 'class_strength', 'nice_explicit', 'item_class_none',
-  'live', 'cn', 'cjk', 'title_words_log',
-  'dual_use_x_first', 'dual_use_x_class_same', 'generic_x_first', 'generic_x_class_same', 'freq_x_first', 'freq_x_capitalised',
-  'freq_x_class_same', 'freq_x_next_product', 'fuzzy_x_generic', 'fuzzy_x_freq', 'cue_x_coined', 'part_of_token_x_short', 'cut_from_hyphenated', 'next_descriptor_x_dual_use', 'ampersand_name',
-  'fuzzy_x_unseen', 'fuzzy_x_first', 'dual_use_x_capitalised', 'dual_use_x_next_product', 'class_other_x_first', 'number_like',
-  'capitalised_x_first', 'title_lower_x_first', 'fuzzy_x_run_exact', 'english_all', 'english_any', 'english_x_first',
+  'kind_fuzzy',
+  'kind_transliteration',
+  'evasion',
+  'distance',
+  'run_words_2',
+  'run_words_3plus',
+  'mark_chars_log',
+  'mark_chars_le3',
+  'mark_has_digit',
+  'mark_has_stopword',
+  'pos_first',
+  'pos_second',
+  'pos_brand_slot',
+  'pos_relative',
+  'pos_last',
+  'maker_slot',
+  'cue_nominative',
+  'cue_right_after',
+  'prev_by',
+  'prev_with',
+  'next_product',
+  'next_model_code',
+  'next_number',
+  'next_descriptor',
+  'capitalised',
+  'title_case',
+  'title_shouting',
+  'title_lower',
+  'all_generic',
+  'any_generic',
+  'all_dual_use',
+  'any_dual_use',
+  'last_descriptor',
+  'any_product_word',
+  'known_trademark',
+  'person_name',
+  'part_of_token',
+  'whole_mixed_token',
+  'plain_freq_log',
+  'plain_freq_max_log',
+  'unseen_word',
+  'class_same',
+  'class_related',
+  'class_other',
+  'class_strength',
+  'nice_explicit',
+  'item_class_none',
+  'live',
+  'cn',
+  'cjk',
+  'title_words_log',
+  'dual_use_x_first',
+  'dual_use_x_class_same',
+  'generic_x_first',
+  'generic_x_class_same',
+  'freq_x_first',
+  'freq_x_capitalised',
+  'freq_x_class_same',
+  'freq_x_next_product',
+  'fuzzy_x_generic',
+  'fuzzy_x_freq',
+  'cue_x_coined',
+  'part_of_token_x_short',
+  'cut_from_hyphenated',
+  'next_descriptor_x_dual_use',
+  'ampersand_name',
+  'fuzzy_x_unseen',
+  'fuzzy_x_first',
+  'dual_use_x_capitalised',
+  'dual_use_x_next_product',
+  'class_other_x_first',
+  'number_like',
+  'capitalised_x_first',
+  'title_lower_x_first',
+  'fuzzy_x_run_exact',
+  'english_all',
+  'english_any',
+  'english_x_first',
   'english_x_class_same',
 ] as const;
 
@@ -69,8 +136,23 @@ function summariseWords(title: TitleContext, candidate: Candidate, evasion: bool
   const { words } = title;
   const { start, end, run } = candidate;
   const asOneWord = evasion || title.isWholeMixedToken(candidate);
-  const lexiconWords = asOneWord ? [{ facts: factsOfNormalised(run.joined), norm: run.joined, capitalised: words[start]!.capitalised, cjk: false }] : words.slice(start, end);
-  const sum: WordSummary = { allGeneric: true, anyGeneric: false, allDual: true, anyDual: false, anyProduct: false, known: false, stop: false, capitalised: true, minFreq: Number.POSITIVE_INFINITY, maxFreq: 0, englishAll: true, englishAny: false };
+  const lexiconWords = asOneWord
+    ? [{ facts: factsOfNormalised(run.joined), norm: run.joined, capitalised: words[start]!.capitalised, cjk: false }]
+    : words.slice(start, end);
+  const sum: WordSummary = {
+    allGeneric: true,
+    anyGeneric: false,
+    allDual: true,
+    anyDual: false,
+    anyProduct: false,
+    known: false,
+    stop: false,
+    capitalised: true,
+    minFreq: Number.POSITIVE_INFINITY,
+    maxFreq: 0,
+    englishAll: true,
+    englishAny: false,
+  };
   for (const word of lexiconWords) {
     const f = word.facts;
     sum.allGeneric &&= f.generic && !f.dualUse;
@@ -90,7 +172,14 @@ function summariseWords(title: TitleContext, candidate: Candidate, evasion: bool
   return sum;
 }
 
-function setMatchAndWords(set: Setter, title: TitleContext, candidate: Candidate, match: RunMatch, facts: CandidateFacts, w: WordSummary): void {
+function setMatchAndWords(
+  set: Setter,
+  title: TitleContext,
+  candidate: Candidate,
+  match: RunMatch,
+  facts: CandidateFacts,
+  w: WordSummary,
+): void {
   const { start, end, run } = candidate;
   const length = end - start;
   set('kind_fuzzy', match.kind === 'fuzzy');
@@ -171,7 +260,13 @@ function setClassAndStatus(set: Setter, title: TitleContext, candidate: Candidat
 }
 
 /** Products of the features above that a linear model cannot form itself. */
-function setInteractions(out: Float64Array, candidate: Candidate, match: RunMatch, facts: CandidateFacts, w: WordSummary): void {
+function setInteractions(
+  out: Float64Array,
+  candidate: Candidate,
+  match: RunMatch,
+  facts: CandidateFacts,
+  w: WordSummary,
+): void {
   const get = (name: FeatureName) => out[INDEX[name]]!;
   const set: Setter = (name, value) => {
     out[INDEX[name]] = Number(value);
@@ -209,7 +304,13 @@ function setInteractions(out: Float64Array, candidate: Candidate, match: RunMatc
 }
 
 /** Fills `out` (length FEATURE_COUNT) with the candidate's features. */
-export function fillFeatures(title: TitleContext, candidate: Candidate, match: RunMatch, facts: CandidateFacts, out: Float64Array): void {
+export function fillFeatures(
+  title: TitleContext,
+  candidate: Candidate,
+  match: RunMatch,
+  facts: CandidateFacts,
+  out: Float64Array,
+): void {
   out.fill(0);
   const set: Setter = (name, value) => {
     out[INDEX[name]] = Number(value);

@@ -26,9 +26,12 @@ export class BrandUseModel {
 
   constructor(data: BrandUseModelData) {
     if (data.features.length !== FEATURE_COUNT || data.features.some((name, i) => name !== FEATURE_NAMES[i])) {
-      throw new Error(`brand-use model ${data.version} was fitted on other features than the engine computes: run npm run train:screen`);
+      throw new Error(
+        `brand-use model ${data.version} was fitted on other features than the engine computes: run npm run train:screen`,
+      );
     }
-    if (data.weights.length !== FEATURE_COUNT) throw new Error(`brand-use model ${data.version}: ${data.weights.length} weights for ${FEATURE_COUNT} features`);
+    if (data.weights.length !== FEATURE_COUNT)
+      throw new Error(`brand-use model ${data.version}: ${data.weights.length} weights for ${FEATURE_COUNT} features`);
     this.weights = Float64Array.from(data.weights);
     this.intercept = data.intercept;
     this.medium = data.thresholds.medium;

@@ -82,7 +82,13 @@ export class RunTable {
     return out;
   }
 
-  private add(level: Map<string, RunNode>, before: Run | undefined, words: readonly TitleWord[], start: number, end: number): RunNode {
+  private add(
+    level: Map<string, RunNode>,
+    before: Run | undefined,
+    words: readonly TitleWord[],
+    start: number,
+    end: number,
+  ): RunNode {
     if (this.count >= this.maxRuns) {
       // Runs already handed out stay valid; the table just forgets them.
       this.roots = new Map();

@@ -14,9 +14,32 @@ export interface ItemClasses {
 
 /** Classes whose goods travel together. */
 const RELATED: readonly (readonly string[])[] = [
-  ['09', '42'], ['09', '38'], ['09', '28'], ['18', '25'], ['14', '25'], ['14', '18'], ['03', '05'], ['03', '21'], ['03', '08'],
-  ['29', '30'], ['30', '32'], ['32', '33'], ['29', '31'], ['25', '28'], ['20', '21'], ['08', '21'], ['11', '21'], ['16', '41'],
-  ['24', '25'], ['24', '20'], ['26', '25'], ['10', '05'], ['12', '07'], ['07', '08'], ['35', '42'], ['41', '28'],
+  ['09', '42'],
+  ['09', '38'],
+  ['09', '28'],
+  ['18', '25'],
+  ['14', '25'],
+  ['14', '18'],
+  ['03', '05'],
+  ['03', '21'],
+  ['03', '08'],
+  ['29', '30'],
+  ['30', '32'],
+  ['32', '33'],
+  ['29', '31'],
+  ['25', '28'],
+  ['20', '21'],
+  ['08', '21'],
+  ['11', '21'],
+  ['16', '41'],
+  ['24', '25'],
+  ['24', '20'],
+  ['26', '25'],
+  ['10', '05'],
+  ['12', '07'],
+  ['07', '08'],
+  ['35', '42'],
+  ['41', '28'],
 ];
 const RELATED_TO: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   const map = new Map<string, Set<string>>();
@@ -35,7 +58,10 @@ function isRelated(markClasses: readonly string[], nice: string): boolean {
 }
 
 /** The closest relation, and how strongly the item points at the class that gives it (1 when the seller said). */
-export function classRelationOf(markClasses: readonly string[], item: ItemClasses): { relation: ClassRelation; strength: number } {
+export function classRelationOf(
+  markClasses: readonly string[],
+  item: ItemClasses,
+): { relation: ClassRelation; strength: number } {
   if (markClasses.length === 0 || item.classes.length === 0) return { relation: 'unknown', strength: 0 };
   let related = 0;
   let same = 0;

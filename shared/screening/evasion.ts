@@ -9,10 +9,66 @@ import type { Candidate, Run } from './candidates';
 import type { TitleWord } from './title-words';
 
 const LOOK_ALIKES: Record<string, string> = {
-  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ӏ: 'l', ԛ: 'q', ԝ: 'w',
-  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', І: 'I', Ј: 'J', Ѕ: 'S',
-  α: 'a', β: 'b', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y',
-  Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  ӏ: 'l',
+  ԛ: 'q',
+  ԝ: 'w',
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  Х: 'X',
+  І: 'I',
+  Ј: 'J',
+  Ѕ: 'S',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  γ: 'y',
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Ζ: 'Z',
+  Η: 'H',
+  Ι: 'I',
+  Κ: 'K',
+  Μ: 'M',
+  Ν: 'N',
+  Ο: 'O',
+  Ρ: 'P',
+  Τ: 'T',
+  Υ: 'Y',
+  Χ: 'X',
 };
 const CYRILLIC_OR_GREEK = /[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f]/u;
 const LATIN_LETTER = /[A-Za-z]/;
@@ -52,7 +108,16 @@ function runOf(joined: string, words: number): Run {
   let run = runs.get(id);
   if (run === undefined) {
     const skeleton = words > 2 ? undefined : phoneticSkeleton(joined);
-    run = { joined, cjk: false, words, exactKey: `e:${joined}`, phoneticKey: skeleton ? `p:${skeleton}` : undefined, skeleton, lookedUp: true, memo: undefined };
+    run = {
+      joined,
+      cjk: false,
+      words,
+      exactKey: `e:${joined}`,
+      phoneticKey: skeleton ? `p:${skeleton}` : undefined,
+      skeleton,
+      lookedUp: true,
+      memo: undefined,
+    };
     if (runs.size >= MAX_RUNS) runs.clear();
     runs.set(id, run);
   }
@@ -67,7 +132,8 @@ function runOf(joined: string, words: number): Run {
 export function evasionCandidates(words: readonly TitleWord[], existing: readonly Candidate[]): Candidate[] {
   const out: Candidate[] = [];
   const add = (start: number, end: number, joined: string) => {
-    if (joined.length < 3 || existing.some((c) => c.start === start && c.end === end && c.run.joined === joined)) return;
+    if (joined.length < 3 || existing.some((c) => c.start === start && c.end === end && c.run.joined === joined))
+      return;
     out.push({ start, end, run: runOf(joined, end - start) });
   };
   for (let start = 0; start < words.length; ) {

@@ -53,7 +53,8 @@ export class KeyResolver {
         if (state.batch === batch) continue;
         state.batch = batch;
         const usExact = state.usExact !== undefined && state.usExact.at > oldest;
-        const usPhonetic = run.phoneticKey === undefined || (state.usPhonetic !== undefined && state.usPhonetic.at > oldest);
+        const usPhonetic =
+          run.phoneticKey === undefined || (state.usPhonetic !== undefined && state.usPhonetic.at > oldest);
         const cnExact = !run.cjk || (state.cnExact !== undefined && state.cnExact.at > oldest);
         if (usExact && usPhonetic && cnExact) continue;
         pending.push(run);
@@ -64,7 +65,9 @@ export class KeyResolver {
     }
     if (pending.length === 0) return;
     const entries: Record<Market, Map<string, KeyEntry>> = { US: new Map(), CN: new Map() };
-    await Promise.all((['US', 'CN'] as const).map((market) => this.fetch(market, wanted[market], entries[market], now, oldest)));
+    await Promise.all(
+      (['US', 'CN'] as const).map((market) => this.fetch(market, wanted[market], entries[market], now, oldest)),
+    );
     for (const run of pending) {
       const state = stateOf(run);
       state.usExact = entries.US.get(run.exactKey) ?? state.usExact;
@@ -73,7 +76,13 @@ export class KeyResolver {
     }
   }
 
-  private async fetch(market: Market, wanted: ReadonlySet<string>, out: Map<string, KeyEntry>, now: number, oldest: number): Promise<void> {
+  private async fetch(
+    market: Market,
+    wanted: ReadonlySet<string>,
+    out: Map<string, KeyEntry>,
+    now: number,
+    oldest: number,
+  ): Promise<void> {
     if (wanted.size === 0) return;
     const filter = await this.sources.keyFilter?.(market);
     const missing: string[] = [];
@@ -90,7 +99,12 @@ export class KeyResolver {
     for (const key of missing) out.set(key, this.remember(cache, key, fetched.get(key) ?? NO_MARKS, now));
   }
 
-  private remember(cache: LRUCache<string, KeyEntry>, key: string, marks: readonly MarkSummary[], at: number): KeyEntry {
+  private remember(
+    cache: LRUCache<string, KeyEntry>,
+    key: string,
+    marks: readonly MarkSummary[],
+    at: number,
+  ): KeyEntry {
     const entry: KeyEntry = { marks, at };
     cache.set(key, entry);
     return entry;

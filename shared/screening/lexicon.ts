@@ -119,13 +119,7 @@ export function isUnit(word: string): boolean {
  */
 export function isGenericWord(word: string): boolean {
   const key = keyOf(word);
-  return (
-    GENERIC.has(key) ||
-    PRODUCT_CLASSES.has(key) ||
-    UNITS.has(key) ||
-    STOPWORDS.has(key) ||
-    isNumberLike(key)
-  );
+  return GENERIC.has(key) || PRODUCT_CLASSES.has(key) || UNITS.has(key) || STOPWORDS.has(key) || isNumberLike(key);
 }
 
 /** A brand name that is also a dictionary or product word: judge it by class, position and context. */
@@ -209,8 +203,22 @@ export function factsOfNormalised(word: string): WordFacts {
  * ("Case for iPhone", "Whistle with Lanyard").
  */
 const HEAD_BOUNDARIES: ReadonlySet<string> = new Set([
-  'for', 'with', 'compatible', 'fits', 'fit', 'including', 'includes', 'plus', 'w',
-  '适用于', '适用', '兼容', '用于', '适配', '带', '配',
+  'for',
+  'with',
+  'compatible',
+  'fits',
+  'fit',
+  'including',
+  'includes',
+  'plus',
+  'w',
+  '适用于',
+  '适用',
+  '兼容',
+  '用于',
+  '适配',
+  '带',
+  '配',
 ]);
 
 /** "non slip", "anti theft", "no show": the word after these describes, it is not the product. */
@@ -233,17 +241,24 @@ export function inferNiceClasses(words: readonly string[]): NiceWeight[] {
 
 function isProductWordAt(facts: readonly WordFacts[], index: number, withDualUse: boolean): boolean {
   const word = facts[index]!;
-  return word.classes.length > 0 && !word.stopword && !(index > 0 && facts[index - 1]!.descriptorPrefix) && (withDualUse || !word.dualUse);
+  return (
+    word.classes.length > 0 &&
+    !word.stopword &&
+    !(index > 0 && facts[index - 1]!.descriptorPrefix) &&
+    (withDualUse || !word.dualUse)
+  );
 }
 
 /** inferNiceClasses for words whose facts are known already (a title's words carry theirs). */
 export function inferNiceClassesOfFacts(facts: readonly WordFacts[]): NiceWeight[] {
   let withDualUse = false;
   let first = -1;
-  for (let index = 0; index < facts.length && first < 0; index++) if (isProductWordAt(facts, index, false)) first = index;
+  for (let index = 0; index < facts.length && first < 0; index++)
+    if (isProductWordAt(facts, index, false)) first = index;
   if (first < 0) {
     withDualUse = true;
-    for (let index = 0; index < facts.length && first < 0; index++) if (isProductWordAt(facts, index, true)) first = index;
+    for (let index = 0; index < facts.length && first < 0; index++)
+      if (isProductWordAt(facts, index, true)) first = index;
   }
   if (first < 0) return [];
 
@@ -371,7 +386,12 @@ export function nominativeCueOfNormalised(keys: readonly string[], index: number
 /** Whether the word at `index` is introduced by a nominative cue ("Case Compatible with iPhone 15": iphone is). */
 /** The word at `index` comes straight after a nominative cue ("for Echo", "compatible with Galaxy"). */
 export function followsNominativeCue(keys: readonly string[], index: number): boolean {
-  return index >= 1 && index < keys.length && !CUES_BY_LAST_WORD.has(keys[index]!) && cueEndingAt(keys, index - 1) !== undefined;
+  return (
+    index >= 1 &&
+    index < keys.length &&
+    !CUES_BY_LAST_WORD.has(keys[index]!) &&
+    cueEndingAt(keys, index - 1) !== undefined
+  );
 }
 
 export function nominativeCueAt(words: readonly string[], index: number): boolean {

@@ -61,7 +61,17 @@ export function editBudget(length: number): number {
 export function stateOf(run: Run): RunState {
   let state = run.memo as RunState | undefined;
   if (state === undefined) {
-    state = { batch: 0, usExact: undefined, usPhonetic: undefined, cnExact: undefined, verifiedUsExact: undefined, verifiedUsPhonetic: undefined, verifiedCnExact: undefined, verifiedTro: undefined, matches: NO_MATCHES };
+    state = {
+      batch: 0,
+      usExact: undefined,
+      usPhonetic: undefined,
+      cnExact: undefined,
+      verifiedUsExact: undefined,
+      verifiedUsPhonetic: undefined,
+      verifiedCnExact: undefined,
+      verifiedTro: undefined,
+      matches: NO_MATCHES,
+    };
     run.memo = state;
   }
   return state;
@@ -70,19 +80,41 @@ export function stateOf(run: Run): RunState {
 /** The run's verified matches, worked out again only when its entries or the TRO list changed. */
 export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
   const state = stateOf(run);
-  if (state.verifiedTro === tro && state.verifiedUsExact === state.usExact && state.verifiedUsPhonetic === state.usPhonetic && state.verifiedCnExact === state.cnExact) return state.matches;
+  if (
+    state.verifiedTro === tro &&
+    state.verifiedUsExact === state.usExact &&
+    state.verifiedUsPhonetic === state.usPhonetic &&
+    state.verifiedCnExact === state.cnExact
+  )
+    return state.matches;
   const troMatch = tro.match(run.joined, run.skeleton, editBudget(run.joined.length));
   const matches: RunMatch[] = [];
   let troAmongMarks = false;
-  const sources: [KeyEntry | undefined, boolean, boolean][] = [[state.usExact, true, false], [state.usPhonetic, false, false], [state.cnExact, true, true]];
+  const sources: [KeyEntry | undefined, boolean, boolean][] = [
+    [state.usExact, true, false],
+    [state.usPhonetic, false, false],
+    [state.cnExact, true, true],
+  ];
   for (const [entry, viaExactKey, cn] of sources) {
     for (const mark of entry?.marks ?? NO_MARKS) {
       if (matches.some((m) => m.serial === mark.serial)) continue;
       const match = matchOf(run, joinedMarkText(mark.markText), viaExactKey);
       if (!match) continue;
-      const isTro = Boolean(troBrandOfMark(tro, mark.markText) ?? (troMatch && match.distance === 0 ? troMatch : undefined));
+      const isTro = Boolean(
+        troBrandOfMark(tro, mark.markText) ?? (troMatch && match.distance === 0 ? troMatch : undefined),
+      );
       troAmongMarks ||= isTro;
-      matches.push({ mark: mark.markText, serial: mark.serial, niceClasses: mark.niceClasses, isLive: mark.isLive, kind: match.kind, distance: match.distance, tro: isTro, troOnly: false, cn });
+      matches.push({
+        mark: mark.markText,
+        serial: mark.serial,
+        niceClasses: mark.niceClasses,
+        isLive: mark.isLive,
+        kind: match.kind,
+        distance: match.distance,
+        tro: isTro,
+        troOnly: false,
+        cn,
+      });
     }
   }
   if (troMatch && !troAmongMarks) {
@@ -126,7 +158,11 @@ function joinedMarkText(markText: string): string {
   return value;
 }
 
-function matchOf(run: Run, markJoined: string, viaExactKey: boolean): { kind: MatchKind; distance: number } | undefined {
+function matchOf(
+  run: Run,
+  markJoined: string,
+  viaExactKey: boolean,
+): { kind: MatchKind; distance: number } | undefined {
   if (markJoined === run.joined) return { kind: 'exact', distance: 0 };
   if (viaExactKey) {
     // Found under an exact key but written otherwise: one script's part of a mixed mark, or its transliteration.

@@ -82,7 +82,10 @@ export class TitleScreener {
   }
 
   /** `allowlist`: the brand keys (allowlist.ts) of the caller's own brands, which are shown but never raised. */
-  async screen(items: readonly ScreeningItem[], options: { detail?: boolean; allowlist?: ReadonlySet<string> } = {}): Promise<ScreeningResult[]> {
+  async screen(
+    items: readonly ScreeningItem[],
+    options: { detail?: boolean; allowlist?: ReadonlySet<string> } = {},
+  ): Promise<ScreeningResult[]> {
     const { analysed, tro } = await this.analyse(items);
     const detail = options.detail ?? false;
     return analysed.map((title) => this.judge(title, tro, detail, options.allowlist));
@@ -116,7 +119,11 @@ export class TitleScreener {
     return { analysed, tro };
   }
 
-  private eachMatch(title: AnalysedTitle, tro: TroIndex, visit: (context: TitleContext, candidate: Candidate, match: RunMatch, facts: CandidateFacts) => void): TitleContext | undefined {
+  private eachMatch(
+    title: AnalysedTitle,
+    tro: TroIndex,
+    visit: (context: TitleContext, candidate: Candidate, match: RunMatch, facts: CandidateFacts) => void,
+  ): TitleContext | undefined {
     let context: TitleContext | undefined;
     title.candidates.forEach((candidate, index) => {
       const matches = verifiedMatches(candidate.run, tro);
@@ -131,14 +138,20 @@ export class TitleScreener {
     return context;
   }
 
-  private judge(title: AnalysedTitle, tro: TroIndex, detail: boolean, allowlist?: ReadonlySet<string>): ScreeningResult {
+  private judge(
+    title: AnalysedTitle,
+    tro: TroIndex,
+    detail: boolean,
+    allowlist?: ReadonlySet<string>,
+  ): ScreeningResult {
     const conflicts = new TitleConflicts(this.model, allowlist);
     const context = this.eachMatch(title, tro, (ctx, candidate, match, facts) => {
       const { evasion } = facts;
       fillFeatures(ctx, candidate, match, facts, this.features);
       const probability = this.model.probability(this.features);
       let ordinaryWords = true;
-      for (let i = candidate.start; i < candidate.end; i++) ordinaryWords &&= title.words[i]!.facts.generic || title.words[i]!.facts.dualUse;
+      for (let i = candidate.start; i < candidate.end; i++)
+        ordinaryWords &&= title.words[i]!.facts.generic || title.words[i]!.facts.dualUse;
       conflicts.consider({
         match,
         candidate,

@@ -58,8 +58,14 @@ export function createScreeningService(
   const budget = options.workBudget ?? DEFAULT_WORK_BUDGET;
   const tro = refreshing(async () => new TroIndex(await stores.tro.all()), every);
   const dataAsOf = refreshing(async () => (await stores.batches.latestComplete('US', 'marks'))?.dataAsOf ?? '', every);
-  const filters = { US: refreshing(() => stores.keyFilters.load('US'), every), CN: refreshing(() => stores.keyFilters.load('CN'), every) };
-  const screener = new TitleScreener({ marks: stores.marks, tro, keyFilter: (market) => filters[market]() }, { cacheTtlMs: every, ...(options.model ? { model: options.model } : {}) });
+  const filters = {
+    US: refreshing(() => stores.keyFilters.load('US'), every),
+    CN: refreshing(() => stores.keyFilters.load('CN'), every),
+  };
+  const screener = new TitleScreener(
+    { marks: stores.marks, tro, keyFilter: (market) => filters[market]() },
+    { cacheTtlMs: every, ...(options.model ? { model: options.model } : {}) },
+  );
   return {
     screener,
     checkWork: (items) => checkScreeningWork(items, budget),

@@ -64,9 +64,11 @@ export class TitleConflicts {
   ) {}
 
   consider(conflict: Conflict): void {
-    const into = this.allowlist.size > 0 && this.allowlist.has(brandKey(conflict.match.mark)) ? this.allowlisted : this.bySerial;
+    const into =
+      this.allowlist.size > 0 && this.allowlist.has(brandKey(conflict.match.mark)) ? this.allowlisted : this.bySerial;
     const previous = into.get(conflict.match.serial);
-    if (previous === undefined || conflict.probability > previous.probability) into.set(conflict.match.serial, conflict);
+    if (previous === undefined || conflict.probability > previous.probability)
+      into.set(conflict.match.serial, conflict);
   }
 
   /** 2 for 高, 1 for 中, 0 for none. */
@@ -83,7 +85,9 @@ export class TitleConflicts {
   ranked(): Conflict[] {
     const all = [...this.bySerial.values()];
     const level = new Map(all.map((c) => [c, this.levelOf(c)]));
-    const inside = new Set(all.filter((c) => all.some((o) => o !== c && level.get(o)! >= level.get(c)! && holds(o.candidate, c.candidate))));
+    const inside = new Set(
+      all.filter((c) => all.some((o) => o !== c && level.get(o)! >= level.get(c)! && holds(o.candidate, c.candidate))),
+    );
     return all.sort(
       (a, b) =>
         Number(this.isTroHit(b)) - Number(this.isTroHit(a)) ||
@@ -104,12 +108,19 @@ export class TitleConflicts {
     const conflicts = this.ranked();
     const level = conflicts.length ? this.levelOf(conflicts[0]!) : 0;
     const risk: Risk = level === 2 ? '高' : level === 1 ? '中' : '低';
-    const result: ScreeningResult = { name: item.title, risk, tro_hit: conflicts.some((c) => this.isTroHit(c)), top_conflict: level > 0 ? conflicts[0]!.match.mark : '' };
+    const result: ScreeningResult = {
+      name: item.title,
+      risk,
+      tro_hit: conflicts.some((c) => this.isTroHit(c)),
+      top_conflict: level > 0 ? conflicts[0]!.match.mark : '',
+    };
     if (detail) {
       const standing = conflicts.filter((c) => this.levelOf(c) > 0);
       const wordsOf = (c: Conflict) => words.slice(c.candidate.start, c.candidate.end).map((w) => w.text);
       result.brand_words = [...new Set(standing.flatMap(wordsOf))];
-      const allowlisted = [...this.allowlisted.values()].filter((c) => this.levelOf(c) > 0).sort((a, b) => b.probability - a.probability);
+      const allowlisted = [...this.allowlisted.values()]
+        .filter((c) => this.levelOf(c) > 0)
+        .sort((a, b) => b.probability - a.probability);
       const shown = [...standing.slice(0, MAX_CONFLICTS_SHOWN), ...allowlisted.slice(0, MAX_CONFLICTS_SHOWN)];
       result.conflicts = shown.map((c) => ({
         mark: c.match.mark,
@@ -157,7 +168,15 @@ function reasonOf(conflict: Conflict, item: ScreeningItem): string {
   else {
     parts.push(match.isLive ? 'a live registration' : 'a dead registration');
     const classes = match.niceClasses.length ? `class ${match.niceClasses.join(', ')}` : 'no class on record';
-    parts.push(relation === 'same' ? `${classes}, the item's class` : relation === 'related' ? `${classes}, related to the item's` : relation === 'other' ? `${classes}, not the item's${item.nice ? '' : ' (inferred)'}` : classes);
+    parts.push(
+      relation === 'same'
+        ? `${classes}, the item's class`
+        : relation === 'related'
+          ? `${classes}, related to the item's`
+          : relation === 'other'
+            ? `${classes}, not the item's${item.nice ? '' : ' (inferred)'}`
+            : classes,
+    );
     if (match.tro) parts.push('the owner files Schedule A TRO suits');
   }
   if (conflict.ordinaryWords) parts.push('also ordinary words: judged by context');

@@ -71,7 +71,9 @@ export class TitleContext {
     let own = false;
     for (let i = candidate.start; i < candidate.end && !own; i++) own = this.words[i]!.facts.classes.length > 0;
     if (!own) return this.itemClasses;
-    const facts = this.words.map((word, i) => (i >= candidate.start && i < candidate.end ? { ...word.facts, classes: [] } : word.facts));
+    const facts = this.words.map((word, i) =>
+      i >= candidate.start && i < candidate.end ? { ...word.facts, classes: [] } : word.facts,
+    );
     return { classes: inferNiceClassesOfFacts(facts).slice(0, 3), explicit: false };
   }
 
@@ -113,7 +115,9 @@ export class TitleContext {
 
   /** The candidate is cut out of a longer token of letters and digits ("3m" in "cmso4gx3m1a1333c9"). */
   isPartOfToken(candidate: Candidate): boolean {
-    return (candidate.start > 0 && this.words[candidate.start - 1]!.continued) || this.words[candidate.end - 1]!.continued;
+    return (
+      (candidate.start > 0 && this.words[candidate.start - 1]!.continued) || this.words[candidate.end - 1]!.continued
+    );
   }
 
   /** The candidate starts or ends inside words joined by hyphens ("White T" in "White T-Shirt", "MMF" in "250mm-f"). */
@@ -140,7 +144,14 @@ export class TitleContext {
     const first = this.words[given];
     const second = this.words[given + 1];
     if (first === undefined || second === undefined) return false;
-    return first.facts.givenName && first.capitalised === second.capitalised && !second.cjk && !second.facts.generic && !second.facts.stopword && !second.facts.trivial;
+    return (
+      first.facts.givenName &&
+      first.capitalised === second.capitalised &&
+      !second.cjk &&
+      !second.facts.generic &&
+      !second.facts.stopword &&
+      !second.facts.trivial
+    );
   }
 }
 

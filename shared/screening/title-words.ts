@@ -52,8 +52,25 @@ interface TokenWords {
 const tokens = new Map<string, TokenWords>();
 const MAX_TOKENS = 200_000;
 
-function wordOf(text: string, norm: string, cjk: boolean, capitalised: boolean, continued = false, lookAlike = false): TitleWord {
-  return Object.freeze({ text, norm, cjk, capitalised, facts: factsOfNormalised(norm), continued, ampersand: false, hyphen: false, lookAlike });
+function wordOf(
+  text: string,
+  norm: string,
+  cjk: boolean,
+  capitalised: boolean,
+  continued = false,
+  lookAlike = false,
+): TitleWord {
+  return Object.freeze({
+    text,
+    norm,
+    cjk,
+    capitalised,
+    facts: factsOfNormalised(norm),
+    continued,
+    ampersand: false,
+    hyphen: false,
+    lookAlike,
+  });
 }
 
 function splitToken(written: string): TokenWords {
@@ -98,7 +115,9 @@ function wordsOfToken(token: string): TokenWords {
 
 export function wordsOfTitle(title: string): TitleWord[] {
   // Mark symbols go before NFKC, which would turn ™ into the letters TM.
-  const text = PRINTABLE_ASCII.test(title) ? title : title.replace(INVISIBLE, '').replace(MARK_SYMBOLS, ' ').normalize('NFKC');
+  const text = PRINTABLE_ASCII.test(title)
+    ? title
+    : title.replace(INVISIBLE, '').replace(MARK_SYMBOLS, ' ').normalize('NFKC');
   const shouting = text === text.toUpperCase();
   const words: TitleWord[] = [];
   RAW_WORDS.lastIndex = 0;
@@ -106,8 +125,16 @@ export function wordsOfTitle(title: string): TitleWord[] {
     // "Lock&Lock", "T-Shirt": the word before the "&" or "-" is marked (a copy: the token's words are shared).
     const previous = words.length - 1;
     const joiner = match.index >= 2 ? text[match.index - 1] : undefined;
-    if ((joiner === '&' || joiner === '-') && RAW_WORDS_END.test(text[match.index - 2]!) && previous >= 0 && !words[previous]!.cjk) {
-      words[previous] = Object.freeze({ ...words[previous]!, ...(joiner === '&' ? { ampersand: true } : { hyphen: true }) });
+    if (
+      (joiner === '&' || joiner === '-') &&
+      RAW_WORDS_END.test(text[match.index - 2]!) &&
+      previous >= 0 &&
+      !words[previous]!.cjk
+    ) {
+      words[previous] = Object.freeze({
+        ...words[previous]!,
+        ...(joiner === '&' ? { ampersand: true } : { hyphen: true }),
+      });
     }
     const tokenWords = wordsOfToken(match[0]);
     for (const word of shouting ? tokenWords.inShoutingTitle : tokenWords.inOtherTitle) words.push(word);

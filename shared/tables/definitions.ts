@@ -25,7 +25,17 @@ export interface TableDefinition {
   globalSecondaryIndexes?: IndexDefinition[];
 }
 
-export type TableId = 'accounts' | 'api-keys' | 'usage' | 'allowlists' | 'idempotency' | 'rate-limits' | 'marks' | 'mark-keys' | 'tro-brands' | 'data-batches';
+export type TableId =
+  | 'accounts'
+  | 'api-keys'
+  | 'usage'
+  | 'allowlists'
+  | 'idempotency'
+  | 'rate-limits'
+  | 'marks'
+  | 'mark-keys'
+  | 'tro-brands'
+  | 'data-batches';
 
 export const TABLES: readonly TableDefinition[] = [
   {
@@ -53,7 +63,7 @@ export const TABLES: readonly TableDefinition[] = [
   },
   {
     id: 'allowlists',
-    purpose: "One item per account: the brands it owns or may sell, which screening does not raise on its calls.",
+    purpose: 'One item per account: the brands it owns or may sell, which screening does not raise on its calls.',
     partitionKey: { name: 'accountId', type: 'S' },
   },
   {
@@ -75,7 +85,8 @@ export const TABLES: readonly TableDefinition[] = [
   },
   {
     id: 'mark-keys',
-    purpose: 'One item per lookup key (`<market>#e:nike`) holding a summary of every mark filed under it, so one BatchGetItem resolves 100 keys.',
+    purpose:
+      'One item per lookup key (`<market>#e:nike`) holding a summary of every mark filed under it, so one BatchGetItem resolves 100 keys.',
     partitionKey: { name: 'lookupKey', type: 'S' },
   },
   {
@@ -85,7 +96,8 @@ export const TABLES: readonly TableDefinition[] = [
   },
   {
     id: 'data-batches',
-    purpose: 'Every ingested data batch (running or complete, counts, data_as_of, CN coverage) and the per-market ingest lock.',
+    purpose:
+      'Every ingested data batch (running or complete, counts, data_as_of, CN coverage) and the per-market ingest lock.',
     partitionKey: { name: 'scope', type: 'S' },
     sortKey: { name: 'batchId', type: 'S' },
   },

@@ -10,7 +10,11 @@ export function percentile(sortedMs: number[], p: number): number {
 }
 
 /** Runs `total` calls with at most `inFlight` at once; returns each call's latency (ms) and the wall time. */
-export async function runInFlight(total: number, inFlight: number, call: (i: number) => Promise<void>): Promise<{ latencies: number[]; wallMs: number }> {
+export async function runInFlight(
+  total: number,
+  inFlight: number,
+  call: (i: number) => Promise<void>,
+): Promise<{ latencies: number[]; wallMs: number }> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -38,7 +42,7 @@ const FILE = path.join(__dirname, '../../BENCHMARKS.md');
 export function writeSection(title: string, body: string, file = FILE): void {
   const header =
     file === FILE
-      ? '# Benchmarks\n\nFigures measured on this project\'s own machines; each section names the machine, the date and the command.\n'
+      ? "# Benchmarks\n\nFigures measured on this project's own machines; each section names the machine, the date and the command.\n"
       : `# ${path.basename(file, '.md')}\n`;
   const current = existsSync(file) ? readFileSync(file, 'utf8') : header;
   const section = `## ${title}\n\n${body.trim()}\n`;

@@ -13,7 +13,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { esbuildOptions, FUNCTION_IDS, handlerEntry, PROJECT_ROOT, type FunctionId } from '../../infra/constructs/bundling';
+import {
+  esbuildOptions,
+  FUNCTION_IDS,
+  handlerEntry,
+  PROJECT_ROOT,
+  type FunctionId,
+} from '../../infra/constructs/bundling';
 import { TABLES, tableEnvVar } from '../../shared/tables/definitions';
 import { machineLine, percentile } from './bench-support';
 
@@ -47,7 +53,11 @@ function apiEvent(method: string, rawPath: string): unknown {
     headers: { 'content-type': 'application/json' },
     body: '{}',
     isBase64Encoded: false,
-    requestContext: { requestId: 'bench', http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' }, timeEpoch: Date.now() },
+    requestContext: {
+      requestId: 'bench',
+      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+      timeEpoch: Date.now(),
+    },
   };
 }
 

@@ -24,8 +24,14 @@ const BULK_ROWS = 100_000;
 const CALLS = 500;
 
 function realTitles(): string[] {
-  const flipkart = (parse(readFileSync(path.join(FIXTURES, 'flipkart-dev/flipkart_dev.csv'), 'utf8'), { columns: true }) as { product_name: string }[]).map((r) => r.product_name);
-  const amazon = Object.values(JSON.parse(readFileSync(path.join(FIXTURES, 'markup-amazon/titles.json'), 'utf8')) as Record<string, string>);
+  const flipkart = (
+    parse(readFileSync(path.join(FIXTURES, 'flipkart-dev/flipkart_dev.csv'), 'utf8'), { columns: true }) as {
+      product_name: string;
+    }[]
+  ).map((r) => r.product_name);
+  const amazon = Object.values(
+    JSON.parse(readFileSync(path.join(FIXTURES, 'markup-amazon/titles.json'), 'utf8')) as Record<string, string>,
+  );
   return [...flipkart, ...amazon].filter((t) => t.trim()).map((t) => t.slice(0, 480));
 }
 
@@ -43,7 +49,15 @@ export async function benchCustomer(): Promise<string> {
     const now = Date.now();
     for (let i = 0; i < 200; i++) {
       const at = new Date(now - i * 3_600_000);
-      await stack.deps.ledger.debit({ accountId: account.accountId, keyId: account.keyId, cost: 1 + (i % 5), units: 1, operation: i % 3 ? 'batch-screen' : 'image-search', requestId: `bench-${i}`, now: at });
+      await stack.deps.ledger.debit({
+        accountId: account.accountId,
+        keyId: account.keyId,
+        cost: 1 + (i % 5),
+        units: 1,
+        operation: i % 3 ? 'batch-screen' : 'image-search',
+        requestId: `bench-${i}`,
+        now: at,
+      });
     }
     const headers = { Authorization: `Bearer ${account.apiKey}` };
     const timed = async (pathAndQuery: string) => {
@@ -61,18 +75,23 @@ export async function benchCustomer(): Promise<string> {
     const titles = realTitles();
     const input = path.join(dir, 'listings.csv');
     const lines = [csvLine(['sku', 'title'])];
-    for (let i = 0; i < BULK_ROWS; i++) lines.push(csvLine([`SKU-${i}`, `${titles[i % titles.length]} ${Math.floor(i / titles.length)}`]));
+    for (let i = 0; i < BULK_ROWS; i++)
+      lines.push(csvLine([`SKU-${i}`, `${titles[i % titles.length]} ${Math.floor(i / titles.length)}`]));
     writeFileSync(input, lines.join(''));
     const out = path.join(dir, 'results.csv');
     const script = `require('./local/bulk/screen-cli').runScreenCli(process.argv.slice(1), {}, () => {}).then(() => console.log(JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS })))`;
     const started = performance.now();
     // Asynchronously: the server answering the tool lives in this process.
-    const { stdout: printed } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script, input, '--out', out, '--base-url', server.url, '--key', account.apiKey], {
-      cwd: ROOT,
-      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-      encoding: 'utf8',
-      maxBuffer: 1 << 20,
-    });
+    const { stdout: printed } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '-e', script, input, '--out', out, '--base-url', server.url, '--key', account.apiKey],
+      {
+        cwd: ROOT,
+        env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+        encoding: 'utf8',
+        maxBuffer: 1 << 20,
+      },
+    );
     const seconds = (performance.now() - started) / 1000;
     const { maxRssKb } = JSON.parse(printed.trim().split('\n').at(-1)!) as { maxRssKb: number };
     const written = readFileSync(out, 'utf8').split('\n').length - 2;

@@ -17,7 +17,14 @@ import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-de
 import { CANDIDATE_WINDOWS } from '../../shared/imaging/regions';
 import type { SearchPath } from '../../shared/imaging/search-logos';
 import type { Embedder } from '../../shared/ports';
-import { crossDesignQueries, indexOf, loadBenchMarks, runQueries, type BenchMarks, type BenchQuery } from '../../builders/logo-embedder/logo-benchmark';
+import {
+  crossDesignQueries,
+  indexOf,
+  loadBenchMarks,
+  runQueries,
+  type BenchMarks,
+  type BenchQuery,
+} from '../../builders/logo-embedder/logo-benchmark';
 import { calibrationTable, likelyFigures, openSetAuroc, recallAt } from '../../builders/logo-embedder/open-set-metrics';
 import { MODEL } from '../../builders/logo-embedder/calibrate';
 import { SELLER_PERTURBATIONS } from '../../builders/logo-embedder/seller-pictures';
@@ -35,7 +42,12 @@ interface PathReport {
 async function evaluatePath(embedder: Embedder, regions: boolean, marks: BenchMarks): Promise<PathReport> {
   const index = await indexOf(embedder, marks.registered);
   const calibration = LOGO_CALIBRATIONS[embedder.name];
-  const path: SearchPath = { embedder, index, ...(calibration ? { calibration } : {}), ...(regions ? { windows: CANDIDATE_WINDOWS } : {}) };
+  const path: SearchPath = {
+    embedder,
+    index,
+    ...(calibration ? { calibration } : {}),
+    ...(regions ? { windows: CANDIDATE_WINDOWS } : {}),
+  };
   const queries = [
     ...(await runQueries(path, marks, { queriesPerPerturbation: QUERIES, seed: SEED })),
     ...(await crossDesignQueries(path, marks, QUERIES)),
@@ -64,11 +76,20 @@ function recallTable(reports: PathReport[]): string[] {
 }
 
 function openSetTable(reports: PathReport[]): string[] {
-  const lines = ['| path | queries (registered / unregistered) | AUROC, all pictures | AUROC, file itself | AUROC, busy picture | "likely" precision | "likely" recall | top-1 score p50 registered / unregistered |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| path | queries (registered / unregistered) | AUROC, all pictures | AUROC, file itself | AUROC, busy picture | "likely" precision | "likely" recall | top-1 score p50 registered / unregistered |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const r of reports) {
     const open = r.queries.filter((q) => q.group !== 'cross-design');
-    const reg = open.filter((q) => q.registered).map((q) => q.results[0]?.score ?? 0).sort((a, b) => a - b);
-    const unreg = open.filter((q) => !q.registered).map((q) => q.results[0]?.score ?? 0).sort((a, b) => a - b);
+    const reg = open
+      .filter((q) => q.registered)
+      .map((q) => q.results[0]?.score ?? 0)
+      .sort((a, b) => a - b);
+    const unreg = open
+      .filter((q) => !q.registered)
+      .map((q) => q.results[0]?.score ?? 0)
+      .sort((a, b) => a - b);
     const likely = likelyFigures(open);
     lines.push(
       `| ${r.name} | ${reg.length} / ${unreg.length} | ${f3(openSetAuroc(open))} | ${f3(openSetAuroc(open.filter((q) => q.group === 'file')))} | ` +
@@ -84,7 +105,11 @@ function calibrationLines(report: PathReport): string[] {
   return [
     `| ${report.name}: score | results | mean score | observed share that is the query's mark |`,
     '|---|---:|---:|---:|',
-    ...rows.filter((r) => r.results > 0).map((r) => `| ${r.from.toFixed(1)}-${r.to.toFixed(1)} | ${r.results} | ${f3(r.meanScore)} | ${f3(r.observed)} |`),
+    ...rows
+      .filter((r) => r.results > 0)
+      .map(
+        (r) => `| ${r.from.toFixed(1)}-${r.to.toFixed(1)} | ${r.results} | ${f3(r.meanScore)} | ${f3(r.observed)} |`,
+      ),
   ];
 }
 
@@ -92,7 +117,10 @@ export async function evaluateHeldOutLogos(): Promise<string> {
   const started = Date.now();
   const marks = await loadBenchMarks('test');
   const learned = await LearnedLogoEmbedder.load(MODEL);
-  const reports = [await evaluatePath(learned, true, marks), await evaluatePath(new PerceptualDescriptorEmbedder(), false, marks)];
+  const reports = [
+    await evaluatePath(learned, true, marks),
+    await evaluatePath(new PerceptualDescriptorEmbedder(), false, marks),
+  ];
   await learned.close();
   const latencies = reports[0]!.queries.map((q) => q.ms).sort((a, b) => a - b);
   const designs = [...marks.registered.values()].flat().length;
@@ -102,7 +130,7 @@ export async function evaluateHeldOutLogos(): Promise<string> {
     `Held-out test brands (never seen in training nor in the calibration): ${marks.registered.size} registered brands ` +
       `(${designs} designs, every one indexed), ${marks.unregistered.size} unregistered brands; ${marks.skipped} designs left out ` +
       `(SVG the service refuses). ${QUERIES} designs sampled per perturbation (registered and unregistered alike, seed ${SEED}); ` +
-      'each picture goes through the service\'s search: normalise, the learned embedder over the whole picture and 25 windows, ' +
+      "each picture goes through the service's search: normalise, the learned embedder over the whole picture and 25 windows, " +
       'the in-process index, the calibration. The descriptor row is the degraded path (whole picture only).',
     '',
     ...recallTable(reports),

@@ -19,7 +19,14 @@ import type { ScreeningResult } from '../../shared/screening/screen-titles';
 import { wordsOfTitle } from '../../shared/screening/title-words';
 import { isEnglishWord } from '../../shared/screening/word-frequencies';
 import { brandKey, type LabelledTitle } from '../../builders/screening/labelled-titles';
-import { labelledExamples, loadCorpus, splitTitles, SPLIT_SEED, type Corpus, type CorpusMode } from '../../builders/screening/screening-dataset';
+import {
+  labelledExamples,
+  loadCorpus,
+  splitTitles,
+  SPLIT_SEED,
+  type Corpus,
+  type CorpusMode,
+} from '../../builders/screening/screening-dataset';
 import { hardCases } from '../support/hard-cases';
 import { machineLine, runAndWriteSection } from './bench-support';
 
@@ -27,13 +34,18 @@ const FLAGS_FILE = path.join(__dirname, 'results/screening-flags.md');
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
 const NOMINATIVE = FEATURE_NAMES.indexOf('cue_nominative');
 
-async function screenAll(corpus: Corpus, titles: readonly { title: string; nice?: string }[]): Promise<ScreeningResult[]> {
+async function screenAll(
+  corpus: Corpus,
+  titles: readonly { title: string; nice?: string }[],
+): Promise<ScreeningResult[]> {
   const out: ScreeningResult[] = [];
-  for (let i = 0; i < titles.length; i += 1000) out.push(...(await corpus.screener.screen(titles.slice(i, i + 1000), { detail: true })));
+  for (let i = 0; i < titles.length; i += 1000)
+    out.push(...(await corpus.screener.screen(titles.slice(i, i + 1000), { detail: true })));
   return out;
 }
 
-const isOrdinaryBrand = (brand: string) => wordsOfTitle(brand).every((w) => w.facts.generic || w.facts.dualUse || w.facts.stopword);
+const isOrdinaryBrand = (brand: string) =>
+  wordsOfTitle(brand).every((w) => w.facts.generic || w.facts.dualUse || w.facts.stopword);
 
 /**
  * Whether the flag is a mark the title names as written in a word that is no ordinary word ("Cover for Samsung"):
@@ -42,7 +54,19 @@ const isOrdinaryBrand = (brand: string) => wordsOfTitle(brand).every((w) => w.fa
 function namesAnotherBrand(result: ScreeningResult): boolean {
   const top = result.conflicts?.[0];
   if (top === undefined || top.match === 'fuzzy') return false;
-  return wordsOfTitle(top.words.join(' ')).some((w) => !(w.facts.generic || w.facts.dualUse || w.facts.stopword || w.facts.descriptor || w.facts.trivial || isEnglishWord(w.norm)) && w.norm.length >= 2 && !w.lookAlike);
+  return wordsOfTitle(top.words.join(' ')).some(
+    (w) =>
+      !(
+        w.facts.generic ||
+        w.facts.dualUse ||
+        w.facts.stopword ||
+        w.facts.descriptor ||
+        w.facts.trivial ||
+        isEnglishWord(w.norm)
+      ) &&
+      w.norm.length >= 2 &&
+      !w.lookAlike,
+  );
 }
 
 interface HandChecked {
@@ -53,24 +77,52 @@ interface HandChecked {
 
 /** Flagged brand-removed test titles read by hand (test/fixtures/screening/brand-removed-hand-checked.json). */
 function handVerdicts(): Map<string, HandChecked['verdict']> {
-  const checked = JSON.parse(readFileSync(path.join(__dirname, '../fixtures/screening/brand-removed-hand-checked.json'), 'utf8')) as HandChecked[];
+  const checked = JSON.parse(
+    readFileSync(path.join(__dirname, '../fixtures/screening/brand-removed-hand-checked.json'), 'utf8'),
+  ) as HandChecked[];
   return new Map(checked.map((c) => [`${c.title}\t${c.mark}`, c.verdict]));
 }
 
 interface ModeFigures {
   mode: CorpusMode;
   marks: number;
-  recall: { n: number; hits: number; ordinaryN: number; ordinaryHits: number; bySet: Map<string, [number, number]>; misses: string[] };
+  recall: {
+    n: number;
+    hits: number;
+    ordinaryN: number;
+    ordinaryHits: number;
+    bySet: Map<string, [number, number]>;
+    misses: string[];
+  };
   alarms: { n: number; flagged: ScreeningResult[]; high: number; explained: number; explainedHigh: number };
 }
 
-async function recallOf(corpus: Corpus, mode: CorpusMode, titles: readonly LabelledTitle[]): Promise<ModeFigures['recall']> {
-  const inCorpus = mode === 'registered' ? titles : await (async () => {
-    const found = await corpus.stores.marks.lookup('US', [...new Set(titles.flatMap((t) => t.brandKeys.map((k) => `e:${k}`)))]);
-    return titles.filter((t) => t.brandKeys.some((k) => found.has(`e:${k}`)));
-  })();
-  const results = await screenAll(corpus, inCorpus.map((t) => ({ title: t.title })));
-  const figures = { n: inCorpus.length, hits: 0, ordinaryN: 0, ordinaryHits: 0, bySet: new Map<string, [number, number]>(), misses: [] as string[] };
+async function recallOf(
+  corpus: Corpus,
+  mode: CorpusMode,
+  titles: readonly LabelledTitle[],
+): Promise<ModeFigures['recall']> {
+  const inCorpus =
+    mode === 'registered'
+      ? titles
+      : await (async () => {
+          const found = await corpus.stores.marks.lookup('US', [
+            ...new Set(titles.flatMap((t) => t.brandKeys.map((k) => `e:${k}`))),
+          ]);
+          return titles.filter((t) => t.brandKeys.some((k) => found.has(`e:${k}`)));
+        })();
+  const results = await screenAll(
+    corpus,
+    inCorpus.map((t) => ({ title: t.title })),
+  );
+  const figures = {
+    n: inCorpus.length,
+    hits: 0,
+    ordinaryN: 0,
+    ordinaryHits: 0,
+    bySet: new Map<string, [number, number]>(),
+    misses: [] as string[],
+  };
   inCorpus.forEach((t, i) => {
     const r = results[i]!;
     const hit = r.risk !== '低' && t.brandKeys.includes(brandKey(r.top_conflict));
@@ -80,7 +132,8 @@ async function recallOf(corpus: Corpus, mode: CorpusMode, titles: readonly Label
     figures.ordinaryHits += Number(hit && ordinary);
     const set = figures.bySet.get(t.set) ?? [0, 0];
     figures.bySet.set(t.set, [set[0] + Number(hit), set[1] + 1]);
-    if (!hit) figures.misses.push(`${t.brand}${ordinary ? ' (ordinary)' : ''}\t${r.risk} ${r.top_conflict || '-'}\t${t.title}`);
+    if (!hit)
+      figures.misses.push(`${t.brand}${ordinary ? ' (ordinary)' : ''}\t${r.risk} ${r.top_conflict || '-'}\t${t.title}`);
   });
   return figures;
 }
@@ -88,50 +141,86 @@ async function recallOf(corpus: Corpus, mode: CorpusMode, titles: readonly Label
 async function measureMode(mode: CorpusMode, splits: ReturnType<typeof splitTitles>): Promise<ModeFigures> {
   const corpus = await loadCorpus(mode);
   const recall = await recallOf(corpus, mode, splits.test.branded);
-  const removed = await screenAll(corpus, splits.test.removed.map((t) => ({ title: t.title })));
+  const removed = await screenAll(
+    corpus,
+    splits.test.removed.map((t) => ({ title: t.title })),
+  );
   const flagged = removed.filter((r) => r.risk !== '低');
   const explained = flagged.filter((r) => namesAnotherBrand(r));
   return {
     mode,
     marks: corpus.marks,
     recall,
-    alarms: { n: removed.length, flagged, high: flagged.filter((r) => r.risk === '高').length, explained: explained.length, explainedHigh: explained.filter((r) => r.risk === '高').length },
+    alarms: {
+      n: removed.length,
+      flagged,
+      high: flagged.filter((r) => r.risk === '高').length,
+      explained: explained.length,
+      explainedHigh: explained.filter((r) => r.risk === '高').length,
+    },
   };
 }
 
 /** Per decile of predicted probability: matches, mean prediction, observed share of brand uses. */
-async function calibration(splits: ReturnType<typeof splitTitles>): Promise<{ table: string; levels: string; model: BrandUseModel }> {
+async function calibration(
+  splits: ReturnType<typeof splitTitles>,
+): Promise<{ table: string; levels: string; model: BrandUseModel }> {
   const corpus = await loadCorpus('registered');
   const model = corpus.screener.model;
   const examples = (await labelledExamples(corpus.screener, [...splits.test.branded, ...splits.test.removed])).flat();
-  const scored = examples.map((e) => ({ p: model.probability(e.features), label: e.label, nominative: e.features[NOMINATIVE] === 1, tro: e.match.tro }));
+  const scored = examples.map((e) => ({
+    p: model.probability(e.features),
+    label: e.label,
+    nominative: e.features[NOMINATIVE] === 1,
+    tro: e.match.tro,
+  }));
   const rows: string[] = ['| predicted | matches | mean predicted | observed brand use |', '|---|---|---|---|'];
   for (let d = 0; d < 10; d++) {
     const bin = scored.filter((s) => Math.min(9, Math.floor(s.p * 10)) === d);
     const mean = bin.reduce((a, s) => a + s.p, 0) / Math.max(1, bin.length);
     const observed = bin.filter((s) => s.label === 1).length;
-    rows.push(`| ${(d / 10).toFixed(1)}-${((d + 1) / 10).toFixed(1)} | ${bin.length} | ${bin.length ? mean.toFixed(3) : '-'} | ${bin.length ? `${(observed / bin.length).toFixed(3)} (${observed})` : '-'} |`);
+    rows.push(
+      `| ${(d / 10).toFixed(1)}-${((d + 1) / 10).toFixed(1)} | ${bin.length} | ${bin.length ? mean.toFixed(3) : '-'} | ${bin.length ? `${(observed / bin.length).toFixed(3)} (${observed})` : '-'} |`,
+    );
   }
-  const levelOf = (s: (typeof scored)[number]) => (s.p < model.medium ? 0 : s.tro || (s.p >= model.high && !s.nominative) ? 2 : 1);
+  const levelOf = (s: (typeof scored)[number]) =>
+    s.p < model.medium ? 0 : s.tro || (s.p >= model.high && !s.nominative) ? 2 : 1;
   const positives = scored.filter((s) => s.label === 1).length;
-  const levels = ['| level | matches at this level | precision (brand use) | recall at this level or above |', '|---|---|---|---|'];
-  for (const [name, level] of [['高', 2], ['中', 1]] as const) {
+  const levels = [
+    '| level | matches at this level | precision (brand use) | recall at this level or above |',
+    '|---|---|---|---|',
+  ];
+  for (const [name, level] of [
+    ['高', 2],
+    ['中', 1],
+  ] as const) {
     const at = scored.filter((s) => levelOf(s) === level);
     const atOrAbove = scored.filter((s) => levelOf(s) >= level && s.label === 1).length;
-    levels.push(`| ${name} | ${at.length} | ${pct(at.filter((s) => s.label === 1).length, at.length)} | ${pct(atOrAbove, positives)} |`);
+    levels.push(
+      `| ${name} | ${at.length} | ${pct(at.filter((s) => s.label === 1).length, at.length)} | ${pct(atOrAbove, positives)} |`,
+    );
   }
   const low = scored.filter((s) => levelOf(s) === 0);
-  levels.push(`| 低 (not counted) | ${low.length} | ${pct(low.filter((s) => s.label === 1).length, low.length)} brand use | - |`);
+  levels.push(
+    `| 低 (not counted) | ${low.length} | ${pct(low.filter((s) => s.label === 1).length, low.length)} brand use | - |`,
+  );
   return { table: rows.join('\n'), levels: levels.join('\n'), model };
 }
 
 async function hardCaseFigures(): Promise<string> {
   const corpus = await loadCorpus('shipped');
   const cases = hardCases();
-  const results = await screenAll(corpus, cases.map((c) => ({ title: c.title, ...(c.nice ? { nice: c.nice } : {}) })));
+  const results = await screenAll(
+    corpus,
+    cases.map((c) => ({ title: c.title, ...(c.nice ? { nice: c.nice } : {}) })),
+  );
   const failed = cases.filter((c, i) => {
     const r = results[i]!;
-    return r.risk !== c.risk || (c.top_conflict !== undefined && r.top_conflict !== c.top_conflict) || (c.tro_hit !== undefined && r.tro_hit !== c.tro_hit);
+    return (
+      r.risk !== c.risk ||
+      (c.top_conflict !== undefined && r.top_conflict !== c.top_conflict) ||
+      (c.tro_hit !== undefined && r.tro_hit !== c.tro_hit)
+    );
   });
   return `${cases.length - failed.length} of ${cases.length} as expected${failed.length ? `; off: ${failed.map((c) => `"${c.title}"`).join(', ')}` : ''}`;
 }
@@ -172,15 +261,28 @@ function aimsLine(figures: ModeFigures[]): string {
     `ordinary-word brands >= 90%: ${verdict(f.recall.ordinaryHits >= 0.9 * f.recall.ordinaryN)};`,
     `false alarms <= 2%: ${verdict(falseAlarms.length <= 0.02 * f.alarms.n)};`,
     `高 false alarms <= 0.5%: ${verdict(high <= 0.005 * f.alarms.n)}.`,
-    'The shipped corpus holds only 34 of the test titles\' brands, mostly without classes on record.',
+    "The shipped corpus holds only 34 of the test titles' brands, mostly without classes on record.",
   ].join(' ');
 }
 
 function writeFlags(figures: ModeFigures[]): void {
-  const lines = ['# Flagged brand-removed test titles', '', `Written by \`npm run eval:screen\` (${new Date().toISOString().slice(0, 10)}): every test-split title whose labelled brand was taken out and that is still rated 中 or 高, with the mark that raised it. Nothing is left out.`];
+  const lines = [
+    '# Flagged brand-removed test titles',
+    '',
+    `Written by \`npm run eval:screen\` (${new Date().toISOString().slice(0, 10)}): every test-split title whose labelled brand was taken out and that is still rated 中 or 高, with the mark that raised it. Nothing is left out.`,
+  ];
   for (const f of figures) {
-    lines.push('', `## ${f.mode} corpus: ${f.alarms.flagged.length} of ${f.alarms.n}`, '', '| risk | top conflict | on a coined brand word | title |', '|---|---|---|---|');
-    for (const r of f.alarms.flagged) lines.push(`| ${r.risk} | ${r.top_conflict} | ${namesAnotherBrand(r) ? 'yes' : 'no'} | ${r.name.replace(/\|/g, '/')} |`);
+    lines.push(
+      '',
+      `## ${f.mode} corpus: ${f.alarms.flagged.length} of ${f.alarms.n}`,
+      '',
+      '| risk | top conflict | on a coined brand word | title |',
+      '|---|---|---|---|',
+    );
+    for (const r of f.alarms.flagged)
+      lines.push(
+        `| ${r.risk} | ${r.top_conflict} | ${namesAnotherBrand(r) ? 'yes' : 'no'} | ${r.name.replace(/\|/g, '/')} |`,
+      );
     lines.push('', `### Missed brands (${f.recall.misses.length})`, '', '```', ...f.recall.misses, '```');
   }
   mkdirSync(path.dirname(FLAGS_FILE), { recursive: true });

@@ -27,7 +27,11 @@ export async function benchImageSearch(): Promise<string> {
     const server = await startTestServer(stack);
     const { apiKey } = await stack.openAccount({ points: 1_000_000 });
     const svg = readFileSync(path.join(__dirname, '../../data/sample/logos/simple-icons/nike.svg'));
-    const png = await sharp(svg, { density: 300 }).resize(512, 512, { fit: 'contain', background: '#ffffff' }).flatten({ background: '#ffffff' }).png().toBuffer();
+    const png = await sharp(svg, { density: 300 })
+      .resize(512, 512, { fit: 'contain', background: '#ffffff' })
+      .flatten({ background: '#ffffff' })
+      .png()
+      .toBuffer();
     const body = JSON.stringify({ image_b64: png.toString('base64'), limit: 10 });
     let degraded = 0;
     const send = async () => {

@@ -42,7 +42,8 @@ async function main(): Promise<void> {
       sdk.calls++;
       const requests = (args.input as { RequestItems?: Record<string, unknown[]> }).RequestItems;
       if (context.commandName === 'BatchGetItemCommand' && requests) {
-        for (const table of [marksTable, keysTable]) sdk.reads += (requests[table] as { Keys?: unknown[] } | undefined)?.Keys?.length ?? 0;
+        for (const table of [marksTable, keysTable])
+          sdk.reads += (requests[table] as { Keys?: unknown[] } | undefined)?.Keys?.length ?? 0;
       }
       if (context.commandName === 'BatchWriteItemCommand' && requests) {
         sdk.markWrites += requests[marksTable]?.length ?? 0;

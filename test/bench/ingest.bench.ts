@@ -35,11 +35,20 @@ function cpuSecondsOf(pid: number): number {
 const INGEST_NODE_FLAGS = ['--max-old-space-size=256'];
 
 /** Runs the ingest in its own process (ingest-process.ts) against the tables of `env`; its report. */
-async function runIngestProcess(env: Record<string, string>, dir: string, key: string, records: number): Promise<IngestRunReport> {
-  const child = spawn(process.execPath, [...INGEST_NODE_FLAGS, '--import', 'tsx', path.join(__dirname, 'ingest-process.ts'), dir, key, String(records)], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+async function runIngestProcess(
+  env: Record<string, string>,
+  dir: string,
+  key: string,
+  records: number,
+): Promise<IngestRunReport> {
+  const child = spawn(
+    process.execPath,
+    [...INGEST_NODE_FLAGS, '--import', 'tsx', path.join(__dirname, 'ingest-process.ts'), dir, key, String(records)],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
   const code = await new Promise<number | null>((resolve, reject) => child.on('error', reject).on('close', resolve));
@@ -55,7 +64,9 @@ export async function benchIngest(records = Number(process.env.INGEST_BENCH_RECO
     const file = path.join(dir, 'apc991231.xml');
     const out = createWriteStream(file);
     await writeSyntheticDailyXml(out, { records, seed: 7 });
-    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
     const bytes = (await stat(file)).size;
 
     const stack = await createTestStack();

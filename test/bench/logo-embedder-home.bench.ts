@@ -43,11 +43,18 @@ export async function benchEmbedderHome(): Promise<string> {
 
   // The same model behind the SageMaker contract: the endpoint is handed 64 x 64 windows, one per call.
   const endpoint = await startSageMakerEndpointServer({ embedder: learned, endpointName: 'logo-net' });
-  const client = new SageMakerRuntimeClient({ region: 'us-east-1', endpoint: endpoint.url, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  const client = new SageMakerRuntimeClient({
+    region: 'us-east-1',
+    endpoint: endpoint.url,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
   const remote = new SageMakerClipEmbedder(client, 'logo-net');
   const crops = CANDIDATE_WINDOWS.map((w) => crop(picture, w, 64));
   const remoteSingle = await timed(RUNS, () => remote.embed(crops[0]!).catch(() => undefined));
-  const remoteWindows = await timed(RUNS / 2, () => Promise.all(crops.map((c) => remote.embed(c).catch(() => undefined))));
+  const remoteWindows = await timed(RUNS / 2, () =>
+    Promise.all(crops.map((c) => remote.embed(c).catch(() => undefined))),
+  );
   client.destroy();
   await endpoint.close();
   await learned.close();

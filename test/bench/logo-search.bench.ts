@@ -39,7 +39,13 @@ function perturbedRealVectors(real: Float32Array[], count: number, seed: number)
   });
 }
 
-async function descriptorTimes(): Promise<{ images: number; p50: number; p99: number; mean: number; vectors: Float32Array[] }> {
+async function descriptorTimes(): Promise<{
+  images: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  vectors: Float32Array[];
+}> {
   const embedder = new PerceptualDescriptorEmbedder();
   const logos = loadSampleLogos().slice(0, 120);
   const images: NormalizedImage[] = [];
@@ -61,7 +67,13 @@ async function descriptorTimes(): Promise<{ images: number; p50: number; p99: nu
     }
   }
   times.sort((a, b) => a - b);
-  return { images: images.length, p50: percentile(times, 50), p99: percentile(times, 99), mean: times.reduce((s, t) => s + t, 0) / times.length, vectors };
+  return {
+    images: images.length,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    mean: times.reduce((s, t) => s + t, 0) / times.length,
+    vectors,
+  };
 }
 
 export async function benchLogoSearch(count = Number(process.env.LOGO_BENCH_VECTORS ?? 100_000)): Promise<string> {
@@ -69,9 +81,18 @@ export async function benchLogoSearch(count = Number(process.env.LOGO_BENCH_VECT
 
   const dimensions = DESCRIPTOR_DIMENSIONS;
   const vectors = perturbedRealVectors(descriptor.vectors, count, 11);
-  const metadata = (i: number): LogoMetadata => ({ serial: `B-${i}`, design: 'logo.svg', mark: `mark ${i}`, nice: [String((i % 45) + 1).padStart(2, '0')], isLive: i % 4 !== 0 });
+  const metadata = (i: number): LogoMetadata => ({
+    serial: `B-${i}`,
+    design: 'logo.svg',
+    mark: `mark ${i}`,
+    nice: [String((i % 45) + 1).padStart(2, '0')],
+    isLive: i % 4 !== 0,
+  });
   const buildStarted = performance.now();
-  const index = UsearchVectorIndex.fromVectors(dimensions, vectors.map((vector, i) => ({ vector, metadata: metadata(i) })));
+  const index = UsearchVectorIndex.fromVectors(
+    dimensions,
+    vectors.map((vector, i) => ({ vector, metadata: metadata(i) })),
+  );
   const buildSeconds = (performance.now() - buildStarted) / 1000;
 
   const queries = perturbedRealVectors(descriptor.vectors, QUERIES, 23);

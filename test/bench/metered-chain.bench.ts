@@ -24,7 +24,9 @@ export async function benchMeteredChain(): Promise<string> {
   process.env.TEST_DYNAMODB_ENDPOINT = engine.endpoint;
   try {
     const stack = await createTestStack();
-    const accounts = await Promise.all(Array.from({ length: IN_FLIGHT }, () => stack.openAccount({ points: 1_000_000 })));
+    const accounts = await Promise.all(
+      Array.from({ length: IN_FLIGHT }, () => stack.openAccount({ points: 1_000_000 })),
+    );
     const handler = buildApiHandler(chargeTestOperation, stack.deps);
     const body = JSON.stringify({ points: 1 });
 
@@ -50,7 +52,9 @@ export async function benchMeteredChain(): Promise<string> {
 
     const server = await startTestServer(stack, [{ path: '/v1/test-charge', operation: chargeTestOperation }]);
     const overHttp = await runInFlight(REQUESTS, IN_FLIGHT, async (i) => {
-      const response = await post(`${server.url}/v1/test-charge`, body, { Authorization: `Bearer ${accounts[i % IN_FLIGHT]!.apiKey}` });
+      const response = await post(`${server.url}/v1/test-charge`, body, {
+        Authorization: `Bearer ${accounts[i % IN_FLIGHT]!.apiKey}`,
+      });
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`unexpected ${response.status}`);
     });
@@ -58,9 +62,24 @@ export async function benchMeteredChain(): Promise<string> {
 
     // The same chain with storage taken out: what the chain itself costs in CPU.
     const memory = new InMemoryMetering();
-    const memoryDeps = { ...stack.deps, accounts: memory.accounts, ledger: memory.ledger, idempotency: memory.idempotency, rateLimiter: memory.rateLimiter };
-    const memoryAccount = await openAccount(memoryDeps, { name: 'bench', tier: 'professional', points: 1_000_000_000, now: new Date() });
-    const memoryKey = await issueApiKey(memory.accounts, { accountId: memoryAccount.accountId, envName: 'bench', now: new Date() });
+    const memoryDeps = {
+      ...stack.deps,
+      accounts: memory.accounts,
+      ledger: memory.ledger,
+      idempotency: memory.idempotency,
+      rateLimiter: memory.rateLimiter,
+    };
+    const memoryAccount = await openAccount(memoryDeps, {
+      name: 'bench',
+      tier: 'professional',
+      points: 1_000_000_000,
+      now: new Date(),
+    });
+    const memoryKey = await issueApiKey(memory.accounts, {
+      accountId: memoryAccount.accountId,
+      envName: 'bench',
+      now: new Date(),
+    });
     const memoryHandler = buildApiHandler(chargeTestOperation, memoryDeps);
     const callMemory = () => invoke(memoryHandler, memoryKey.apiKey);
     await runInFlight(5000, IN_FLIGHT, callMemory);
@@ -69,7 +88,14 @@ export async function benchMeteredChain(): Promise<string> {
     // DynamoDB Local's own capacity for the debit transaction, for scale.
     const { doc } = createDynamoDbClients({ region: 'us-east-1', endpoint: engine.endpoint });
     const rawDebits = await runInFlight(REQUESTS, IN_FLIGHT, async (i) => {
-      await stack.deps.ledger.debit({ accountId: accounts[i % IN_FLIGHT]!.accountId, cost: 1, units: 1, operation: 'bench', requestId: `raw-${i}`, now: new Date() });
+      await stack.deps.ledger.debit({
+        accountId: accounts[i % IN_FLIGHT]!.accountId,
+        cost: 1,
+        units: 1,
+        operation: 'bench',
+        requestId: `raw-${i}`,
+        now: new Date(),
+      });
     });
     doc.destroy();
 

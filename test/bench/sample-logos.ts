@@ -84,7 +84,8 @@ function hslToRgb(h: number, s: number, l: number): [number, number, number] {
   const c = (1 - Math.abs(2 * l - 1)) * s;
   const hp = (((h % 360) + 360) % 360) / 60;
   const x = c * (1 - Math.abs((hp % 2) - 1));
-  const [r, g, b] = hp < 1 ? [c, x, 0] : hp < 2 ? [x, c, 0] : hp < 3 ? [0, c, x] : hp < 4 ? [0, x, c] : hp < 5 ? [x, 0, c] : [c, 0, x];
+  const [r, g, b] =
+    hp < 1 ? [c, x, 0] : hp < 2 ? [x, c, 0] : hp < 3 ? [0, c, x] : hp < 4 ? [0, x, c] : hp < 5 ? [x, 0, c] : [c, 0, x];
   const m = l - c / 2;
   return [Math.round((r + m) * 255), Math.round((g + m) * 255), Math.round((b + m) * 255)];
 }
@@ -113,11 +114,17 @@ const recolour: Perturbation = async (logo, random) => {
     data[p + 1] = g;
     data[p + 2] = b;
   }
-  const raw = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } }).png().toBuffer();
+  const raw = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
+    .png()
+    .toBuffer();
   return onWhite(raw);
 };
 
-const invert: Perturbation = async (logo) => sharp(await onWhite(logo)).negate({ alpha: false }).png().toBuffer();
+const invert: Perturbation = async (logo) =>
+  sharp(await onWhite(logo))
+    .negate({ alpha: false })
+    .png()
+    .toBuffer();
 
 const scale: Perturbation = async (logo, random) => placed(logo, 0.6 + 0.3 * random(), 0.5, 0.5);
 
@@ -125,10 +132,16 @@ const shift: Perturbation = async (logo, random) => placed(logo, 0.75, random(),
 
 const rotate: Perturbation = async (logo, random) => {
   const angle = (3 + 7 * random()) * (random() < 0.5 ? -1 : 1);
-  return sharp(await onWhite(logo)).rotate(angle, { background: WHITE }).png().toBuffer();
+  return sharp(await onWhite(logo))
+    .rotate(angle, { background: WHITE })
+    .png()
+    .toBuffer();
 };
 
-const jpeg30: Perturbation = async (logo) => sharp(await onWhite(logo)).jpeg({ quality: 30 }).toBuffer();
+const jpeg30: Perturbation = async (logo) =>
+  sharp(await onWhite(logo))
+    .jpeg({ quality: 30 })
+    .toBuffer();
 
 /** A square "photo": a linear gradient between two nearby colours with Gaussian noise; the logo at 70-85% on it. */
 const photoBackground: Perturbation = async (logo, random) => {
@@ -144,12 +157,21 @@ const photoBackground: Perturbation = async (logo, random) => {
       const t = Math.max(0, Math.min(1, 0.5 + ((x / size - 0.5) * ux + (y / size - 0.5) * uy)));
       for (let c = 0; c < 3; c++) {
         const gaussian = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-        pixels[(y * size + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(from[c]! + (to[c]! - from[c]!) * t + 10 * gaussian)));
+        pixels[(y * size + x) * 3 + c] = Math.max(
+          0,
+          Math.min(255, Math.round(from[c]! + (to[c]! - from[c]!) * t + 10 * gaussian)),
+        );
       }
     }
   }
   return sharp(pixels, { raw: { width: size, height: size, channels: 3 } })
-    .composite([{ input: logo, left: Math.round((size - width) * (0.3 + 0.4 * random())), top: Math.round((size - height) * (0.3 + 0.4 * random())) }])
+    .composite([
+      {
+        input: logo,
+        left: Math.round((size - width) * (0.3 + 0.4 * random())),
+        top: Math.round((size - height) * (0.3 + 0.4 * random())),
+      },
+    ])
     .png()
     .toBuffer();
 };
@@ -162,8 +184,14 @@ const thinBorder: Perturbation = async (logo, random) => {
   const frame = Math.max(2, Math.round(0.01 * Math.max(width, height)));
   const shade = Math.round(random() * 80);
   const colour = { r: shade, g: shade, b: Math.round(shade + random() * 100), alpha: 1 };
-  const padded = await sharp(flat).extend({ top: margin, bottom: margin, left: margin, right: margin, background: WHITE }).png().toBuffer();
-  return sharp(padded).extend({ top: frame, bottom: frame, left: frame, right: frame, background: colour }).png().toBuffer();
+  const padded = await sharp(flat)
+    .extend({ top: margin, bottom: margin, left: margin, right: margin, background: WHITE })
+    .png()
+    .toBuffer();
+  return sharp(padded)
+    .extend({ top: frame, bottom: frame, left: frame, right: frame, background: colour })
+    .png()
+    .toBuffer();
 };
 
 export const PERTURBATIONS: [string, Perturbation][] = [
@@ -180,7 +208,11 @@ export const PERTURBATIONS: [string, Perturbation][] = [
 // ---------------------------------------------------------------------------------------------------------------
 // The evaluation
 
-async function mapLimited<T, R>(items: readonly T[], limit: number, run: (item: T, index: number) => Promise<R>): Promise<R[]> {
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  run: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   await Promise.all(
@@ -206,7 +238,12 @@ export async function buildEvalImages(logos: SampleLogo[] = loadSampleLogos()): 
   const originals = await mapLimited(rendered, 8, (png) => normalizeForEval(png));
   const perturbed = new Map<string, NormalizedImage[]>();
   for (const [[name, perturb], p] of PERTURBATIONS.map((entry, index) => [entry, index] as const)) {
-    perturbed.set(name, await mapLimited(rendered, 8, async (png, i) => normalizeForEval(await perturb(png, seededRandom(1000 * p + i + 1)))));
+    perturbed.set(
+      name,
+      await mapLimited(rendered, 8, async (png, i) =>
+        normalizeForEval(await perturb(png, seededRandom(1000 * p + i + 1))),
+      ),
+    );
   }
   return { logos, originals, perturbed };
 }
@@ -230,7 +267,9 @@ export async function recallOf(embedder: Embedder, images: EvalImages): Promise<
       const scores = indexed.map((vector) => dot(vector, query));
       const own = scores[i]!;
       // Ties count against the query: rank = how many others score at least as high.
-      const rank = scores.filter((score, j) => j !== i && images.logos[j]!.serial !== images.logos[i]!.serial && score >= own).length;
+      const rank = scores.filter(
+        (score, j) => j !== i && images.logos[j]!.serial !== images.logos[i]!.serial && score >= own,
+      ).length;
       if (rank < 1) at1++;
       if (rank < 10) at10++;
     }
@@ -275,7 +314,7 @@ export async function evaluateLogos(options: { embedders?: Embedder[] } = {}): P
     '',
     `${images.logos.length} sample logos (data/sample/logos: simple-icons and devicon SVGs rendered with sharp at ${RENDER_SIZE} px), ` +
       'normalised by the service normaliser (shared/imaging/normalize-image.ts) and indexed; each is queried once per perturbation ' +
-      '(seeded), exact search over the indexed vectors; a hit is the query\'s own serial at rank 1 / within the top 10 ' +
+      "(seeded), exact search over the indexed vectors; a hit is the query's own serial at rank 1 / within the top 10 " +
       '(ties count as misses). Embedders: ' +
       names.join(', ') +
       ' (CLIP rows appear when an endpoint or an ONNX file is configured).',
@@ -292,4 +331,5 @@ export async function evaluateLogos(options: { embedders?: Embedder[] } = {}): P
   ].join('\n');
 }
 
-if (require.main === module) runAndWriteSection('Logo search quality: sample logos, light perturbations', evaluateLogos);
+if (require.main === module)
+  runAndWriteSection('Logo search quality: sample logos, light perturbations', evaluateLogos);

@@ -24,8 +24,14 @@ import { machineLine, percentile } from './bench-support';
 const FIXTURES = path.join(__dirname, '../fixtures/titles');
 
 function benchTitles(): string[] {
-  const flipkart = (parse(readFileSync(path.join(FIXTURES, 'flipkart-dev/flipkart_dev.csv'), 'utf8'), { columns: true }) as { product_name: string }[]).map((r) => r.product_name);
-  const amazon = Object.values(JSON.parse(readFileSync(path.join(FIXTURES, 'markup-amazon/titles.json'), 'utf8')) as Record<string, string>);
+  const flipkart = (
+    parse(readFileSync(path.join(FIXTURES, 'flipkart-dev/flipkart_dev.csv'), 'utf8'), { columns: true }) as {
+      product_name: string;
+    }[]
+  ).map((r) => r.product_name);
+  const amazon = Object.values(
+    JSON.parse(readFileSync(path.join(FIXTURES, 'markup-amazon/titles.json'), 'utf8')) as Record<string, string>,
+  );
   return [...flipkart, ...amazon].filter((t) => t.trim()).map((t) => t.slice(0, 500));
 }
 
@@ -69,7 +75,10 @@ export async function benchScreening(): Promise<string> {
     const callsPerBatch: number[] = [];
     for (let i = 0; i + 1000 <= Math.min(titles.length, 5000); i += 1000) {
       const before = batchGets;
-      await counted.screen(titles.slice(i, i + 1000).map((title) => ({ title })), {});
+      await counted.screen(
+        titles.slice(i, i + 1000).map((title) => ({ title })),
+        {},
+      );
       callsPerBatch.push(batchGets - before);
     }
 
@@ -77,7 +86,10 @@ export async function benchScreening(): Promise<string> {
     const screening = createScreeningService(buildDataStores(stack.config));
     const handler = buildApiHandler(batchScreenOperation(screening), stack.deps);
     const server = await listen(
-      createLocalApp({ routes: ROUTES.filter((r) => r.functionName === 'batch-screen').map((r) => ({ ...r, handler })), fallback: notFound }),
+      createLocalApp({
+        routes: ROUTES.filter((r) => r.functionName === 'batch-screen').map((r) => ({ ...r, handler })),
+        fallback: notFound,
+      }),
       { port: 0 },
     );
     const account = await stack.openAccount({ points: 10_000_000 });
@@ -85,7 +97,11 @@ export async function benchScreening(): Promise<string> {
     for (let i = 0; i + 1000 <= titles.length; i += 1000) {
       const body = JSON.stringify({ items: titles.slice(i, i + 1000).map((title) => ({ title })) });
       const t0 = performance.now();
-      const response = await fetch(`${server.url}/v1/batch-screen`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${account.apiKey}` }, body });
+      const response = await fetch(`${server.url}/v1/batch-screen`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${account.apiKey}` },
+        body,
+      });
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`batch-screen answered ${response.status}`);
       latencies.push(performance.now() - t0);
@@ -98,7 +114,8 @@ export async function benchScreening(): Promise<string> {
     // once before the clock starts (with the default 4 s interval a warm instance re-reads its keys that often).
     const warm = createScreeningService(buildDataStores(stack.config), { refreshMs: 3_600_000 });
     const screener = warm.screener;
-    for (let i = 0; i < titles.length; i += 1000) await screener.screen(titles.slice(i, i + 1000).map((title) => ({ title })));
+    for (let i = 0; i < titles.length; i += 1000)
+      await screener.screen(titles.slice(i, i + 1000).map((title) => ({ title })));
     // Wall-clock rate, and the rate per second of this process's CPU time (user + system, all its threads): on a
     // machine shared with other work the second is what one core gives.
     const rates: number[] = [];
@@ -106,7 +123,8 @@ export async function benchScreening(): Promise<string> {
     for (let r = 0; r < 5; r++) {
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
-      for (let i = 0; i < titles.length; i += 1000) await screener.screen(titles.slice(i, i + 1000).map((title) => ({ title })));
+      for (let i = 0; i < titles.length; i += 1000)
+        await screener.screen(titles.slice(i, i + 1000).map((title) => ({ title })));
       const cpu = process.cpuUsage(cpu0);
       rates.push(titles.length / ((performance.now() - t0) / 1000));
       cpuRates.push(titles.length / ((cpu.user + cpu.system) / 1e6));

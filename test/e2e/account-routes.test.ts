@@ -25,7 +25,14 @@ let server: RunningServer;
 beforeAll(async () => {
   stack = await createTestStack();
   const input = Readable.from([MARKS.map((m) => JSON.stringify(m)).join('\n')]);
-  const summary = await ingestBatch(buildDataStores(stack.config), { holder: 'e2e-account', source: 'e2e', kind: 'marks-jsonl', market: 'US', input, batchDate: '2026-11-20' });
+  const summary = await ingestBatch(buildDataStores(stack.config), {
+    holder: 'e2e-account',
+    source: 'e2e',
+    kind: 'marks-jsonl',
+    market: 'US',
+    input,
+    batchDate: '2026-11-20',
+  });
   if (!summary.complete) throw new Error('the corpus did not load');
   server = await startTestServer(stack, [{ path: '/v1/test-charge', operation: chargeTestOperation }]);
 });
@@ -34,7 +41,11 @@ afterAll(async () => server?.close());
 const bearer = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}` });
 const get = (path: string, apiKey?: string) => fetch(`${server.url}${path}`, { headers: apiKey ? bearer(apiKey) : {} });
 const put = (path: string, body: unknown, apiKey: string) =>
-  fetch(`${server.url}${path}`, { method: 'PUT', headers: { 'Content-Type': 'application/json', ...bearer(apiKey) }, body: JSON.stringify(body) });
+  fetch(`${server.url}${path}`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...bearer(apiKey) },
+    body: JSON.stringify(body),
+  });
 
 describe('GET /v1/account', () => {
   it('answers tier, balance, rate limit and the key prefix, free of charge, with no usage record', async () => {
@@ -44,9 +55,19 @@ describe('GET /v1/account', () => {
 
     expect(response.status).toBe(200);
     const body = await readJson(response);
-    expect(body).toMatchObject({ account_id: accountId, tier: 'professional', balance: 321, rate_limit: { requests: 40, window_seconds: 1 }, key: { id: keyId } });
+    expect(body).toMatchObject({
+      account_id: accountId,
+      tier: 'professional',
+      balance: 321,
+      rate_limit: { requests: 40, window_seconds: 1 },
+      key: { id: keyId },
+    });
     expect(apiKey.startsWith(body.key.prefix.replace(/…$/, ''))).toBe(true);
-    expect(body.operations.find((o: { operation: string }) => o.operation === 'batch-screen')).toMatchObject({ points: 1, per: 'item', allowed: true });
+    expect(body.operations.find((o: { operation: string }) => o.operation === 'batch-screen')).toMatchObject({
+      points: 1,
+      per: 'item',
+      allowed: true,
+    });
     expect(response.headers.get('x-points-cost')).toBeNull();
     expect((await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points).toBe(321);
     expect((await stack.deps.ledger.entries(accountId)).filter((e) => e.kind === 'charge')).toEqual([]);
@@ -70,7 +91,8 @@ describe('GET /v1/account', () => {
 describe('GET /v1/usage', () => {
   it('lists the records newest first, pages through them with the cursor, and totals the whole range', async () => {
     const { apiKey, keyId } = await stack.openAccount({ points: 1000 });
-    for (const points of [1, 2, 3, 4, 5]) expect((await post(`${server.url}/v1/test-charge`, { points }, bearer(apiKey))).status).toBe(200);
+    for (const points of [1, 2, 3, 4, 5])
+      expect((await post(`${server.url}/v1/test-charge`, { points }, bearer(apiKey))).status).toBe(200);
 
     const pages: { points: number; key_id: string; kind: string }[][] = [];
     let cursor: string | null = null;
@@ -106,7 +128,9 @@ describe('GET /v1/usage', () => {
     const second = await issueApiKey(stack.deps.accounts, { accountId, envName: 'test', now: new Date() });
     await post(`${server.url}/v1/test-charge`, { points: 7 }, bearer(apiKey));
     await post(`${server.url}/v1/test-charge`, { points: 9 }, bearer(second.apiKey));
-    expect((await post(`${server.url}/v1/test-charge`, { points: 11, fail: 'crash' }, bearer(second.apiKey))).status).toBe(500);
+    expect(
+      (await post(`${server.url}/v1/test-charge`, { points: 11, fail: 'crash' }, bearer(second.apiKey))).status,
+    ).toBe(500);
 
     const mine = await readJson(await get('/v1/usage?scope=key', second.apiKey));
     const all = await readJson(await get('/v1/usage', apiKey));
@@ -120,7 +144,13 @@ describe('GET /v1/usage', () => {
     const { apiKey } = await stack.openAccount({ points: 100 });
     await post(`${server.url}/v1/test-charge`, { points: 3 }, bearer(apiKey));
     const body = await readJson(await get('/v1/usage?from=2020-01-01&to=2020-01-31', apiKey));
-    expect([body.records, body.totals.requests, body.next_cursor, body.from, body.to]).toEqual([[], 0, null, '2020-01-01T00:00:00.000Z', '2020-02-01T00:00:00.000Z']);
+    expect([body.records, body.totals.requests, body.next_cursor, body.from, body.to]).toEqual([
+      [],
+      0,
+      null,
+      '2020-01-01T00:00:00.000Z',
+      '2020-02-01T00:00:00.000Z',
+    ]);
   });
 
   it.each([
@@ -143,26 +173,41 @@ describe('GET /v1/usage', () => {
     const { apiKey } = await stack.openAccount({ points: 100 });
     for (let i = 0; i < 3; i++) await post(`${server.url}/v1/test-charge`, { points: 1 }, bearer(apiKey));
     const first = await readJson(await get('/v1/usage?limit=1', apiKey));
-    const response = await get(`/v1/usage?limit=1&from=2026-01-01&cursor=${encodeURIComponent(first.next_cursor)}`, apiKey);
+    const response = await get(
+      `/v1/usage?limit=1&from=2026-01-01&cursor=${encodeURIComponent(first.next_cursor)}`,
+      apiKey,
+    );
     expect([response.status, (await readJson(response)).error.details.issues[0].field]).toEqual([400, 'cursor']);
   });
 });
 
 describe('the allowlist', () => {
   const screen = async (apiKey: string, titles: string[], detail = false) => {
-    const response = await post(`${server.url}/v1/batch-screen`, { items: titles.map((title) => ({ title, nice: '9' })), detail }, bearer(apiKey));
+    const response = await post(
+      `${server.url}/v1/batch-screen`,
+      { items: titles.map((title) => ({ title, nice: '9' })), detail },
+      bearer(apiKey),
+    );
     expect(response.status).toBe(200);
     return (await readJson(response)).results;
   };
 
   it('PUT replaces the list (one spelling per brand), GET reads it back; both free', async () => {
     const { accountId, apiKey } = await stack.openAccount({ points: 50 });
-    expect(await readJson(await get('/v1/allowlist', apiKey))).toEqual({ brands: [], count: 0, max_brands: 500, updated_at: null });
+    expect(await readJson(await get('/v1/allowlist', apiKey))).toEqual({
+      brands: [],
+      count: 0,
+      max_brands: 500,
+      updated_at: null,
+    });
 
     const saved = await readJson(await put('/v1/allowlist', { brands: ['Anker', ' ANKER ', 'Sound-Core'] }, apiKey));
 
     expect(saved).toMatchObject({ brands: ['Anker', 'Sound-Core'], count: 2 });
-    expect(await readJson(await get('/v1/allowlist', apiKey))).toMatchObject({ brands: ['Anker', 'Sound-Core'], count: 2 });
+    expect(await readJson(await get('/v1/allowlist', apiKey))).toMatchObject({
+      brands: ['Anker', 'Sound-Core'],
+      count: 2,
+    });
     expect((await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points).toBe(50);
   });
 
@@ -177,7 +222,9 @@ describe('the allowlist', () => {
     expect(detailed.conflicts).toEqual([expect.objectContaining({ mark: 'Anker', allowlisted: true })]);
     expect(detailed.brand_words).toEqual([]);
     expect(mixed.top_conflict).toBe('Stanley');
-    expect(mixed.conflicts.map((c: { mark: string; allowlisted?: boolean }) => [c.mark, c.allowlisted ?? false])).toEqual([
+    expect(
+      mixed.conflicts.map((c: { mark: string; allowlisted?: boolean }) => [c.mark, c.allowlisted ?? false]),
+    ).toEqual([
       ['Stanley', false],
       ['Anker', true],
     ]);
@@ -217,7 +264,11 @@ describe('suspension and key rotation', () => {
     const { accountId, apiKey } = await stack.openAccount({ points: 100 });
     await suspendAccount(stack.deps, { accountId, reason: 'chargeback', now: new Date() });
 
-    for (const response of [await get('/v1/account', apiKey), await get('/v1/usage', apiKey), await post(`${server.url}/v1/test-charge`, { points: 1 }, bearer(apiKey))]) {
+    for (const response of [
+      await get('/v1/account', apiKey),
+      await get('/v1/usage', apiKey),
+      await post(`${server.url}/v1/test-charge`, { points: 1 }, bearer(apiKey)),
+    ]) {
       expect([response.status, (await readJson(response)).error.code]).toEqual([403, 'account_suspended']);
     }
     expect((await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points).toBe(100);
@@ -228,11 +279,23 @@ describe('suspension and key rotation', () => {
 
   it('a rotated key works until its grace period ends, then reads as revoked; the new key works at once', async () => {
     const { accountId, apiKey, keyId } = await stack.openAccount({ points: 100 });
-    const withGrace = await rotateApiKey(stack.deps, { accountId, keyId, graceMs: 60_000, envName: 'test', now: new Date() });
+    const withGrace = await rotateApiKey(stack.deps, {
+      accountId,
+      keyId,
+      graceMs: 60_000,
+      envName: 'test',
+      now: new Date(),
+    });
     expect((await get('/v1/account', apiKey)).status).toBe(200);
     expect((await readJson(await get('/v1/account', withGrace.issued.apiKey))).key.id).toBe(withGrace.issued.keyId);
 
-    const ended = await rotateApiKey(stack.deps, { accountId, keyId: withGrace.issued.keyId, graceMs: 0, envName: 'test', now: new Date() });
+    const ended = await rotateApiKey(stack.deps, {
+      accountId,
+      keyId: withGrace.issued.keyId,
+      graceMs: 0,
+      envName: 'test',
+      now: new Date(),
+    });
     const response = await get('/v1/account', withGrace.issued.apiKey);
     expect([response.status, (await readJson(response)).error.code]).toEqual([401, 'invalid_api_key']);
     expect((await get('/v1/account', ended.issued.apiKey)).status).toBe(200);

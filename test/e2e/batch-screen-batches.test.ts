@@ -4,7 +4,18 @@
  *
  * Shown here: a full 1,000-item batch answered in order and charged 1,000 points; the charge equal to the number of items; a balance too low refused with nothing charged; an idempotent replay charged once.
  */
-import { GENERIC_TITLE, NIKE_TITLE, RISKS, US_BATCH_DATE, balanceOf, chargesOf, items, openAccount, screen, useBatchScreenServer } from '../support/batch-screen-stack';
+import {
+  GENERIC_TITLE,
+  NIKE_TITLE,
+  RISKS,
+  US_BATCH_DATE,
+  balanceOf,
+  chargesOf,
+  items,
+  openAccount,
+  screen,
+  useBatchScreenServer,
+} from '../support/batch-screen-stack';
 import { readJson } from '../support/test-server';
 
 useBatchScreenServer();
@@ -36,7 +47,9 @@ describe('a batch of 1,000 items', () => {
     expect(response.headers.get('x-points-cost')).toBe('1000');
     expect(response.headers.get('x-points-balance')).toBe('500');
     expect(await balanceOf(accountId)).toBe(500);
-    expect(await chargesOf(accountId)).toEqual([expect.objectContaining({ operation: 'batch-screen', points: 1000, units: 1000, status: 'charged' })]);
+    expect(await chargesOf(accountId)).toEqual([
+      expect.objectContaining({ operation: 'batch-screen', points: 1000, units: 1000, status: 'charged' }),
+    ]);
   });
 
   it('each result is well formed and answers its own item', async () => {
@@ -62,7 +75,9 @@ describe('the charge', () => {
   it.each([1, 7, 250])('%i items: charged that many points', async (n) => {
     const { accountId, apiKey } = await openAccount({ points: 1000 });
 
-    const response = await screen(apiKey, { items: items(...Array.from({ length: n }, (_, i) => `${NIKE_TITLE} size ${i}`)) });
+    const response = await screen(apiKey, {
+      items: items(...Array.from({ length: n }, (_, i) => `${NIKE_TITLE} size ${i}`)),
+    });
 
     expect(response.status).toBe(200);
     expect((await readJson(response)).count).toBe(n);

@@ -4,13 +4,22 @@
  *
  * Shown here: every refusal (empty, too many, malformed items, bad Nice classes) named and never charged; a title at the length limit accepted.
  */
-import { NIKE_TITLE, balanceOf, chargesOf, items, openAccount, screen, useBatchScreenServer } from '../support/batch-screen-stack';
+import {
+  NIKE_TITLE,
+  balanceOf,
+  chargesOf,
+  items,
+  openAccount,
+  screen,
+  useBatchScreenServer,
+} from '../support/batch-screen-stack';
 import { readJson } from '../support/test-server';
 
 useBatchScreenServer();
 
 describe('refused requests are named and never charged', () => {
-  const fieldsOf = (body: { error: { details?: { issues?: { field: string }[] } } }) => (body.error.details?.issues ?? []).map((i) => i.field);
+  const fieldsOf = (body: { error: { details?: { issues?: { field: string }[] } } }) =>
+    (body.error.details?.issues ?? []).map((i) => i.field);
   const valid = (n: number) => items(...Array.from({ length: n }, (_, i) => `Cotton socks ${i}`));
 
   const cases: [string, unknown, number, string, string[] | undefined][] = [
@@ -18,7 +27,13 @@ describe('refused requests are named and never charged', () => {
     ['no items field', {}, 400, 'invalid_request', ['items']],
     ['items not an array', { items: 'Nike shoes' }, 400, 'invalid_request', ['items']],
     ['1,001 items', { items: valid(1001) }, 413, 'too_many_items', undefined],
-    ['a non-string title at index 3', { items: [...valid(3), { title: 42 }, ...valid(2)] }, 400, 'invalid_request', ['items[3].title']],
+    [
+      'a non-string title at index 3',
+      { items: [...valid(3), { title: 42 }, ...valid(2)] },
+      400,
+      'invalid_request',
+      ['items[3].title'],
+    ],
     ['a 10 KB title', { items: [{ title: 'x'.repeat(10 * 1024) }] }, 400, 'invalid_request', ['items[0].title']],
     ['a 501-character title', { items: [{ title: 'é'.repeat(501) }] }, 400, 'invalid_request', ['items[0].title']],
     ['a blank title', { items: [{ title: '   ' }] }, 400, 'invalid_request', ['items[0].title']],
@@ -71,7 +86,9 @@ describe('refused requests are named and never charged', () => {
 
     expect(response.status).toBe(400);
     expect(answer.error.code).toBe('invalid_request');
-    expect(fieldsOf(answer).sort()).toEqual(['items[1].title', 'items[2].title', 'items[3].nice', 'items[4]', 'items[5].title', 'items[7].title'].sort());
+    expect(fieldsOf(answer).sort()).toEqual(
+      ['items[1].title', 'items[2].title', 'items[3].nice', 'items[4]', 'items[5].title', 'items[7].title'].sort(),
+    );
     expect(await balanceOf(accountId)).toBe(100);
     expect(await chargesOf(accountId)).toEqual([]);
   });

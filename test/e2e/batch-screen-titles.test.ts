@@ -4,7 +4,15 @@
  *
  * Shown here: titles in any script (emoji, right-to-left text, invisible characters, mixed Chinese and English); `nice` as a number or a string; the shape of a result with and without `detail`.
  */
-import { GENERIC_TITLE, NIKE_TITLE, openAccount, screen, screenTitle, screenTitles, useBatchScreenServer } from '../support/batch-screen-stack';
+import {
+  GENERIC_TITLE,
+  NIKE_TITLE,
+  openAccount,
+  screen,
+  screenTitle,
+  screenTitles,
+  useBatchScreenServer,
+} from '../support/batch-screen-stack';
 import type { ScreeningResult } from '../../shared/screening/title-conflicts';
 import { readJson } from '../support/test-server';
 
@@ -25,11 +33,14 @@ describe('titles in any script', () => {
     ['zero-width spaces between every letter', 'N\u200bi\u200bk\u200be running shoes'],
   ];
 
-  it.each(nikeTitles)('%s: still Nike, 高, on the TRO list, and the name is the title exactly as sent', async (_name, title) => {
-    const result = await screenTitle(title);
+  it.each(nikeTitles)(
+    '%s: still Nike, 高, on the TRO list, and the name is the title exactly as sent',
+    async (_name, title) => {
+      const result = await screenTitle(title);
 
-    expect(result).toEqual({ name: title, risk: '高', tro_hit: true, top_conflict: 'Nike' });
-  });
+      expect(result).toEqual({ name: title, risk: '高', tro_hit: true, top_conflict: 'Nike' });
+    },
+  );
 
   it('invisible characters cannot hide a longer brand either (one between each of its 7 letters)', async () => {
     const title = `${[...'Stanley'].join('\u200b')} tumbler 40 oz`;
@@ -125,9 +136,18 @@ describe('the answer for one title', () => {
   });
 
   it('"detail": true adds brand_words and each conflict with mark, serial, nice, is_live, match, words, tro and reason', async () => {
-    const [nike, generic] = (await screenTitles([NIKE_TITLE, GENERIC_TITLE], { detail: true })) as [ScreeningResult, ScreeningResult];
+    const [nike, generic] = (await screenTitles([NIKE_TITLE, GENERIC_TITLE], { detail: true })) as [
+      ScreeningResult,
+      ScreeningResult,
+    ];
 
-    expect(nike).toMatchObject({ name: NIKE_TITLE, risk: '高', tro_hit: true, top_conflict: 'Nike', brand_words: ['Nike'] });
+    expect(nike).toMatchObject({
+      name: NIKE_TITLE,
+      risk: '高',
+      tro_hit: true,
+      top_conflict: 'Nike',
+      brand_words: ['Nike'],
+    });
     expect(nike.conflicts?.length).toBeGreaterThanOrEqual(1);
     expect(nike.conflicts?.[0]).toMatchObject({
       mark: 'Nike',
@@ -140,7 +160,9 @@ describe('the answer for one title', () => {
       reason: expect.stringMatching(/\S/),
     });
     for (const conflict of nike.conflicts ?? []) {
-      expect(Object.keys(conflict)).toEqual(expect.arrayContaining(['mark', 'serial', 'nice', 'is_live', 'match', 'words', 'tro', 'reason']));
+      expect(Object.keys(conflict)).toEqual(
+        expect.arrayContaining(['mark', 'serial', 'nice', 'is_live', 'match', 'words', 'tro', 'reason']),
+      );
       expect(['exact', 'transliteration', 'fuzzy', 'phonetic']).toContain(conflict.match);
       expect([0, 1]).toContain(conflict.is_live);
     }

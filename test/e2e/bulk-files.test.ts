@@ -29,7 +29,14 @@ const MARKS = [{ serial: 'US-BULK-ANKER', mark: 'Anker', nice: [9], is_live: tru
 beforeAll(async () => {
   stack = await createTestStack();
   const input = Readable.from([MARKS.map((m) => JSON.stringify(m)).join('\n')]);
-  await ingestBatch(buildDataStores(stack.config), { holder: 'e2e-bulk', source: 'e2e', kind: 'marks-jsonl', market: 'US', input, batchDate: '2026-11-20' });
+  await ingestBatch(buildDataStores(stack.config), {
+    holder: 'e2e-bulk',
+    source: 'e2e',
+    kind: 'marks-jsonl',
+    market: 'US',
+    input,
+    batchDate: '2026-11-20',
+  });
   server = await startTestServer(stack);
   dir = mkdtempSync(path.join(os.tmpdir(), 'bulk-'));
 });
@@ -39,7 +46,14 @@ afterAll(async () => server?.close());
 function writeListings(file: string): { valid: number } {
   const lines = [csvLine(['sku', 'title', 'nice'])];
   for (let i = 1; i <= 2500; i++) {
-    const title = i === 7 ? '' : i === 1500 ? 'x'.repeat(501) : i % 2 ? `Anker charger "${i}", fast` : `Plain cotton socks, pack of ${i}`;
+    const title =
+      i === 7
+        ? ''
+        : i === 1500
+          ? 'x'.repeat(501)
+          : i % 2
+            ? `Anker charger "${i}", fast`
+            : `Plain cotton socks, pack of ${i}`;
     lines.push(csvLine([`SKU-${i}`, title, i === 2100 ? '77' : i % 2 ? '9' : '']));
   }
   writeFileSync(file, lines.join(''));
@@ -47,7 +61,8 @@ function writeListings(file: string): { valid: number } {
 }
 
 const readCsv = (file: string): Record<string, string>[] => parse(readFileSync(file), { columns: true });
-const balanceOf = async (accountId: string) => (await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points;
+const balanceOf = async (accountId: string) =>
+  (await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points;
 
 describe('npm run screen', () => {
   it('screens every row in batches, in order, writing each refusal with its reason and charging only what was screened', async () => {
@@ -66,7 +81,12 @@ describe('npm run screen', () => {
 
     const rows = readCsv(out);
     expect(rows.map((r) => Number(r.row))).toEqual(Array.from({ length: 2500 }, (_, i) => i + 1));
-    expect(rows[0]).toMatchObject({ title: 'Anker charger "1", fast', risk: expect.stringMatching(/^(高|中)$/), top_conflict: 'Anker', tro_hit: 'false' });
+    expect(rows[0]).toMatchObject({
+      title: 'Anker charger "1", fast',
+      risk: expect.stringMatching(/^(高|中)$/),
+      top_conflict: 'Anker',
+      tro_hit: 'false',
+    });
     expect(rows[0]!.reasons).toMatch(/^Anker: /);
     expect(rows[1]).toMatchObject({ risk: '低', top_conflict: '', reasons: '', error: '' });
     expect([rows[6]!.error, rows[1499]!.error, rows[2099]!.error]).toEqual([
@@ -127,7 +147,9 @@ describe('npm run screen', () => {
     await expect(screenCsv({ input, out, post: dying })).rejects.toThrow('killed');
     writeFileSync(input, `${readFileSync(input, 'utf8')}${csvLine(['SKU-X', 'One more title', ''])}`);
 
-    await expect(screenCsv({ input, out, post: client })).rejects.toThrow(/has changed since the interrupted run; pass --fresh/);
+    await expect(screenCsv({ input, out, post: client })).rejects.toThrow(
+      /has changed since the interrupted run; pass --fresh/,
+    );
     const fresh = await screenCsv({ input, out, post: client, fresh: true });
     expect([fresh.rows, readCsv(out).length]).toEqual([2501, 2501]);
   });
@@ -139,7 +161,9 @@ describe('npm run screen', () => {
     writeListings(input);
     const log: string[] = [];
 
-    await runScreenCli([input, '--out', out, '--base-url', server.url], { TMK_API_KEY: apiKey }, (text) => log.push(text));
+    await runScreenCli([input, '--out', out, '--base-url', server.url], { TMK_API_KEY: apiKey }, (text) =>
+      log.push(text),
+    );
 
     expect(readCsv(out)).toHaveLength(2500);
     expect(log.join('')).toMatch(/retrying in \d+\.\d s \(429 rate_limited\)/);
@@ -163,7 +187,8 @@ describe('npm run image-search', () => {
   it('searches each image of a folder once, one row per image, an unreadable one with its error', async () => {
     const { accountId, apiKey } = await stack.openAccount({ points: 1000 });
     const folder = mkdtempSync(path.join(dir, 'images-'));
-    for (const name of ['adidas.svg', 'acer.svg', '3m.svg']) copyFileSync(path.join('data/sample/logos/simple-icons', name), path.join(folder, name));
+    for (const name of ['adidas.svg', 'acer.svg', '3m.svg'])
+      copyFileSync(path.join('data/sample/logos/simple-icons', name), path.join(folder, name));
     writeFileSync(path.join(folder, 'broken.png'), 'not an image');
     writeFileSync(path.join(folder, 'notes.txt'), 'not searched');
     const out = path.join(dir, 'images.csv');

@@ -12,7 +12,16 @@ import { createTestStack, type TestStack } from '../support/test-stack';
 import { startTestServer } from '../support/test-server';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let stack: TestStack;
 let server: RunningServer;
@@ -47,7 +56,10 @@ afterAll(async () => {
 async function openGroup(name: string): Promise<void> {
   const closed = page.getByRole('button', { name: `${name} Open Group`, exact: true });
   if (await closed.count()) await closed.first().click();
-  await page.getByRole('button', { name: `${name} Close Group`, exact: true }).first().waitFor();
+  await page
+    .getByRole('button', { name: `${name} Close Group`, exact: true })
+    .first()
+    .waitFor();
 }
 
 describe('GET /docs in Chromium', () => {
@@ -66,7 +78,9 @@ describe('GET /docs in Chromium', () => {
     // Each tag's endpoint list, as the page presents it to a reader (and to assistive technology).
     const endpoints = await page.getByRole('listitem').allInnerTexts();
     const shown = endpoints.map((text) => text.replace(/\s+/g, ' ').trim().toLowerCase());
-    expect(shown).toEqual(expect.arrayContaining(['post /v1/batch-screen', 'post /v1/image-search', 'get /v1/account', 'get /v1/usage']));
+    expect(shown).toEqual(
+      expect.arrayContaining(['post /v1/batch-screen', 'post /v1/image-search', 'get /v1/account', 'get /v1/usage']),
+    );
     await expect(page.getByText('Search registered marks by logo').first().isVisible()).resolves.toBe(true);
     await expect(page.getByText('Screen listing titles for trademarks').first().isVisible()).resolves.toBe(true);
   });
@@ -78,7 +92,9 @@ describe('GET /docs in Chromium', () => {
     await page.getByText('Your account: tier, balance, rate limit, key').first().click();
     await page.getByRole('button', { name: 'Test Request (get /v1/account)' }).click();
 
-    const answered = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/v1/account'), { timeout: 30_000 });
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/v1/account'), {
+      timeout: 30_000,
+    });
     await page.getByRole('button', { name: /^Send/ }).first().click();
     const response = await answered;
 

@@ -48,26 +48,65 @@ const svg = (file: string) => readFileSync(path.join(LOGOS, file));
 const b64 = (bytes: Buffer) => bytes.toString('base64');
 const balance = async (id = accountId) => (await stack.deps.accounts.getAccount(id, { consistent: true }))!.points;
 
-async function loadLogos(target: TestStack, market: 'US' | 'CN', serialPrefix: string, embedders: { embedder: Embedder }[]) {
+async function loadLogos(
+  target: TestStack,
+  market: 'US' | 'CN',
+  serialPrefix: string,
+  embedders: { embedder: Embedder }[],
+) {
   const stores = buildDataStores(target.config);
-  const lines = BRANDS.map(([mark, , nice], i) => JSON.stringify({ serial: `${serialPrefix}${i}`, mark, nice, is_live: i !== 4 }));
+  const lines = BRANDS.map(([mark, , nice], i) =>
+    JSON.stringify({ serial: `${serialPrefix}${i}`, mark, nice, is_live: i !== 4 }),
+  );
   await ingestBatch(stores, {
-    kind: 'marks-jsonl', market, input: Readable.from([lines.join('\n')]), batchDate: '2026-11-20', source: `e2e-${market}`, holder: 'e2e',
-    ...(market === 'CN' ? { coverage: { country: 'CN', source: 'e2e sample', partial: true, coverage_note: 'e2e beta' } } : {}),
+    kind: 'marks-jsonl',
+    market,
+    input: Readable.from([lines.join('\n')]),
+    batchDate: '2026-11-20',
+    source: `e2e-${market}`,
+    holder: 'e2e',
+    ...(market === 'CN'
+      ? { coverage: { country: 'CN', source: 'e2e sample', partial: true, coverage_note: 'e2e beta' } }
+      : {}),
   });
   const folder = mkdtempSync(path.join(os.tmpdir(), 'logos-'));
   mkdirSync(path.join(folder, 'simple-icons'));
   const manifest = BRANDS.map(([mark, file, nice], i) => {
     copyFileSync(path.join(LOGOS, file), path.join(folder, file));
-    return JSON.stringify({ serial: `${serialPrefix}${i}`, mark, file, nice, is_live: i !== 4, source: 'simple-icons' });
+    return JSON.stringify({
+      serial: `${serialPrefix}${i}`,
+      mark,
+      file,
+      nice,
+      is_live: i !== 4,
+      source: 'simple-icons',
+    });
   });
   writeFileSync(path.join(folder, 'logos.jsonl'), manifest.join('\n'));
   const summary = await ingestLogos(
-    { marks: stores.marks, batches: stores.batches, indexes: new FolderUsearchIndexStore(target.config.logos.indexDir), embedders, normalize: (b) => normalizeImage(b), now: () => new Date() },
-    { blobs: new FileSystemBlobStore(folder), manifestKey: 'logos.jsonl', market, batchDate: '2026-11-21', source: `e2e-logos-${market}`, holder: 'e2e' },
+    {
+      marks: stores.marks,
+      batches: stores.batches,
+      indexes: new FolderUsearchIndexStore(target.config.logos.indexDir),
+      embedders,
+      normalize: (b) => normalizeImage(b),
+      now: () => new Date(),
+    },
+    {
+      blobs: new FileSystemBlobStore(folder),
+      manifestKey: 'logos.jsonl',
+      market,
+      batchDate: '2026-11-21',
+      source: `e2e-logos-${market}`,
+      holder: 'e2e',
+    },
   );
   // The CN store holds only marks in force: the dead mark's line is refused there, and its logo with it.
-  expect(summary).toMatchObject({ complete: true, written: market === 'CN' ? BRANDS.length - 1 : BRANDS.length, rejected: market === 'CN' ? 1 : 0 });
+  expect(summary).toMatchObject({
+    complete: true,
+    written: market === 'CN' ? BRANDS.length - 1 : BRANDS.length,
+    rejected: market === 'CN' ? 1 : 0,
+  });
 }
 
 beforeAll(async () => {
@@ -103,7 +142,10 @@ describe('finding a logo', () => {
 
   it('says how sure it is (match) and, in detail mode, where in the picture the mark was found (region)', async () => {
     // The adidas logo at a third of the side in the top-left corner of a 600 x 600 grey product shot.
-    const logo = await sharp(svg('simple-icons/adidas.svg'), { density: 300 }).resize(200, 200, { fit: 'inside' }).png().toBuffer();
+    const logo = await sharp(svg('simple-icons/adidas.svg'), { density: 300 })
+      .resize(200, 200, { fit: 'inside' })
+      .png()
+      .toBuffer();
     const picture = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#8a8a80' } })
       .composite([{ input: logo, left: 40, top: 60 }])
       .png()
@@ -123,16 +165,28 @@ describe('finding a logo', () => {
   });
 
   it('a data: prefix, the default limit and the nice filter', async () => {
-    const body = await readJson(await search({ image_b64: `data:image/svg+xml;base64,${b64(svg('simple-icons/apple.svg'))}`, nice: 9 }));
+    const body = await readJson(
+      await search({ image_b64: `data:image/svg+xml;base64,${b64(svg('simple-icons/apple.svg'))}`, nice: 9 }),
+    );
     expect(body.results.map((r: { serial: string }) => r.serial).sort()).toEqual(['US-E2E-2', 'US-E2E-4']);
     expect(body.results[0].serial).toBe('US-E2E-2');
   });
 
   it('CN answers only marks in force, each with its jurisdiction, and the coverage record', async () => {
-    const body = await readJson(await search({ image_b64: b64(svg('simple-icons/acer.svg')), country: 'CN', limit: 10 }));
-    expect(body).toMatchObject({ country: 'CN', source: 'e2e sample', partial: true, coverage_note: 'e2e beta', degraded: false });
+    const body = await readJson(
+      await search({ image_b64: b64(svg('simple-icons/acer.svg')), country: 'CN', limit: 10 }),
+    );
+    expect(body).toMatchObject({
+      country: 'CN',
+      source: 'e2e sample',
+      partial: true,
+      coverage_note: 'e2e beta',
+      degraded: false,
+    });
     expect(body.results.length).toBe(4);
-    expect(body.results.every((r: { is_live: number; jurisdiction: string }) => r.is_live === 1 && r.jurisdiction === 'CN')).toBe(true);
+    expect(
+      body.results.every((r: { is_live: number; jurisdiction: string }) => r.is_live === 1 && r.jurisdiction === 'CN'),
+    ).toBe(true);
     expect(body.results.map((r: { serial: string }) => r.serial)).not.toContain('CN-E2E-4');
   });
 
@@ -146,19 +200,50 @@ describe('finding a logo', () => {
 describe('refusals, none of them charged', () => {
   const png = () => solidPng(8, 8, '#ff0000');
   const cases: [string, () => Promise<unknown>, number, string][] = [
-    ['both sources', async () => ({ image_b64: b64(await png()), url: 'https://example.com/a.png' }), 400, 'image_source_conflict'],
+    [
+      'both sources',
+      async () => ({ image_b64: b64(await png()), url: 'https://example.com/a.png' }),
+      400,
+      'image_source_conflict',
+    ],
     ['neither source', async () => ({ limit: 3 }), 400, 'image_source_missing'],
     ['bad base64', async () => ({ image_b64: 'not base64!!' }), 400, 'image_unreadable'],
     ['an empty image', async () => ({ image_b64: '' }), 400, 'invalid_request'],
-    ['a text file posted as an image', async () => ({ image_b64: b64(Buffer.from('hello, I am not an image\n')) }), 400, 'image_unreadable'],
-    ['a pixel bomb (50,000 x 50,000 declared)', async () => ({ image_b64: b64(await pngDeclaring(50_000, 50_000)) }), 400, 'image_unreadable'],
-    ['an SVG with an external reference', async () => ({ image_b64: b64(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="http://127.0.0.1:1/x.png" width="10" height="10"/></svg>')) }), 400, 'image_unreadable'],
+    [
+      'a text file posted as an image',
+      async () => ({ image_b64: b64(Buffer.from('hello, I am not an image\n')) }),
+      400,
+      'image_unreadable',
+    ],
+    [
+      'a pixel bomb (50,000 x 50,000 declared)',
+      async () => ({ image_b64: b64(await pngDeclaring(50_000, 50_000)) }),
+      400,
+      'image_unreadable',
+    ],
+    [
+      'an SVG with an external reference',
+      async () => ({
+        image_b64: b64(
+          Buffer.from(
+            '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="http://127.0.0.1:1/x.png" width="10" height="10"/></svg>',
+          ),
+        ),
+      }),
+      400,
+      'image_unreadable',
+    ],
     ['limit 0', async () => ({ image_b64: b64(await png()), limit: 0 }), 400, 'invalid_request'],
     ['limit 51', async () => ({ image_b64: b64(await png()), limit: 51 }), 400, 'invalid_request'],
     ['limit "abc"', async () => ({ image_b64: b64(await png()), limit: 'abc' }), 400, 'invalid_request'],
     ['country "us"', async () => ({ image_b64: b64(await png()), country: 'us' }), 400, 'country_not_supported'],
     ['country "JP"', async () => ({ image_b64: b64(await png()), country: 'JP' }), 400, 'country_not_supported'],
-    ['a blank image (one colour)', async () => ({ image_b64: b64(await solidPng(64, 64, '#ffffff')) }), 422, 'image_has_no_content'],
+    [
+      'a blank image (one colour)',
+      async () => ({ image_b64: b64(await solidPng(64, 64, '#ffffff')) }),
+      422,
+      'image_has_no_content',
+    ],
     ['a single-colour image', async () => ({ image_b64: b64(await png()) }), 422, 'image_has_no_content'],
   ];
 
@@ -178,7 +263,8 @@ describe('the primary path and the degraded fallback', () => {
     dimensions: 512,
     async embed(image: NormalizedImage) {
       const v = new Float32Array(512);
-      for (let i = 0; i < image.rgb.length; i += 3) v[((image.rgb[i]! >> 5) << 6) | ((image.rgb[i + 1]! >> 5) << 3) | (image.rgb[i + 2]! >> 5)]! += 1;
+      for (let i = 0; i < image.rgb.length; i += 3)
+        v[((image.rgb[i]! >> 5) << 6) | ((image.rgb[i + 1]! >> 5) << 3) | (image.rgb[i + 2]! >> 5)]! += 1;
       const norm = Math.hypot(...v) || 1;
       return v.map((x) => x / norm);
     },
@@ -192,9 +278,25 @@ describe('the primary path and the degraded fallback', () => {
     endpoint = await startSageMakerEndpointServer({ embedder: clipStandIn, endpointName: 'clip-e2e' });
     for (const [i, [mark, file, nice]] of BRANDS.entries()) {
       const image = await normalizeImage(svg(file));
-      await clipIndex.put([{ vector: await clipStandIn.embed(image), metadata: { serial: `US-E2E-${i}`, design: file, mark, nice: nice.map((n) => String(n).padStart(2, '0')), isLive: i !== 4 } }]);
+      await clipIndex.put([
+        {
+          vector: await clipStandIn.embed(image),
+          metadata: {
+            serial: `US-E2E-${i}`,
+            design: file,
+            mark,
+            nice: nice.map((n) => String(n).padStart(2, '0')),
+            isLive: i !== 4,
+          },
+        },
+      ]);
     }
-    const client = new SageMakerRuntimeClient({ region: 'us-east-1', endpoint: endpoint.url, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+    const client = new SageMakerRuntimeClient({
+      region: 'us-east-1',
+      endpoint: endpoint.url,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 1,
+    });
     const service = createLogoSearchService({
       batches: buildDataStores(stack.config).batches,
       indexes: new FolderUsearchIndexStore(stack.config.logos.indexDir),
@@ -203,14 +305,22 @@ describe('the primary path and the degraded fallback', () => {
       primaryBudgetMs: 3000,
     });
     const handler = buildApiHandler(imageSearchOperation(service), stack.deps);
-    primaryServer = await listen(createLocalApp({ routes: [{ method: 'POST', path: '/v1/image-search', functionName: 'image-search', handler }], fallback: notFound }), { port: 0 });
+    primaryServer = await listen(
+      createLocalApp({
+        routes: [{ method: 'POST', path: '/v1/image-search', functionName: 'image-search', handler }],
+        fallback: notFound,
+      }),
+      { port: 0 },
+    );
     primaryUrl = `${primaryServer.url}/v1/image-search`;
   });
   afterAll(async () => {
     await primaryServer?.close();
     await endpoint?.close();
   });
-  beforeEach(() => Object.assign(endpoint.behaviour, { delayMs: 0, throttle: false, failStatus: undefined, modelError: false }));
+  beforeEach(() =>
+    Object.assign(endpoint.behaviour, { delayMs: 0, throttle: false, failStatus: undefined, modelError: false }),
+  );
 
   const searchPrimary = (body: unknown) => post(primaryUrl, body, { Authorization: `Bearer ${apiKey}` });
 
@@ -240,7 +350,11 @@ describe('the primary path and the degraded fallback', () => {
     expect(body.degraded).toBe(true);
     expect(body.results[0].serial).toBe('US-E2E-1');
     expect(await balance()).toBe(before - 5);
-    expect((await stack.deps.ledger.entries(accountId, { newestFirst: true, limit: 1 }))[0]).toMatchObject({ points: 5, status: 'charged', operation: 'image-search' });
+    expect((await stack.deps.ledger.entries(accountId, { newestFirst: true, limit: 1 }))[0]).toMatchObject({
+      points: 5,
+      status: 'charged',
+      operation: 'image-search',
+    });
   });
 
   it('when neither path can answer: 503 and the charge refunded', async () => {
@@ -248,14 +362,35 @@ describe('the primary path and the degraded fallback', () => {
     const broken = createLogoSearchService({
       batches: buildDataStores(stack.config).batches,
       indexes: { load: async () => Promise.reject(new Error('index store down')), save: async () => undefined },
-      primary: { embedder: new SageMakerClipEmbedder(new SageMakerRuntimeClient({ region: 'us-east-1', endpoint: endpoint.url, credentials: { accessKeyId: 'l', secretAccessKey: 'l' }, maxAttempts: 1 }), 'clip-e2e'), index: () => clipIndex },
+      primary: {
+        embedder: new SageMakerClipEmbedder(
+          new SageMakerRuntimeClient({
+            region: 'us-east-1',
+            endpoint: endpoint.url,
+            credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+            maxAttempts: 1,
+          }),
+          'clip-e2e',
+        ),
+        index: () => clipIndex,
+      },
       primaryBudgetMs: 400,
     });
     const handler = buildApiHandler(imageSearchOperation(broken), stack.deps);
-    const brokenServer = await listen(createLocalApp({ routes: [{ method: 'POST', path: '/v1/image-search', functionName: 'image-search', handler }], fallback: notFound }), { port: 0 });
+    const brokenServer = await listen(
+      createLocalApp({
+        routes: [{ method: 'POST', path: '/v1/image-search', functionName: 'image-search', handler }],
+        fallback: notFound,
+      }),
+      { port: 0 },
+    );
     try {
       const before = await balance();
-      const response = await post(`${brokenServer.url}/v1/image-search`, { image_b64: b64(svg('simple-icons/nike.svg')) }, { Authorization: `Bearer ${apiKey}` });
+      const response = await post(
+        `${brokenServer.url}/v1/image-search`,
+        { image_b64: b64(svg('simple-icons/nike.svg')) },
+        { Authorization: `Bearer ${apiKey}` },
+      );
       expect(response.status).toBe(503);
       expect((await readJson(response)).error.code).toBe('service_unavailable');
       expect(await balance()).toBe(before);
@@ -269,7 +404,7 @@ it('the process-wide search builds from config alone', () => {
   expect(buildLogoSearch(stack.config)).toHaveProperty('search');
 });
 
-describe('URL intake through the route (a loopback test server counts as public here, by the fetcher\'s test hook)', () => {
+describe("URL intake through the route (a loopback test server counts as public here, by the fetcher's test hook)", () => {
   // Refused URLs (this machine in every spelling, private ranges, schemes, redirects inward) are in
   // test/reliability/ssrf.test.ts; this is the one that is allowed out and never answers.
   let slow: Server;
@@ -286,7 +421,13 @@ describe('URL intake through the route (a loopback test server counts as public 
       fetchOptions: { allowAddress: (address, port) => address === '127.0.0.1' && port === slowPort, timeoutMs: 500 },
     });
     const handler = buildApiHandler(imageSearchOperation(service), stack.deps);
-    routeServer = await listen(createLocalApp({ routes: [{ method: 'POST', path: '/v1/image-search', functionName: 'image-search', handler }], fallback: notFound }), { port: 0 });
+    routeServer = await listen(
+      createLocalApp({
+        routes: [{ method: 'POST', path: '/v1/image-search', functionName: 'image-search', handler }],
+        fallback: notFound,
+      }),
+      { port: 0 },
+    );
   });
   afterAll(async () => {
     await routeServer?.close();
@@ -294,7 +435,8 @@ describe('URL intake through the route (a loopback test server counts as public 
     await new Promise<void>((r) => slow.close(() => r()));
   });
 
-  const viaRoute = (body: unknown) => post(`${routeServer.url}/v1/image-search`, body, { Authorization: `Bearer ${apiKey}` });
+  const viaRoute = (body: unknown) =>
+    post(`${routeServer.url}/v1/image-search`, body, { Authorization: `Bearer ${apiKey}` });
 
   it('a slow URL times out as url_fetch_failed, without a charge', async () => {
     const before = await balance();

@@ -20,7 +20,14 @@ const clients: Client[] = [];
 beforeAll(async () => {
   stack = await createTestStack();
   const marks = [{ serial: 'US-MCP-ANKER', mark: 'Anker', nice: [9], is_live: true, drawing_kind: 'word' }];
-  await ingestBatch(buildDataStores(stack.config), { holder: 'e2e-mcp', source: 'e2e', kind: 'marks-jsonl', market: 'US', input: Readable.from([JSON.stringify(marks[0])]), batchDate: '2026-11-20' });
+  await ingestBatch(buildDataStores(stack.config), {
+    holder: 'e2e-mcp',
+    source: 'e2e',
+    kind: 'marks-jsonl',
+    market: 'US',
+    input: Readable.from([JSON.stringify(marks[0])]),
+    batchDate: '2026-11-20',
+  });
   server = await startTestServer(stack);
 });
 afterAll(async () => {
@@ -33,7 +40,12 @@ async function connect(apiKey: string): Promise<Client> {
     command: process.execPath,
     args: ['--import', 'tsx', 'local/mcp/mcp-server.ts'],
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', TMK_API_KEY: apiKey, TMK_BASE_URL: server.url, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      TMK_API_KEY: apiKey,
+      TMK_BASE_URL: server.url,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    },
     stderr: 'pipe',
   });
   const client = new Client({ name: 'e2e', version: '1.0.0' });
@@ -42,7 +54,8 @@ async function connect(apiKey: string): Promise<Client> {
   return client;
 }
 
-const textOf = (result: Record<string, unknown>) => (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+const textOf = (result: Record<string, unknown>) =>
+  (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
 
 describe('npm run mcp', () => {
   it('lists the two tools with their inputs', async () => {
@@ -57,11 +70,14 @@ describe('npm run mcp', () => {
     expect(screen.description).toContain('1 point per title');
   });
 
-  it('screen_titles screens through the API with the user\'s key and charges that account', async () => {
+  it("screen_titles screens through the API with the user's key and charges that account", async () => {
     const { accountId, apiKey } = await stack.openAccount({ points: 100 });
     const client = await connect(apiKey);
 
-    const result = await client.callTool({ name: 'screen_titles', arguments: { titles: ['Anker power bank 20000mAh', 'Plain cotton socks'], nice: '9' } });
+    const result = await client.callTool({
+      name: 'screen_titles',
+      arguments: { titles: ['Anker power bank 20000mAh', 'Plain cotton socks'], nice: '9' },
+    });
 
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toMatch(/1\. \[(高|中)\] Anker power bank 20000mAh — conflicts with "Anker"/);
@@ -75,7 +91,10 @@ describe('npm run mcp', () => {
     const { accountId, apiKey } = await stack.openAccount({ points: 100 });
     const client = await connect(apiKey);
 
-    const result = await client.callTool({ name: 'search_logo', arguments: { image_path: path.join(ROOT, 'data/sample/logos/simple-icons/adidas.svg'), limit: 3 } });
+    const result = await client.callTool({
+      name: 'search_logo',
+      arguments: { image_path: path.join(ROOT, 'data/sample/logos/simple-icons/adidas.svg'), limit: 3 },
+    });
 
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toMatch(/similar US marks/);
@@ -83,17 +102,22 @@ describe('npm run mcp', () => {
     expect((await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points).toBe(95);
   });
 
-  it('hands refusals back as tool errors with the API\'s code, and charges nothing', async () => {
+  it("hands refusals back as tool errors with the API's code, and charges nothing", async () => {
     const { accountId, apiKey } = await stack.openAccount({ points: 1 });
     const client = await connect(apiKey);
 
     const poor = await client.callTool({ name: 'screen_titles', arguments: { titles: ['a', 'b'] } });
-    const twoSources = await client.callTool({ name: 'search_logo', arguments: { image_path: 'x.png', image_url: 'https://example.com/x.png' } });
+    const twoSources = await client.callTool({
+      name: 'search_logo',
+      arguments: { image_path: 'x.png', image_url: 'https://example.com/x.png' },
+    });
 
     expect([poor.isError, textOf(poor)]).toEqual([true, expect.stringMatching(/^402 insufficient_points: /)]);
     expect([twoSources.isError, textOf(twoSources)]).toEqual([true, 'Give exactly one of image_path and image_url.']);
     expect((await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points).toBe(1);
     const stranger = await connect('tmk_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
-    expect(textOf(await stranger.callTool({ name: 'screen_titles', arguments: { titles: ['a'] } }))).toMatch(/^401 invalid_api_key: /);
+    expect(textOf(await stranger.callTool({ name: 'screen_titles', arguments: { titles: ['a'] } }))).toMatch(
+      /^401 invalid_api_key: /,
+    );
   });
 });

@@ -20,7 +20,8 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const bearer = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}` });
-const balanceOf = async (accountId: string) => (await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points;
+const balanceOf = async (accountId: string) =>
+  (await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points;
 
 describe('concurrent debits', () => {
   it('200 requests of 5 points against 500: exactly 100 succeed, 100 get 402, balance 0, 100 usage records', async () => {
@@ -69,18 +70,54 @@ describe('refusals are never charged', () => {
 
   const cases: [string, () => Promise<Response>, number, string][] = [
     ['missing key', () => post(url, { points: 1 }), 401, 'missing_api_key'],
-    ['malformed header', () => post(url, { points: 1 }, { Authorization: `Basic ${account.apiKey}` }), 401, 'invalid_api_key'],
+    [
+      'malformed header',
+      () => post(url, { points: 1 }, { Authorization: `Basic ${account.apiKey}` }),
+      401,
+      'invalid_api_key',
+    ],
     ['malformed key', () => post(url, { points: 1 }, { Authorization: 'Bearer not-a-key' }), 401, 'invalid_api_key'],
-    ['unknown key', () => post(url, { points: 1 }, { Authorization: `Bearer tmk_test_${'A'.repeat(32)}` }), 401, 'invalid_api_key'],
+    [
+      'unknown key',
+      () => post(url, { points: 1 }, { Authorization: `Bearer tmk_test_${'A'.repeat(32)}` }),
+      401,
+      'invalid_api_key',
+    ],
     ['bad JSON', () => post(url, '{"points": 1,', bearer(account.apiKey)), 400, 'invalid_json'],
     ['empty body', () => post(url, '', bearer(account.apiKey)), 400, 'invalid_json'],
     ['JSON that is not an object', () => post(url, '[1,2]', bearer(account.apiKey)), 400, 'invalid_request'],
-    ['wrong content type', () => post(url, '{"points":1}', { ...bearer(account.apiKey), 'Content-Type': 'text/plain' }), 415, 'unsupported_media_type'],
-    ['non-UTF-8 charset', () => post(url, '{"points":1}', { ...bearer(account.apiKey), 'Content-Type': 'application/json; charset=latin1' }), 415, 'unsupported_media_type'],
-    ['oversized body', () => post(url, JSON.stringify({ points: 1, pad: 'x'.repeat(6_000_001) }), bearer(account.apiKey)), 413, 'payload_too_large'],
-    ['conflicting query and body', () => post(`${url}?points=2`, { points: 1 }, bearer(account.apiKey)), 400, 'parameter_conflict'],
+    [
+      'wrong content type',
+      () => post(url, '{"points":1}', { ...bearer(account.apiKey), 'Content-Type': 'text/plain' }),
+      415,
+      'unsupported_media_type',
+    ],
+    [
+      'non-UTF-8 charset',
+      () =>
+        post(url, '{"points":1}', { ...bearer(account.apiKey), 'Content-Type': 'application/json; charset=latin1' }),
+      415,
+      'unsupported_media_type',
+    ],
+    [
+      'oversized body',
+      () => post(url, JSON.stringify({ points: 1, pad: 'x'.repeat(6_000_001) }), bearer(account.apiKey)),
+      413,
+      'payload_too_large',
+    ],
+    [
+      'conflicting query and body',
+      () => post(`${url}?points=2`, { points: 1 }, bearer(account.apiKey)),
+      400,
+      'parameter_conflict',
+    ],
     ['invalid field', () => post(url, { points: 'ten' }, bearer(account.apiKey)), 400, 'invalid_request'],
-    ['bad Idempotency-Key', () => post(url, { points: 1 }, { ...bearer(account.apiKey), 'Idempotency-Key': 'x'.repeat(300) }), 400, 'invalid_request'],
+    [
+      'bad Idempotency-Key',
+      () => post(url, { points: 1 }, { ...bearer(account.apiKey), 'Idempotency-Key': 'x'.repeat(300) }),
+      400,
+      'invalid_request',
+    ],
     ['more than the balance', () => post(url, { points: 51 }, bearer(account.apiKey)), 402, 'insufficient_points'],
   ];
 
@@ -102,7 +139,11 @@ describe('refusals are never charged', () => {
 
   it('names every invalid field', async () => {
     const body = await readJson(await post(url, { points: 0, fail: 'sometimes', delayMs: -1 }, bearer(account.apiKey)));
-    expect(body.error.details.issues.map((i: { field: string }) => i.field).sort()).toEqual(['delayMs', 'fail', 'points']);
+    expect(body.error.details.issues.map((i: { field: string }) => i.field).sort()).toEqual([
+      'delayMs',
+      'fail',
+      'points',
+    ]);
   });
 
   it('a revoked key is refused like an unknown one', async () => {
@@ -121,7 +162,10 @@ describe('refusals are never charged', () => {
     const basic = await stack.openAccount({ tier: 'basic', points: 10 });
     const response = await post(url, { points: 1 }, bearer(basic.apiKey));
     expect(response.status).toBe(403);
-    expect((await readJson(response)).error).toMatchObject({ code: 'tier_not_allowed', details: { tier: 'basic', required_tier: 'professional' } });
+    expect((await readJson(response)).error).toMatchObject({
+      code: 'tier_not_allowed',
+      details: { tier: 'basic', required_tier: 'professional' },
+    });
     expect(await balanceOf(basic.accountId)).toBe(10);
   });
 
@@ -152,7 +196,14 @@ describe('failures after the debit', () => {
 
   it('a refund is never applied twice', async () => {
     const { accountId } = await stack.openAccount({ points: 20 });
-    const debit = await stack.deps.ledger.debit({ accountId, cost: 4, units: 1, operation: 'test', requestId: 'r1', now: new Date() });
+    const debit = await stack.deps.ledger.debit({
+      accountId,
+      cost: 4,
+      units: 1,
+      operation: 'test',
+      requestId: 'r1',
+      now: new Date(),
+    });
 
     const outcomes = await Promise.all([1, 2, 3].map(() => stack.deps.ledger.refund(debit, 'test', new Date())));
 
@@ -161,7 +212,9 @@ describe('failures after the debit', () => {
   });
 
   it('the function running out of time refunds the charge', async () => {
-    const slow = await startTestServer(stack, [{ path: '/v1/test-charge', operation: chargeTestOperation }], { timeoutMs: 2500 });
+    const slow = await startTestServer(stack, [{ path: '/v1/test-charge', operation: chargeTestOperation }], {
+      timeoutMs: 2500,
+    });
     try {
       const { accountId, apiKey } = await stack.openAccount({ points: 20 });
 
@@ -264,7 +317,10 @@ describe('rate limit', () => {
       expect(responses.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
       const limited = responses.find((r) => r.status === 429)!;
       expect(limited.headers.get('retry-after')).toBe('30');
-      expect((await readJson(limited)).error).toMatchObject({ code: 'rate_limited', details: { limit: 3, window_seconds: 60 } });
+      expect((await readJson(limited)).error).toMatchObject({
+        code: 'rate_limited',
+        details: { limit: 3, window_seconds: 60 },
+      });
       expect(responses.find((r) => r.status === 200)!.headers.get('x-ratelimit-limit')).toBe('3');
       expect((await held.deps.accounts.getAccount(accountId, { consistent: true }))!.points).toBe(97);
     } finally {

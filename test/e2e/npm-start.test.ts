@@ -17,7 +17,10 @@ afterAll(() => {
 function waitForOutput(process: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`no match for ${pattern} within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`no match for ${pattern} within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (pattern.test(output)) {
@@ -46,7 +49,11 @@ it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM'
   expect(JSON.parse(readFileSync(runtimeFile, 'utf8'))).toMatchObject({ url: base, dynamoDbEndpoint: dynamoDb });
   expect(banner).toContain(`curl -s -X POST ${base}/v1/batch-screen -H 'Authorization: Bearer ${apiKey}'`);
 
-  const noKey = await fetch(`${base}/v1/batch-screen`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"items":[]}' });
+  const noKey = await fetch(`${base}/v1/batch-screen`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{"items":[]}',
+  });
   expect(noKey.status).toBe(401);
   const invalid = await fetch(`${base}/v1/v1/batch-screen`, {
     method: 'POST',
@@ -58,12 +65,22 @@ it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM'
   expect((await fetch(`${base}/v2/anything`)).status).toBe(404);
   // The account routes, the document and the docs page run in the real handlers as wired by npm start.
   const bearer = { Authorization: `Bearer ${apiKey}` };
-  expect(await readJson(await fetch(`${base}/v1/account`, { headers: bearer }))).toMatchObject({ tier: 'professional', balance: 10000 });
-  expect((await readJson(await fetch(`${base}/v1/usage`, { headers: bearer }))).records[0]).toMatchObject({ kind: 'credit', points: 10000 });
+  expect(await readJson(await fetch(`${base}/v1/account`, { headers: bearer }))).toMatchObject({
+    tier: 'professional',
+    balance: 10000,
+  });
+  expect((await readJson(await fetch(`${base}/v1/usage`, { headers: bearer }))).records[0]).toMatchObject({
+    kind: 'credit',
+    points: 10000,
+  });
   expect((await readJson(await fetch(`${base}/v1/allowlist`, { headers: bearer }))).brands).toEqual([]);
   expect((await readJson(await fetch(`${base}/v1/openapi.json`))).openapi).toBe('3.1.0');
   const script = await fetch(`${base}/docs/assets/api-reference.js`, { headers: { 'Accept-Encoding': 'gzip' } });
-  expect([script.status, script.headers.get('content-encoding'), (await script.text()).length]).toEqual([200, 'gzip', expect.any(Number)]);
+  expect([script.status, script.headers.get('content-encoding'), (await script.text()).length]).toEqual([
+    200,
+    'gzip',
+    expect.any(Number),
+  ]);
   expect(banner).toContain(`API reference (try each call there): ${base}/docs`);
 
   const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));

@@ -25,7 +25,9 @@ function firstHourBlocks(readme: string): string[] {
   if (start < 0) throw new Error(`README has no "${SECTION}" section`);
   const end = readme.indexOf('\n## ', start + SECTION.length);
   const section = readme.slice(start, end < 0 ? undefined : end);
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((block) => !block.includes('export TMK_API_KEY='));
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .filter((block) => !block.includes('export TMK_API_KEY='));
 }
 
 let stack: TestStack;
@@ -35,10 +37,18 @@ let scratch: string;
 beforeAll(async () => {
   stack = await createTestStack();
   const marks = [{ serial: 'US-README-ANKER', mark: 'Anker', nice: [9], is_live: true, drawing_kind: 'word' }];
-  await ingestBatch(buildDataStores(stack.config), { holder: 'e2e-readme', source: 'e2e', kind: 'marks-jsonl', market: 'US', input: Readable.from([JSON.stringify(marks[0])]), batchDate: '2026-11-20' });
+  await ingestBatch(buildDataStores(stack.config), {
+    holder: 'e2e-readme',
+    source: 'e2e',
+    kind: 'marks-jsonl',
+    market: 'US',
+    input: Readable.from([JSON.stringify(marks[0])]),
+    batchDate: '2026-11-20',
+  });
   server = await startTestServer(stack);
   scratch = mkdtempSync(path.join(os.tmpdir(), 'readme-'));
-  for (const entry of ['package.json', 'node_modules', 'tsconfig.json', 'local', 'shared', 'functions', 'data']) symlinkSync(path.join(ROOT, entry), path.join(scratch, entry));
+  for (const entry of ['package.json', 'node_modules', 'tsconfig.json', 'local', 'shared', 'functions', 'data'])
+    symlinkSync(path.join(ROOT, entry), path.join(scratch, entry));
 });
 afterAll(async () => {
   await server?.close();
@@ -48,7 +58,15 @@ afterAll(async () => {
 describe("README: a new customer's first hour", () => {
   it('has the blocks a customer meets, in order: docs, account, screening, usage, allowlist, CSV, logos', () => {
     const blocks = firstHourBlocks(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
-    const order = ['/v1/openapi.json', '/v1/account', '/v1/batch-screen', '/v1/usage', '/v1/allowlist', 'npm run -s screen', 'npm run -s image-search'];
+    const order = [
+      '/v1/openapi.json',
+      '/v1/account',
+      '/v1/batch-screen',
+      '/v1/usage',
+      '/v1/allowlist',
+      'npm run -s screen',
+      'npm run -s image-search',
+    ];
     expect(order.map((needle) => blocks.findIndex((b) => b.includes(needle)))).toEqual(order.map((_, i) => i));
   });
 
@@ -60,7 +78,13 @@ describe("README: a new customer's first hour", () => {
       // -e: a failing command fails the block (no -u: a system bashrc may read unset variables).
       const { stdout } = await promisify(execFile)('bash', ['-e', '-c', block], {
         cwd: scratch,
-        env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), TMK_BASE_URL: server.url, TMK_API_KEY: apiKey, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: os.homedir(),
+          TMK_BASE_URL: server.url,
+          TMK_API_KEY: apiKey,
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        },
         timeout: 60_000,
       });
       outputs.push(stdout);
@@ -71,13 +95,24 @@ describe("README: a new customer's first hour", () => {
     expect(JSON.parse(account!)).toMatchObject({ account_id: accountId, balance: 1000 });
     expect(JSON.parse(screened!).results[0]).toMatchObject({ top_conflict: 'Anker' });
     expect(JSON.parse(usage!).records[0]).toMatchObject({ kind: 'charge', operation: 'batch-screen', points: 2 });
-    expect(allowlist!.trim().split('\n').map((line) => JSON.parse(line).brands)).toEqual([['Anker'], ['Anker']]);
+    expect(
+      allowlist!
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).brands),
+    ).toEqual([['Anker'], ['Anker']]);
     const csvLines = csv!.trim().split('\n');
     expect(csvLines[0]).toBe('row,title,nice,risk,tro_hit,top_conflict,reasons,error');
     // The allowlist of step 5 is in force: the seller's own Anker charger is not raised.
     expect(csvLines[1]).toMatch(/^1,"Anker charger, 65W GaN",9,低,false,,Anker: allowlisted \(own brand\),$/);
     expect(csvLines).toHaveLength(3);
-    expect(logos!.trim().split('\n').map((l) => l.split(',')[0]).sort()).toEqual(['3m.svg', 'adidas.svg', 'file']);
+    expect(
+      logos!
+        .trim()
+        .split('\n')
+        .map((l) => l.split(',')[0])
+        .sort(),
+    ).toEqual(['3m.svg', 'adidas.svg', 'file']);
     expect((await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points).toBe(1000 - 2 - 2 - 2 * 5);
   });
 });

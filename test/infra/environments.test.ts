@@ -6,10 +6,26 @@
 import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { addEnvironment } from '../../infra/stacks/environment';
-import { ENVIRONMENT_NAMES, environmentConfig, ModelPackageError, modelPackageOf, UnknownEnvironmentError, type EnvironmentName } from '../../infra/config/environments';
+import {
+  ENVIRONMENT_NAMES,
+  environmentConfig,
+  ModelPackageError,
+  modelPackageOf,
+  UnknownEnvironmentError,
+  type EnvironmentName,
+} from '../../infra/config/environments';
 import { NON_FILTERABLE_METADATA } from '../../infra/constructs/logo-vector-indexes';
 import { TABLES } from '../../shared/tables/definitions';
-import { functionLogicalId, onlyResource, resourcesOfType, synthEnvironment, tableIdOf, TEST_MODEL_PACKAGE_URI, type CfnResource, type SynthesisedEnvironment } from './synth-environment';
+import {
+  functionLogicalId,
+  onlyResource,
+  resourcesOfType,
+  synthEnvironment,
+  tableIdOf,
+  TEST_MODEL_PACKAGE_URI,
+  type CfnResource,
+  type SynthesisedEnvironment,
+} from './synth-environment';
 
 const envs = {} as Record<EnvironmentName, SynthesisedEnvironment>;
 
@@ -32,19 +48,28 @@ describe('environments', () => {
   it('names nothing in the data stack physically, so environments can share an account', () => {
     for (const name of ENVIRONMENT_NAMES) {
       const json = envs[name].statefulJson;
-      for (const [, table] of resourcesOfType(json, 'AWS::DynamoDB::Table')) expect(table.Properties!.TableName).toBeUndefined();
-      for (const [, bucket] of resourcesOfType(json, 'AWS::S3::Bucket')) expect(bucket.Properties!.BucketName).toBeUndefined();
-      for (const [, index] of resourcesOfType(json, 'AWS::S3Vectors::Index')) expect(index.Properties!.IndexName).toBeUndefined();
+      for (const [, table] of resourcesOfType(json, 'AWS::DynamoDB::Table'))
+        expect(table.Properties!.TableName).toBeUndefined();
+      for (const [, bucket] of resourcesOfType(json, 'AWS::S3::Bucket'))
+        expect(bucket.Properties!.BucketName).toBeUndefined();
+      for (const [, index] of resourcesOfType(json, 'AWS::S3Vectors::Index'))
+        expect(index.Properties!.IndexName).toBeUndefined();
     }
   });
 
   it('prefixes the names it does set with the environment (alarms, dashboard, API)', () => {
     for (const name of ENVIRONMENT_NAMES) {
       const json = envs[name].statelessJson;
-      for (const [, alarm] of resourcesOfType(json, 'AWS::CloudWatch::Alarm')) expect(alarm.Properties!.AlarmName).toMatch(new RegExp(`^tmk-${name}-`));
-      envs[name].stateless.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `tmk-${name}-billing` });
+      for (const [, alarm] of resourcesOfType(json, 'AWS::CloudWatch::Alarm'))
+        expect(alarm.Properties!.AlarmName).toMatch(new RegExp(`^tmk-${name}-`));
+      envs[name].stateless.hasResourceProperties('AWS::CloudWatch::Dashboard', {
+        DashboardName: `tmk-${name}-billing`,
+      });
       envs[name].stateless.hasResourceProperties('AWS::ApiGateway::RestApi', { Name: `tmk-${name}-api` });
-      envs[name].stateless.hasResourceProperties('AWS::WAFv2::WebACL', { Name: `tmk-${name}-api-waf`, Scope: 'REGIONAL' });
+      envs[name].stateless.hasResourceProperties('AWS::WAFv2::WebACL', {
+        Name: `tmk-${name}-api-waf`,
+        Scope: 'REGIONAL',
+      });
     }
   });
 });
@@ -87,18 +112,24 @@ describe('tables (from shared/tables/definitions.ts)', () => {
 
   it.each(ENVIRONMENT_NAMES)('%s: point-in-time recovery on every money table (accounts, api-keys, usage)', (name) => {
     const money = resourcesOfType(envs[name].statefulJson, 'AWS::DynamoDB::Table').filter(([, t]) =>
-      (t.Properties!.Tags as { Key: string; Value: string }[]).some((tag) => tag.Key === 'tmk:table' && ['accounts', 'api-keys', 'usage'].includes(tag.Value)),
+      (t.Properties!.Tags as { Key: string; Value: string }[]).some(
+        (tag) => tag.Key === 'tmk:table' && ['accounts', 'api-keys', 'usage'].includes(tag.Value),
+      ),
     );
     expect(money).toHaveLength(3);
-    for (const [, table] of money) expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    for (const [, table] of money)
+      expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
   });
 
   const isMoneyTable = (table: CfnResource) =>
-    (table.Properties!.Tags as { Key: string; Value: string }[]).some((tag) => tag.Key === 'tmk:table' && ['accounts', 'api-keys', 'usage'].includes(tag.Value));
+    (table.Properties!.Tags as { Key: string; Value: string }[]).some(
+      (tag) => tag.Key === 'tmk:table' && ['accounts', 'api-keys', 'usage'].includes(tag.Value),
+    );
 
   it('dev: no point-in-time recovery on the data tables, no deletion protection, deleted with the stack', () => {
     for (const [, table] of resourcesOfType(envs.dev.statefulJson, 'AWS::DynamoDB::Table')) {
-      if (!isMoneyTable(table)) expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
+      if (!isMoneyTable(table))
+        expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
       expect(table.Properties!.DeletionProtectionEnabled).toBe(false);
       expect([table.DeletionPolicy, table.UpdateReplacePolicy]).toEqual(['Delete', 'Delete']);
     }
@@ -107,7 +138,8 @@ describe('tables (from shared/tables/definitions.ts)', () => {
 
   it('staging: retained on stack deletion, without the cost of point-in-time recovery on the data tables', () => {
     for (const [, table] of resourcesOfType(envs.staging.statefulJson, 'AWS::DynamoDB::Table')) {
-      if (!isMoneyTable(table)) expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
+      if (!isMoneyTable(table))
+        expect(table.Properties!.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
       expect(table.DeletionPolicy).toBe('Retain');
     }
   });
@@ -125,12 +157,21 @@ describe('buckets', () => {
         IgnorePublicAcls: true,
         RestrictPublicBuckets: true,
       });
-      expect(bucket.Properties!.BucketEncryption).toEqual({ ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] });
-      const policies = resourcesOfType(json, 'AWS::S3::BucketPolicy').filter(([, p]) => (p.Properties!.Bucket as { Ref: string }).Ref === bucketId);
+      expect(bucket.Properties!.BucketEncryption).toEqual({
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      });
+      const policies = resourcesOfType(json, 'AWS::S3::BucketPolicy').filter(
+        ([, p]) => (p.Properties!.Bucket as { Ref: string }).Ref === bucketId,
+      );
       expect(policies).toHaveLength(1);
       expect(policies[0]![1].Properties!.PolicyDocument.Statement).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          expect.objectContaining({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Principal: { AWS: '*' },
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
         ]),
       );
     }
@@ -140,7 +181,9 @@ describe('buckets', () => {
     const expected: Record<EnvironmentName, number> = { dev: 90, staging: 180, prod: 365 };
     for (const name of ENVIRONMENT_NAMES) {
       const [, batches] = onlyResource(envs[name].statefulJson, 'AWS::S3::Bucket', 'BucketsBatches');
-      const rule = (batches.Properties!.LifecycleConfiguration.Rules as { Id: string }[]).find((r) => r.Id === 'incoming-batches');
+      const rule = (batches.Properties!.LifecycleConfiguration.Rules as { Id: string }[]).find(
+        (r) => r.Id === 'incoming-batches',
+      );
       expect(rule).toMatchObject({
         Prefix: 'incoming/',
         Status: 'Enabled',
@@ -152,7 +195,8 @@ describe('buckets', () => {
   });
 
   it('empties and deletes buckets with the stack only in dev', () => {
-    for (const [, bucket] of resourcesOfType(envs.dev.statefulJson, 'AWS::S3::Bucket')) expect(bucket.DeletionPolicy).toBe('Delete');
+    for (const [, bucket] of resourcesOfType(envs.dev.statefulJson, 'AWS::S3::Bucket'))
+      expect(bucket.DeletionPolicy).toBe('Delete');
     expect(resourcesOfType(envs.dev.statefulJson, 'Custom::S3AutoDeleteObjects')).toHaveLength(2);
     for (const [, bucket] of resourcesOfType(envs.prod.statefulJson, 'AWS::S3::Bucket')) {
       expect(bucket.DeletionPolicy).toBe('Retain');
@@ -188,19 +232,31 @@ describe('logo vector indexes', () => {
 
 describe('what differs between environments in the stateless stack', () => {
   it('log retention: 7 days in dev, 30 in staging, 90 in prod, retained outside dev', () => {
-    const expected: Record<EnvironmentName, [number, string]> = { dev: [7, 'Delete'], staging: [30, 'Retain'], prod: [90, 'Retain'] };
+    const expected: Record<EnvironmentName, [number, string]> = {
+      dev: [7, 'Delete'],
+      staging: [30, 'Retain'],
+      prod: [90, 'Retain'],
+    };
     for (const name of ENVIRONMENT_NAMES) {
       const groups = resourcesOfType(envs[name].statelessJson, 'AWS::Logs::LogGroup');
       expect(groups).toHaveLength(11); // ten functions and the access logs
-      for (const [, group] of groups) expect([group.Properties!.RetentionInDays, group.DeletionPolicy]).toEqual(expected[name]);
+      for (const [, group] of groups)
+        expect([group.Properties!.RetentionInDays, group.DeletionPolicy]).toEqual(expected[name]);
     }
   });
 
   it('stage throttling grows with the environment', () => {
-    const expected: Record<EnvironmentName, [number, number]> = { dev: [20, 40], staging: [50, 100], prod: [500, 1000] };
+    const expected: Record<EnvironmentName, [number, number]> = {
+      dev: [20, 40],
+      staging: [50, 100],
+      prod: [500, 1000],
+    };
     for (const name of ENVIRONMENT_NAMES) {
       const [, stage] = onlyResource(envs[name].statelessJson, 'AWS::ApiGateway::Stage', 'RestApi');
-      const [settings] = stage.Properties!.MethodSettings as { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }[];
+      const [settings] = stage.Properties!.MethodSettings as {
+        ThrottlingRateLimit: number;
+        ThrottlingBurstLimit: number;
+      }[];
       expect([settings!.ThrottlingRateLimit, settings!.ThrottlingBurstLimit]).toEqual(expected[name]);
     }
   });
@@ -209,7 +265,11 @@ describe('what differs between environments in the stateless stack', () => {
     const expected: Record<EnvironmentName, number> = { dev: 300, staging: 1000, prod: 6000 };
     for (const name of ENVIRONMENT_NAMES) {
       const [, acl] = onlyResource(envs[name].statelessJson, 'AWS::WAFv2::WebACL', 'RestApi');
-      expect(acl.Properties!.Rules[0].Statement.RateBasedStatement).toEqual({ AggregateKeyType: 'IP', Limit: expected[name], EvaluationWindowSec: 60 });
+      expect(acl.Properties!.Rules[0].Statement.RateBasedStatement).toEqual({
+        AggregateKeyType: 'IP',
+        Limit: expected[name],
+        EvaluationWindowSec: 60,
+      });
     }
   });
 
@@ -223,9 +283,15 @@ describe('what differs between environments in the stateless stack', () => {
       const [modelId, model] = onlyResource(env.statelessJson, 'AWS::SageMaker::Model', 'ClipModel');
       expect(model.Properties!.PrimaryContainer).toMatchObject({
         ModelDataUrl: TEST_MODEL_PACKAGE_URI,
-        Environment: { SAGEMAKER_PROGRAM: 'inference.py', SAGEMAKER_SUBMIT_DIRECTORY: '/opt/ml/model/code', MODEL_PACKAGE_SHA256: 'ab'.repeat(32) },
+        Environment: {
+          SAGEMAKER_PROGRAM: 'inference.py',
+          SAGEMAKER_SUBMIT_DIRECTORY: '/opt/ml/model/code',
+          MODEL_PACKAGE_SHA256: 'ab'.repeat(32),
+        },
       });
-      expect(JSON.stringify(model.Properties!.PrimaryContainer.Image)).toContain('pytorch-inference:2.1.0-cpu-py310-ubuntu20.04-sagemaker');
+      expect(JSON.stringify(model.Properties!.PrimaryContainer.Image)).toContain(
+        'pytorch-inference:2.1.0-cpu-py310-ubuntu20.04-sagemaker',
+      );
       env.stateless.hasResourceProperties('AWS::SageMaker::EndpointConfig', {
         ProductionVariants: [Match.objectLike({ ModelName: { 'Fn::GetAtt': [modelId, 'ModelName'] }, ...capacity })],
       });
@@ -235,19 +301,31 @@ describe('what differs between environments in the stateless stack', () => {
       // The endpoint's role reads exactly the package, nothing else of its bucket.
       const reads = resourcesOfType(env.statelessJson, 'AWS::IAM::Policy')
         .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as { Action: unknown; Resource: unknown }[])
-        .filter((st) => st.Action === 's3:GetObject' && JSON.stringify(st.Resource).includes('tmk-model-packages-test'));
+        .filter(
+          (st) => st.Action === 's3:GetObject' && JSON.stringify(st.Resource).includes('tmk-model-packages-test'),
+        );
       expect(reads).toHaveLength(1);
-      expect(JSON.stringify(reads[0]!.Resource)).toContain(`tmk-model-packages-test/image-embedding/${'ab'.repeat(32)}/model.tar.gz`);
+      expect(JSON.stringify(reads[0]!.Resource)).toContain(
+        `tmk-model-packages-test/image-embedding/${'ab'.repeat(32)}/model.tar.gz`,
+      );
     }
   });
 
   it('a model package must be named by its content: the sha256 in its key; without one, creating an endpoint stops with what to pass', () => {
-    expect(modelPackageOf(`s3://b-1/x/${'0f'.repeat(32)}/model.tar.gz`)).toEqual({ s3Uri: `s3://b-1/x/${'0f'.repeat(32)}/model.tar.gz`, sha256: '0f'.repeat(32) });
+    expect(modelPackageOf(`s3://b-1/x/${'0f'.repeat(32)}/model.tar.gz`)).toEqual({
+      s3Uri: `s3://b-1/x/${'0f'.repeat(32)}/model.tar.gz`,
+      sha256: '0f'.repeat(32),
+    });
     expect(() => modelPackageOf('s3://b-1/x/latest/model.tar.gz')).toThrow(ModelPackageError);
-    expect(() => addEnvironment(new App(), environmentConfig('staging'))).toThrow(/pinned model package.*modelPackageUri/);
+    expect(() => addEnvironment(new App(), environmentConfig('staging'))).toThrow(
+      /pinned model package.*modelPackageUri/,
+    );
   });
 
   it('an imported endpoint can be chosen on the command line instead', () => {
-    expect(environmentConfig('prod', { clipEndpointName: 'shared-clip' }).clip).toEqual({ mode: 'import', endpointName: 'shared-clip' });
+    expect(environmentConfig('prod', { clipEndpointName: 'shared-clip' }).clip).toEqual({
+      mode: 'import',
+      endpointName: 'shared-clip',
+    });
   });
 });

@@ -6,7 +6,16 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { environmentConfig } from '../../infra/config/environments';
 import { LATENCY_STATISTICS, WIDGET_TITLES } from '../../infra/constructs/billing-dashboard';
 import { TIERS } from '../../shared/metering/tiers';
-import { dashboardBody, functionLogicalId, onlyResource, resourcesOfType, synthEnvironment, type CfnResource, type DashboardWidget, type SynthesisedEnvironment } from './synth-environment';
+import {
+  dashboardBody,
+  functionLogicalId,
+  onlyResource,
+  resourcesOfType,
+  synthEnvironment,
+  type CfnResource,
+  type DashboardWidget,
+  type SynthesisedEnvironment,
+} from './synth-environment';
 
 let dev: SynthesisedEnvironment;
 let prod: SynthesisedEnvironment;
@@ -17,7 +26,9 @@ beforeAll(() => {
 });
 
 function alarm(env: SynthesisedEnvironment, name: string): CfnResource {
-  const found = resourcesOfType(env.statelessJson, 'AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties!.AlarmName === name);
+  const found = resourcesOfType(env.statelessJson, 'AWS::CloudWatch::Alarm').filter(
+    ([, a]) => a.Properties!.AlarmName === name,
+  );
   expect(found).toHaveLength(1);
   return found[0]![1];
 }
@@ -26,7 +37,9 @@ const SERVICE = { Name: 'service', Value: 'trademark-risk-api' };
 
 describe('alarms', () => {
   it('exist, exactly these, in every environment', () => {
-    const names = resourcesOfType(prod.statelessJson, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!.AlarmName as string).sort();
+    const names = resourcesOfType(prod.statelessJson, 'AWS::CloudWatch::Alarm')
+      .map(([, a]) => a.Properties!.AlarmName as string)
+      .sort();
     expect(names).toEqual(
       [
         'tmk-prod-api-5xx-rate',
@@ -44,13 +57,33 @@ describe('alarms', () => {
         'tmk-prod-docs-throttles',
         'tmk-prod-image-search-degraded-share',
         'tmk-prod-ingest-dead-letters',
-        ...['batch-screen', 'image-search', 'ingest', 'not-found', 'account', 'usage', 'get-allowlist', 'put-allowlist', 'openapi', 'docs'].map(
-          (f) => `tmk-prod-${f}-errors`,
-        ),
+        ...[
+          'batch-screen',
+          'image-search',
+          'ingest',
+          'not-found',
+          'account',
+          'usage',
+          'get-allowlist',
+          'put-allowlist',
+          'openapi',
+          'docs',
+        ].map((f) => `tmk-prod-${f}-errors`),
         'tmk-prod-batch-screen-near-timeout',
         'tmk-prod-image-search-near-timeout',
         'tmk-prod-refund-failed',
-        ...['accounts', 'api-keys', 'usage', 'idempotency', 'rate-limits', 'marks', 'mark-keys', 'tro-brands', 'data-batches', 'allowlists'].map((t) => `tmk-prod-${t}-table-throttles`),
+        ...[
+          'accounts',
+          'api-keys',
+          'usage',
+          'idempotency',
+          'rate-limits',
+          'marks',
+          'mark-keys',
+          'tro-brands',
+          'data-batches',
+          'allowlists',
+        ].map((t) => `tmk-prod-${t}-table-throttles`),
       ].sort(),
     );
   });
@@ -58,24 +91,43 @@ describe('alarms', () => {
   it('near timeout: the maximum duration of each metered function above 80% of its 15 s timeout', () => {
     for (const fn of ['batch-screen', 'image-search']) {
       const a = alarm(prod, `tmk-prod-${fn}-near-timeout`);
-      expect(a.Properties).toMatchObject({ MetricName: 'Duration', Namespace: 'AWS/Lambda', Statistic: 'Maximum', Threshold: 12_000, ComparisonOperator: 'GreaterThanThreshold' });
+      expect(a.Properties).toMatchObject({
+        MetricName: 'Duration',
+        Namespace: 'AWS/Lambda',
+        Statistic: 'Maximum',
+        Threshold: 12_000,
+        ComparisonOperator: 'GreaterThanThreshold',
+      });
     }
   });
 
   it('refund failed: one failed refund in 5 minutes fires, counted from the "refund failed" log line of both metered functions', () => {
     const a = alarm(prod, 'tmk-prod-refund-failed');
-    expect(a.Properties).toMatchObject({ MetricName: 'RefundFailed', Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
+    expect(a.Properties).toMatchObject({
+      MetricName: 'RefundFailed',
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+    });
     const filters = resourcesOfType(prod.statelessJson, 'AWS::Logs::MetricFilter');
     expect(filters).toHaveLength(2);
     for (const [, f] of filters) {
       expect(f.Properties!.FilterPattern).toBe('{ $.message = "refund failed" }');
-      expect(f.Properties!.MetricTransformations).toEqual([{ MetricNamespace: a.Properties!.Namespace, MetricName: 'RefundFailed', MetricValue: '1' }]);
+      expect(f.Properties!.MetricTransformations).toEqual([
+        { MetricNamespace: a.Properties!.Namespace, MetricName: 'RefundFailed', MetricValue: '1' },
+      ]);
     }
   });
 
   it('errors: every function, 5 errors in 5 minutes', () => {
     const a = alarm(prod, 'tmk-prod-batch-screen-errors');
-    expect(a.Properties).toMatchObject({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 5 });
+    expect(a.Properties).toMatchObject({
+      MetricName: 'Errors',
+      Namespace: 'AWS/Lambda',
+      Statistic: 'Sum',
+      Threshold: 5,
+    });
   });
 
   it('table throttles: the throttled requests of the operations the service sends, on each table', () => {
@@ -84,14 +136,18 @@ describe('alarms', () => {
     expect(a.Properties).toMatchObject({ Threshold: 10, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
   });
 
-  it('functions: active tracing, and the environment\'s reserved concurrency on the API functions', () => {
-    const prodApi = resourcesOfType(prod.statelessJson, 'AWS::Lambda::Function').filter(([id]) => /BatchScreen|ImageSearch/.test(id));
+  it("functions: active tracing, and the environment's reserved concurrency on the API functions", () => {
+    const prodApi = resourcesOfType(prod.statelessJson, 'AWS::Lambda::Function').filter(([id]) =>
+      /BatchScreen|ImageSearch/.test(id),
+    );
     expect(prodApi).toHaveLength(2);
     for (const [, fn] of prodApi) {
       expect(fn.Properties!.TracingConfig).toEqual({ Mode: 'Active' });
       expect(fn.Properties!.ReservedConcurrentExecutions).toBe(100);
     }
-    for (const [, fn] of resourcesOfType(dev.statelessJson, 'AWS::Lambda::Function').filter(([id]) => /BatchScreen|ImageSearch/.test(id))) {
+    for (const [, fn] of resourcesOfType(dev.statelessJson, 'AWS::Lambda::Function').filter(([id]) =>
+      /BatchScreen|ImageSearch/.test(id),
+    )) {
       expect(fn.Properties!.ReservedConcurrentExecutions).toBeUndefined();
     }
   });
@@ -108,30 +164,62 @@ describe('alarms', () => {
   it('5xx rate: API Gateway 5xx over requests of the REST API, above the environment threshold', () => {
     const [, api] = onlyResource(prod.statelessJson, 'AWS::ApiGateway::RestApi', 'RestApi');
     const a = alarm(prod, 'tmk-prod-api-5xx-rate');
-    expect(a.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+    expect(a.Properties).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+    });
     expect(alarm(dev, 'tmk-dev-api-5xx-rate').Properties!.Threshold).toBe(10);
-    const metrics = a.Properties!.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: unknown[] }; Stat: string; Period: number } }[];
+    const metrics = a.Properties!.Metrics as {
+      Id: string;
+      Expression?: string;
+      MetricStat?: {
+        Metric: { MetricName: string; Namespace: string; Dimensions: unknown[] };
+        Stat: string;
+        Period: number;
+      };
+    }[];
     expect(metrics.find((m) => m.Expression)?.Expression).toBe('IF(requests > 0, 100 * errors / requests, 0)');
     const byId = Object.fromEntries(metrics.filter((m) => m.MetricStat).map((m) => [m.Id, m.MetricStat!]));
-    for (const [id, metricName] of [['errors', '5XXError'], ['requests', 'Count']] as const) {
+    for (const [id, metricName] of [
+      ['errors', '5XXError'],
+      ['requests', 'Count'],
+    ] as const) {
       expect(byId[id]).toEqual({
-        Metric: { Namespace: 'AWS/ApiGateway', MetricName: metricName, Dimensions: [{ Name: 'ApiName', Value: api.Properties!.Name }] },
+        Metric: {
+          Namespace: 'AWS/ApiGateway',
+          MetricName: metricName,
+          Dimensions: [{ Name: 'ApiName', Value: api.Properties!.Name }],
+        },
         Period: 300,
         Stat: 'Sum',
       });
     }
   });
 
-  it.each([['batch-screen', 2000], ['image-search', 1500]] as const)('p99 latency of %s above %i ms in prod, on the EMF Latency metric', (operation, threshold) => {
+  it.each([
+    ['batch-screen', 2000],
+    ['image-search', 1500],
+  ] as const)('p99 latency of %s above %i ms in prod, on the EMF Latency metric', (operation, threshold) => {
     const a = alarm(prod, `tmk-prod-${operation}-p99-latency`);
-    expect(a.Properties).toMatchObject({ Threshold: threshold, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+    expect(a.Properties).toMatchObject({
+      Threshold: threshold,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+    });
     expect(a.Properties!.Metrics).toEqual([
       {
         Id: 'm1',
         Label: `${operation} p99`,
         ReturnData: true,
         MetricStat: {
-          Metric: { Namespace: 'TrademarkRiskApi/prod', MetricName: 'Latency', Dimensions: [{ Name: 'operation', Value: operation }, SERVICE] },
+          Metric: {
+            Namespace: 'TrademarkRiskApi/prod',
+            MetricName: 'Latency',
+            Dimensions: [{ Name: 'operation', Value: operation }, SERVICE],
+          },
           Period: 300,
           Stat: 'p99',
         },
@@ -150,30 +238,35 @@ describe('alarms', () => {
     ['put-allowlist', 'PutAllowlist'],
     ['openapi', 'OpenApi'],
     ['docs', 'Docs'],
-  ])(
-    'throttles of the %s function',
-    (name, construct) => {
-      expect(alarm(prod, `tmk-prod-${name}-throttles`).Properties).toEqual(
-        expect.objectContaining({
-          Namespace: 'AWS/Lambda',
-          MetricName: 'Throttles',
-          Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionLogicalId(prod.statelessJson, construct) } }],
-          Statistic: 'Sum',
-          Threshold: 1,
-          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-        }),
-      );
-    },
-  );
+  ])('throttles of the %s function', (name, construct) => {
+    expect(alarm(prod, `tmk-prod-${name}-throttles`).Properties).toEqual(
+      expect.objectContaining({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Throttles',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionLogicalId(prod.statelessJson, construct) } }],
+        Statistic: 'Sum',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      }),
+    );
+  });
 
   it('degraded share: Degraded over successful image-search Requests, in percent', () => {
     const a = alarm(prod, 'tmk-prod-image-search-degraded-share');
-    expect(a.Properties).toMatchObject({ Threshold: 10, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 2 });
+    expect(a.Properties).toMatchObject({
+      Threshold: 10,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 2,
+    });
     const metrics = a.Properties!.Metrics as { Id: string; Expression?: string; MetricStat?: unknown }[];
     expect(metrics.find((m) => m.Expression)?.Expression).toBe('IF(searches > 0, 100 * degraded / searches, 0)');
     expect(Object.fromEntries(metrics.filter((m) => m.MetricStat).map((m) => [m.Id, m.MetricStat]))).toEqual({
       degraded: {
-        Metric: { Namespace: 'TrademarkRiskApi/prod', MetricName: 'Degraded', Dimensions: [{ Name: 'operation', Value: 'image-search' }, SERVICE] },
+        Metric: {
+          Namespace: 'TrademarkRiskApi/prod',
+          MetricName: 'Degraded',
+          Dimensions: [{ Name: 'operation', Value: 'image-search' }, SERVICE],
+        },
         Period: 900,
         Stat: 'Sum',
       },
@@ -208,7 +301,11 @@ describe('alarms', () => {
     prod.stateless.resourceCountIs('AWS::SNS::Subscription', 0);
     expect(environmentConfig('prod', { alarmEmail: 'ops@example.com' }).alarmEmail).toBe('ops@example.com');
     prod.stateless.hasResourceProperties('AWS::SNS::TopicPolicy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
     });
   });
 });
@@ -224,7 +321,8 @@ describe('billing dashboard', () => {
   const lines = (widget: DashboardWidget): string[] =>
     (widget.properties.metrics ?? []).map((line) => {
       const options = line[line.length - 1];
-      if (line.length === 1 && options && typeof options === 'object') return `expr:${(options as { expression: string }).expression}`;
+      if (line.length === 1 && options && typeof options === 'object')
+        return `expr:${(options as { expression: string }).expression}`;
       const [namespace, metricName, ...rest] = line as string[];
       const dims = rest.filter((x) => typeof x === 'string');
       const pairs: string[] = [];
@@ -237,7 +335,12 @@ describe('billing dashboard', () => {
   });
 
   it('has exactly the billing widgets', () => {
-    expect(widgets.filter((w) => w.type === 'metric').map((w) => w.properties.title).sort()).toEqual(Object.values(WIDGET_TITLES).sort());
+    expect(
+      widgets
+        .filter((w) => w.type === 'metric')
+        .map((w) => w.properties.title)
+        .sort(),
+    ).toEqual(Object.values(WIDGET_TITLES).sort());
   });
 
   it('points charged by operation and tier: every operation x tier, stacked', () => {
@@ -245,7 +348,10 @@ describe('billing dashboard', () => {
     expect(widget.properties.stacked).toBe(true);
     expect(lines(widget)).toEqual(
       ['batch-screen', 'image-search'].flatMap((operation) =>
-        TIERS.map((tier) => `TrademarkRiskApi/prod:PointsCharged{operation=${operation},service=trademark-risk-api,tier=${tier}}`),
+        TIERS.map(
+          (tier) =>
+            `TrademarkRiskApi/prod:PointsCharged{operation=${operation},service=trademark-risk-api,tier=${tier}}`,
+        ),
       ),
     );
     expect(titled(WIDGET_TITLES.pointsTotal).properties.setPeriodToTimeRange).toBe(true);
@@ -254,13 +360,18 @@ describe('billing dashboard', () => {
   it('requests by operation and status class', () => {
     expect(lines(titled(WIDGET_TITLES.requests))).toEqual(
       ['batch-screen', 'image-search'].flatMap((operation) =>
-        ['2xx', '4xx', '5xx'].map((statusClass) => `TrademarkRiskApi/prod:Requests{operation=${operation},service=trademark-risk-api,statusClass=${statusClass}}`),
+        ['2xx', '4xx', '5xx'].map(
+          (statusClass) =>
+            `TrademarkRiskApi/prod:Requests{operation=${operation},service=trademark-risk-api,statusClass=${statusClass}}`,
+        ),
       ),
     );
   });
 
   it('items screened and image searches come from UnitsProcessed', () => {
-    expect(lines(titled(WIDGET_TITLES.itemsScreened))).toEqual(['TrademarkRiskApi/prod:UnitsProcessed{operation=batch-screen,service=trademark-risk-api}']);
+    expect(lines(titled(WIDGET_TITLES.itemsScreened))).toEqual([
+      'TrademarkRiskApi/prod:UnitsProcessed{operation=batch-screen,service=trademark-risk-api}',
+    ]);
     expect(lines(titled(WIDGET_TITLES.imageSearches))).toEqual([
       'TrademarkRiskApi/prod:UnitsProcessed{operation=image-search,service=trademark-risk-api}',
       'TrademarkRiskApi/prod:Degraded{operation=image-search,service=trademark-risk-api}',
@@ -287,7 +398,11 @@ describe('billing dashboard', () => {
     const stats = (widget.properties.metrics ?? []).map((line) => (line[line.length - 1] as { stat: string }).stat);
     expect(stats).toEqual(['batch-screen', 'image-search'].flatMap(() => [...LATENCY_STATISTICS]));
     expect(new Set(lines(widget))).toEqual(
-      new Set(['batch-screen', 'image-search'].map((operation) => `TrademarkRiskApi/prod:Latency{operation=${operation},service=trademark-risk-api}`)),
+      new Set(
+        ['batch-screen', 'image-search'].map(
+          (operation) => `TrademarkRiskApi/prod:Latency{operation=${operation},service=trademark-risk-api}`,
+        ),
+      ),
     );
   });
 

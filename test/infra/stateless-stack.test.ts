@@ -7,7 +7,15 @@ import { ROUTES } from '../../functions/routes';
 import { ACCESS_LOG_FIELDS, STAGE_NAME } from '../../infra/constructs/rest-api';
 import { TABLE_ACTIONS } from '../../infra/constructs/api-function';
 import { TABLES, tableEnvVar } from '../../shared/tables/definitions';
-import { describeValue, functionLogicalId, grantsOf, onlyResource, resourcesOfType, synthEnvironment, type SynthesisedEnvironment } from './synth-environment';
+import {
+  describeValue,
+  functionLogicalId,
+  grantsOf,
+  onlyResource,
+  resourcesOfType,
+  synthEnvironment,
+  type SynthesisedEnvironment,
+} from './synth-environment';
 
 const CONSTRUCT_OF = {
   'batch-screen': 'BatchScreen',
@@ -19,7 +27,18 @@ const CONSTRUCT_OF = {
   openapi: 'OpenApi',
   docs: 'Docs',
 } as const;
-const APP_FUNCTIONS = ['BatchScreen', 'ImageSearch', 'Account', 'Usage', 'GetAllowlist', 'PutAllowlist', 'OpenApi', 'Docs', 'Ingest', 'NotFound'] as const;
+const APP_FUNCTIONS = [
+  'BatchScreen',
+  'ImageSearch',
+  'Account',
+  'Usage',
+  'GetAllowlist',
+  'PutAllowlist',
+  'OpenApi',
+  'Docs',
+  'Ingest',
+  'NotFound',
+] as const;
 
 let dev: SynthesisedEnvironment;
 
@@ -51,15 +70,25 @@ function methods(): Map<string, string> {
 }
 
 describe('REST API routes', () => {
-  it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r.functionName] as const))('%s goes to the %s function', (routeKey, functionName) => {
-    expect(methods().get(routeKey)).toBe(CONSTRUCT_OF[functionName]);
-  });
+  it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r.functionName] as const))(
+    '%s goes to the %s function',
+    (routeKey, functionName) => {
+      expect(methods().get(routeKey)).toBe(CONSTRUCT_OF[functionName]);
+    },
+  );
 
   it('sends every other method and path to the not-found function, and nothing else anywhere', () => {
     const routed = new Set(ROUTES.map((r) => `${r.method} ${r.path}`));
     const others = [...methods()].filter(([key]) => !routed.has(key));
     // Every route's path answers its other methods; every path above a route, and the root, has ANY and a proxy.
-    const parents = new Set(ROUTES.flatMap((r) => r.path.split('/').slice(1, -1).map((_, i, parts) => `/${parts.slice(0, i + 1).join('/')}`)));
+    const parents = new Set(
+      ROUTES.flatMap((r) =>
+        r.path
+          .split('/')
+          .slice(1, -1)
+          .map((_, i, parts) => `/${parts.slice(0, i + 1).join('/')}`),
+      ),
+    );
     const expected = new Set(['ANY /', 'ANY /{proxy+}', ...ROUTES.map((r) => `ANY ${r.path}`)]);
     for (const parent of parents) for (const key of [`ANY ${parent}`, `ANY ${parent}/{proxy+}`]) expected.add(key);
     expect(others.map(([key]) => key).sort()).toEqual([...expected].sort());
@@ -70,7 +99,9 @@ describe('REST API routes', () => {
     const [apiId] = onlyResource(dev.statelessJson, 'AWS::ApiGateway::RestApi', 'RestApi');
     for (const construct of [...Object.values(CONSTRUCT_OF), 'NotFound']) {
       const permissions = resourcesOfType(dev.statelessJson, 'AWS::Lambda::Permission').filter(
-        ([, p]) => (p.Properties!.FunctionName as { 'Fn::GetAtt': [string] })['Fn::GetAtt']?.[0] === functionLogicalId(dev.statelessJson, construct),
+        ([, p]) =>
+          (p.Properties!.FunctionName as { 'Fn::GetAtt': [string] })['Fn::GetAtt']?.[0] ===
+          functionLogicalId(dev.statelessJson, construct),
       );
       expect(permissions.length).toBeGreaterThan(0);
       for (const [, permission] of permissions) {
@@ -84,7 +115,11 @@ describe('REST API routes', () => {
     const [, api] = onlyResource(dev.statelessJson, 'AWS::ApiGateway::RestApi', 'RestApi');
     expect(api.Properties!.EndpointConfiguration).toEqual({ Types: ['REGIONAL'] });
     const [, stage] = onlyResource(dev.statelessJson, 'AWS::ApiGateway::Stage', 'RestApi');
-    expect(stage.Properties).toMatchObject({ StageName: STAGE_NAME, TracingEnabled: true, MethodSettings: [{ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40, HttpMethod: '*', ResourcePath: '/*' }] });
+    expect(stage.Properties).toMatchObject({
+      StageName: STAGE_NAME,
+      TracingEnabled: true,
+      MethodSettings: [{ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40, HttpMethod: '*', ResourcePath: '/*' }],
+    });
     const format = JSON.parse(stage.Properties!.AccessLogSetting.Format as string);
     expect(format).toEqual(ACCESS_LOG_FIELDS);
     expect(JSON.stringify(format)).not.toMatch(/authorization|header/i);
@@ -94,12 +129,15 @@ describe('REST API routes', () => {
   });
 });
 
-describe('the edge: WAF and the gateway\'s own answers', () => {
+describe("the edge: WAF and the gateway's own answers", () => {
   it('a regional web ACL with one per-IP rate-based rule that blocks, attached to the API stage', () => {
     const [aclId, acl] = onlyResource(dev.statelessJson, 'AWS::WAFv2::WebACL', 'RestApi');
     expect(acl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
     expect(acl.Properties!.Rules).toEqual([
-      expect.objectContaining({ Action: { Block: {} }, Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 300, EvaluationWindowSec: 60 } } }),
+      expect.objectContaining({
+        Action: { Block: {} },
+        Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 300, EvaluationWindowSec: 60 } },
+      }),
     ]);
     const [, association] = onlyResource(dev.statelessJson, 'AWS::WAFv2::WebACLAssociation', 'RestApi');
     expect(association.Properties!.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
@@ -108,7 +146,12 @@ describe('the edge: WAF and the gateway\'s own answers', () => {
   });
 
   it('every answer the gateway makes itself is the envelope with the request id, with its status and code', () => {
-    const responses = new Map(resourcesOfType(dev.statelessJson, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => [r.Properties!.ResponseType as string, r.Properties!]));
+    const responses = new Map(
+      resourcesOfType(dev.statelessJson, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => [
+        r.Properties!.ResponseType as string,
+        r.Properties!,
+      ]),
+    );
     const expected: Record<string, [string | undefined, string]> = {
       THROTTLED: ['429', 'rate_limited'],
       WAF_FILTERED: ['429', 'rate_limited'],
@@ -126,7 +169,9 @@ describe('the edge: WAF and the gateway\'s own answers', () => {
       expect(response.StatusCode).toBe(status);
       const body = JSON.parse(response.ResponseTemplates['application/json'] as string);
       expect(body).toEqual({ error: { code, message: expect.any(String), request_id: '$context.requestId' } });
-      expect(response.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json; charset=utf-8'");
+      expect(response.ResponseParameters['gatewayresponse.header.Content-Type']).toBe(
+        "'application/json; charset=utf-8'",
+      );
     }
     expect(responses.get('WAF_FILTERED')!.ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'60'");
     expect(responses.get('THROTTLED')!.ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
@@ -134,7 +179,10 @@ describe('the edge: WAF and the gateway\'s own answers', () => {
 
   it('each API function has its own reserved concurrency where the environment sets one (none in dev)', () => {
     for (const construct of ['BatchScreen', 'ImageSearch']) {
-      expect(dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.ReservedConcurrentExecutions).toBeUndefined();
+      expect(
+        dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!
+          .ReservedConcurrentExecutions,
+      ).toBeUndefined();
     }
   });
 });
@@ -162,51 +210,80 @@ describe('functions', () => {
     expect(logGroup.DeletionPolicy).toBe('Delete');
   });
 
-  it.each(['BatchScreen', 'ImageSearch', 'Account', 'Usage', 'GetAllowlist', 'PutAllowlist', 'Ingest'])('%s gets every table name, each pointing at its own table', (construct) => {
-    const variables = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.Environment.Variables as Record<string, unknown>;
-    for (const table of TABLES) {
-      expect([tableEnvVar(table.id), describeValue(dev, variables[tableEnvVar(table.id)])]).toEqual([tableEnvVar(table.id), `table-name:${table.id}`]);
-    }
-  });
+  it.each(['BatchScreen', 'ImageSearch', 'Account', 'Usage', 'GetAllowlist', 'PutAllowlist', 'Ingest'])(
+    '%s gets every table name, each pointing at its own table',
+    (construct) => {
+      const variables = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!
+        .Environment.Variables as Record<string, unknown>;
+      for (const table of TABLES) {
+        expect([tableEnvVar(table.id), describeValue(dev, variables[tableEnvVar(table.id)])]).toEqual([
+          tableEnvVar(table.id),
+          `table-name:${table.id}`,
+        ]);
+      }
+    },
+  );
 
   it("gives batch-screen the environment's screening refresh interval, and only batch-screen", () => {
-    const variablesOf = (construct: string) => dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.Environment.Variables as Record<string, unknown>;
+    const variablesOf = (construct: string) =>
+      dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.Environment
+        .Variables as Record<string, unknown>;
 
-    expect(variablesOf('BatchScreen').SCREENING_REFRESH_SECONDS).toBe(String(environmentConfig('dev').screeningRefreshSeconds));
+    expect(variablesOf('BatchScreen').SCREENING_REFRESH_SECONDS).toBe(
+      String(environmentConfig('dev').screeningRefreshSeconds),
+    );
     expect(variablesOf('ImageSearch').SCREENING_REFRESH_SECONDS).toBeUndefined();
   });
 
   it('gives the not-found function no table names at all', () => {
-    const variables = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, 'NotFound')]!.Properties!.Environment.Variables as Record<string, unknown>;
+    const variables = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, 'NotFound')]!.Properties!
+      .Environment.Variables as Record<string, unknown>;
     expect(Object.keys(variables).filter((k) => k.endsWith('_TABLE'))).toEqual([]);
   });
 
-  it.each(['ImageSearch', 'Ingest'])('%s has the sharp layer and the image environment (indexes, endpoint, logo bucket)', (construct) => {
-    const fn = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!;
-    const [layerId, layer] = onlyResource(dev.statelessJson, 'AWS::Lambda::LayerVersion', 'SharpLayer');
-    expect(fn.Properties!.Layers).toEqual([{ Ref: layerId }]);
-    expect(layer.Properties).toMatchObject({ CompatibleArchitectures: ['arm64'], CompatibleRuntimes: ['nodejs22.x'] });
-    const variables = fn.Properties!.Environment.Variables as Record<string, unknown>;
-    expect({
-      LOGO_INDEX_US_ARN: describeValue(dev, variables.LOGO_INDEX_US_ARN),
-      LOGO_INDEX_CN_ARN: describeValue(dev, variables.LOGO_INDEX_CN_ARN),
-      LOGOS_BUCKET: describeValue(dev, variables.LOGOS_BUCKET),
-      DEGRADED_INDEX_PREFIX: variables.DEGRADED_INDEX_PREFIX,
-      CLIP_ENDPOINT_NAME: variables.CLIP_ENDPOINT_NAME,
-      LOGO_EMBEDDER: variables.LOGO_EMBEDDER,
-    }).toEqual({
-      LOGO_INDEX_US_ARN: 'vector-index:US',
-      LOGO_INDEX_CN_ARN: 'vector-index:CN',
-      LOGOS_BUCKET: 'bucket:Logos.name',
-      DEGRADED_INDEX_PREFIX: 'degraded-index/',
-      CLIP_ENDPOINT_NAME: 'tmk-dev-clip',
-      LOGO_EMBEDDER: 'none',
-    });
-  });
+  it.each(['ImageSearch', 'Ingest'])(
+    '%s has the sharp layer and the image environment (indexes, endpoint, logo bucket)',
+    (construct) => {
+      const fn = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!;
+      const [layerId, layer] = onlyResource(dev.statelessJson, 'AWS::Lambda::LayerVersion', 'SharpLayer');
+      expect(fn.Properties!.Layers).toEqual([{ Ref: layerId }]);
+      expect(layer.Properties).toMatchObject({
+        CompatibleArchitectures: ['arm64'],
+        CompatibleRuntimes: ['nodejs22.x'],
+      });
+      const variables = fn.Properties!.Environment.Variables as Record<string, unknown>;
+      expect({
+        LOGO_INDEX_US_ARN: describeValue(dev, variables.LOGO_INDEX_US_ARN),
+        LOGO_INDEX_CN_ARN: describeValue(dev, variables.LOGO_INDEX_CN_ARN),
+        LOGOS_BUCKET: describeValue(dev, variables.LOGOS_BUCKET),
+        DEGRADED_INDEX_PREFIX: variables.DEGRADED_INDEX_PREFIX,
+        CLIP_ENDPOINT_NAME: variables.CLIP_ENDPOINT_NAME,
+        LOGO_EMBEDDER: variables.LOGO_EMBEDDER,
+      }).toEqual({
+        LOGO_INDEX_US_ARN: 'vector-index:US',
+        LOGO_INDEX_CN_ARN: 'vector-index:CN',
+        LOGOS_BUCKET: 'bucket:Logos.name',
+        DEGRADED_INDEX_PREFIX: 'degraded-index/',
+        CLIP_ENDPOINT_NAME: 'tmk-dev-clip',
+        LOGO_EMBEDDER: 'none',
+      });
+    },
+  );
 
   it('keeps the layer out of the functions that do not process images', () => {
-    for (const construct of ['BatchScreen', 'Account', 'Usage', 'GetAllowlist', 'PutAllowlist', 'OpenApi', 'Docs', 'NotFound']) {
-      expect(dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.Layers).toBeUndefined();
+    for (const construct of [
+      'BatchScreen',
+      'Account',
+      'Usage',
+      'GetAllowlist',
+      'PutAllowlist',
+      'OpenApi',
+      'Docs',
+      'NotFound',
+    ]) {
+      expect(
+        dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.Layers,
+      ).toBeUndefined();
     }
   });
 });
@@ -231,7 +308,8 @@ describe('least privilege', () => {
   it('the metered functions may not Scan any table, nor Delete or BatchWrite on the ledger (usage) or accounts', () => {
     for (const construct of ['BatchScreen', 'ImageSearch']) {
       const grants = grantsOf(dev, construct);
-      for (const id of ['accounts', 'api-keys', 'usage', 'idempotency', 'rate-limits', 'data-batches']) expect(grants[`table:${id}`]).not.toContain('dynamodb:Scan');
+      for (const id of ['accounts', 'api-keys', 'usage', 'idempotency', 'rate-limits', 'data-batches'])
+        expect(grants[`table:${id}`]).not.toContain('dynamodb:Scan');
       for (const id of ['usage', 'accounts']) {
         expect(grants[`table:${id}`]).not.toContain('dynamodb:DeleteItem');
         expect(grants[`table:${id}`]).not.toContain('dynamodb:BatchWriteItem');
@@ -240,7 +318,12 @@ describe('least privilege', () => {
   });
 
   it('batch-screen: the metered chain, and reads of mark-keys, tro-brands and data-batches; nothing else', () => {
-    expect(grantsOf(dev, 'BatchScreen')).toEqual({ ...meteredChain, 'table:mark-keys': read, 'table:tro-brands': read, 'table:allowlists': read });
+    expect(grantsOf(dev, 'BatchScreen')).toEqual({
+      ...meteredChain,
+      'table:mark-keys': read,
+      'table:tro-brands': read,
+      'table:allowlists': read,
+    });
   });
 
   const freeChain = { ...tracing, 'table:api-keys': read, 'table:rate-limits': readWrite };
@@ -255,13 +338,18 @@ describe('least privilege', () => {
 
   it('the allowlist: read for GET; write only on the allowlists (and Idempotency-Key records) for PUT', () => {
     expect(grantsOf(dev, 'GetAllowlist')).toEqual({ ...freeChain, 'table:allowlists': read });
-    expect(grantsOf(dev, 'PutAllowlist')).toEqual({ ...freeChain, 'table:allowlists': readWrite, 'table:idempotency': readWrite });
+    expect(grantsOf(dev, 'PutAllowlist')).toEqual({
+      ...freeChain,
+      'table:allowlists': readWrite,
+      'table:idempotency': readWrite,
+    });
   });
 
   it('the OpenAPI document and the docs page may only send traces, and have no table names', () => {
     for (const construct of ['OpenApi', 'Docs']) {
       expect(grantsOf(dev, construct)).toEqual(tracing);
-      const variables = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.Environment.Variables as Record<string, unknown>;
+      const variables = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!
+        .Environment.Variables as Record<string, unknown>;
       expect(Object.keys(variables).filter((k) => k.endsWith('_TABLE'))).toEqual([]);
     }
   });
@@ -271,7 +359,11 @@ describe('least privilege', () => {
     expect(grants['table:marks']).toBeUndefined();
     expect(grants['table:mark-keys']).not.toContain('dynamodb:PutItem');
     expect(grants['table:tro-brands']).not.toContain('dynamodb:UpdateItem');
-    expect(Object.values(grants).flat().filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:'))).toEqual([]);
+    expect(
+      Object.values(grants)
+        .flat()
+        .filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:')),
+    ).toEqual([]);
   });
 
   it('only the balance update is allowed on accounts: no put, no delete', () => {
@@ -313,14 +405,17 @@ describe('least privilege', () => {
   });
 
   it('image-search can read the degraded index that ingest writes, at the same prefix', () => {
-    const written = Object.entries(grantsOf(dev, 'Ingest')).filter(([, actions]) => actions.includes('s3:PutObject')).map(([resource]) => resource);
+    const written = Object.entries(grantsOf(dev, 'Ingest'))
+      .filter(([, actions]) => actions.includes('s3:PutObject'))
+      .map(([resource]) => resource);
     expect(written).toEqual(['bucket:Logos/degraded-index/*']);
     expect(grantsOf(dev, 'ImageSearch')[written[0]!]).toEqual(['s3:GetObject']);
   });
 
   it('ingest cannot touch accounts, keys or usage', () => {
     const grants = grantsOf(dev, 'Ingest');
-    for (const table of ['accounts', 'api-keys', 'usage', 'idempotency', 'rate-limits']) expect(grants[`table:${table}`]).toBeUndefined();
+    for (const table of ['accounts', 'api-keys', 'usage', 'idempotency', 'rate-limits'])
+      expect(grants[`table:${table}`]).toBeUndefined();
   });
 
   it('not-found has no policy but tracing, and the basic execution role', () => {
@@ -368,11 +463,16 @@ describe('ingest pipeline', () => {
       MaximumEventAgeInSeconds: 21600,
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
     });
-    dev.stateless.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true });
+    dev.stateless.hasResourceProperties('AWS::SQS::Queue', {
+      MessageRetentionPeriod: 1209600,
+      SqsManagedSseEnabled: true,
+    });
   });
 
   it('lets only S3, from the batches bucket of this account, invoke ingest', () => {
-    const permissions = resourcesOfType(dev.statelessJson, 'AWS::Lambda::Permission').filter(([, p]) => p.Properties!.Principal === 's3.amazonaws.com');
+    const permissions = resourcesOfType(dev.statelessJson, 'AWS::Lambda::Permission').filter(
+      ([, p]) => p.Properties!.Principal === 's3.amazonaws.com',
+    );
     expect(permissions).toHaveLength(1);
     expect(permissions[0]![1].Properties).toMatchObject({
       FunctionName: { 'Fn::GetAtt': [functionLogicalId(dev.statelessJson, 'Ingest'), 'Arn'] },
@@ -385,6 +485,9 @@ describe('ingest pipeline', () => {
     dev.stateless.resourceCountIs('AWS::SageMaker::Endpoint', 1);
     const [, config] = onlyResource(dev.statelessJson, 'AWS::SageMaker::EndpointConfig', 'ClipConfig');
     expect(config.Properties!.ProductionVariants[0].InstanceType).toBeUndefined();
-    expect(config.Properties!.ProductionVariants[0].ServerlessConfig).toEqual({ MemorySizeInMB: 4096, MaxConcurrency: 2 });
+    expect(config.Properties!.ProductionVariants[0].ServerlessConfig).toEqual({
+      MemorySizeInMB: 4096,
+      MaxConcurrency: 2,
+    });
   });
 });

@@ -10,7 +10,10 @@ import { environmentConfig, type EnvironmentName } from '../../infra/config/envi
 import { addEnvironment, type EnvironmentStacks } from '../../infra/stacks/environment';
 import { TABLE_ID_TAG } from '../../infra/constructs/data-tables';
 
-const CDK_JSON = JSON.parse(readFileSync(path.join(__dirname, '../../cdk.json'), 'utf8')) as { app: string; context: Record<string, unknown> };
+const CDK_JSON = JSON.parse(readFileSync(path.join(__dirname, '../../cdk.json'), 'utf8')) as {
+  app: string;
+  context: Record<string, unknown>;
+};
 
 export interface SynthesisedEnvironment {
   stacks: EnvironmentStacks;
@@ -47,7 +50,13 @@ export function synthEnvironment(name: EnvironmentName, options: { bundle: boole
   const stacks = addEnvironment(app, environmentConfig(name, { modelPackageUri: TEST_MODEL_PACKAGE_URI }));
   const stateful = Template.fromStack(stacks.stateful);
   const stateless = Template.fromStack(stacks.stateless);
-  return { stacks, stateful, stateless, statefulJson: stateful.toJSON() as CfnTemplate, statelessJson: stateless.toJSON() as CfnTemplate };
+  return {
+    stacks,
+    stateful,
+    stateless,
+    statefulJson: stateful.toJSON() as CfnTemplate,
+    statelessJson: stateless.toJSON() as CfnTemplate,
+  };
 }
 
 export function resourcesOfType(template: CfnTemplate, type: string): [string, CfnResource][] {
@@ -57,7 +66,10 @@ export function resourcesOfType(template: CfnTemplate, type: string): [string, C
 /** The one resource of a type whose logical id starts with the given construct path (e.g. `BatchScreenFunction`). */
 export function onlyResource(template: CfnTemplate, type: string, logicalIdPrefix: string): [string, CfnResource] {
   const found = resourcesOfType(template, type).filter(([id]) => id.startsWith(logicalIdPrefix));
-  if (found.length !== 1) throw new Error(`expected one ${type} starting with ${logicalIdPrefix}, found ${found.map(([id]) => id).join(', ') || 'none'}`);
+  if (found.length !== 1)
+    throw new Error(
+      `expected one ${type} starting with ${logicalIdPrefix}, found ${found.map(([id]) => id).join(', ') || 'none'}`,
+    );
   return found[0]!;
 }
 
@@ -76,7 +88,11 @@ export function tableIdOf(resource: CfnResource | undefined): string | undefined
  * `table:<id>` (or `table-name:<id>` for its Ref), a vector index `vector-index:<market>`, a bucket
  * `bucket:<construct>`, pseudo parameters `${AWS::...}`; joins are concatenated.
  */
-export function describeValue(env: SynthesisedEnvironment, value: unknown, template: CfnTemplate = env.statelessJson): string {
+export function describeValue(
+  env: SynthesisedEnvironment,
+  value: unknown,
+  template: CfnTemplate = env.statelessJson,
+): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map((v) => describeValue(env, v, template)).join(',');
   if (!value || typeof value !== 'object') return String(value);
@@ -139,7 +155,8 @@ export function grantsOf(env: SynthesisedEnvironment, constructId: string): Reco
     const roles = (policy.Properties!.Roles as { Ref: string }[]).map((r) => r.Ref);
     if (!roles.includes(roleId)) continue;
     for (const statement of policy.Properties!.PolicyDocument.Statement as PolicyStatementShape[]) {
-      if (statement.Effect !== 'Allow' || statement.Condition) throw new Error(`unexpected statement ${JSON.stringify(statement)}`);
+      if (statement.Effect !== 'Allow' || statement.Condition)
+        throw new Error(`unexpected statement ${JSON.stringify(statement)}`);
       const actions = Array.isArray(statement.Action) ? statement.Action : [statement.Action];
       const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
       for (const resource of resources) {
@@ -160,5 +177,13 @@ export function dashboardBody(env: SynthesisedEnvironment): { widgets: Dashboard
 
 export interface DashboardWidget {
   type: string;
-  properties: { title?: string; markdown?: string; metrics?: unknown[][]; stacked?: boolean; view?: string; yAxis?: unknown; setPeriodToTimeRange?: boolean };
+  properties: {
+    title?: string;
+    markdown?: string;
+    metrics?: unknown[][];
+    stacked?: boolean;
+    view?: string;
+    yAxis?: unknown;
+    setPeriodToTimeRange?: boolean;
+  };
 }

@@ -20,7 +20,15 @@ async function admin(...argv: string[]): Promise<string> {
 }
 
 const debit = (accountId: string, keyId: string, cost: number, at: string, operation = 'batch-screen') =>
-  stack.deps.ledger.debit({ accountId, keyId, cost, units: cost, operation, requestId: `req-${Math.random().toString(36).slice(2)}`, now: new Date(at) });
+  stack.deps.ledger.debit({
+    accountId,
+    keyId,
+    cost,
+    units: cost,
+    operation,
+    requestId: `req-${Math.random().toString(36).slice(2)}`,
+    now: new Date(at),
+  });
 
 describe('finding accounts', () => {
   it('list-accounts shows every account as a table, find-account finds one by a key prefix or by name', async () => {
@@ -36,7 +44,10 @@ describe('finding accounts', () => {
     expect(listing).toContain(a.accountId);
     expect(listing).toContain(b.accountId);
     expect(byPrefix.map((r: { accountId: string }) => r.accountId)).toEqual([b.accountId]);
-    expect(csv.split('\n')).toEqual(['accountId,name,tier,points,suspended,createdAt', expect.stringMatching(new RegExp(`^${a.accountId},test account,professional,10,,`))]);
+    expect(csv.split('\n')).toEqual([
+      'accountId,name,tier,points,suspended,createdAt',
+      expect.stringMatching(new RegExp(`^${a.accountId},test account,professional,10,,`)),
+    ]);
   });
 
   it('find-account needs a prefix or a name', async () => {
@@ -52,8 +63,28 @@ describe('usage per key and period', () => {
     await debit(accountId, 'key_other', 5, '2026-03-02T09:00:00Z', 'image-search');
     await debit(accountId, keyId, 100, '2026-04-15T09:00:00Z');
 
-    const csv = await admin('usage', '--account', accountId, '--from', '2026-03-01', '--to', '2026-03-31', '--format', 'csv');
-    const table = await admin('usage', '--account', accountId, '--from', '2026-03-01', '--to', '2026-03-31', '--key-id', keyId);
+    const csv = await admin(
+      'usage',
+      '--account',
+      accountId,
+      '--from',
+      '2026-03-01',
+      '--to',
+      '2026-03-31',
+      '--format',
+      'csv',
+    );
+    const table = await admin(
+      'usage',
+      '--account',
+      accountId,
+      '--from',
+      '2026-03-01',
+      '--to',
+      '2026-03-31',
+      '--key-id',
+      keyId,
+    );
 
     expect(csv.split('\n')).toEqual([
       'day,keyId,operation,requests,points,units,refunded',
@@ -69,13 +100,23 @@ describe('changes an operator makes, each on the ledger', () => {
   it('adjust takes points off with the reason recorded, and never below zero', async () => {
     const { accountId } = await stack.openAccount({ points: 50 });
 
-    expect(JSON.parse(await admin('adjust', '--account', accountId, '--points', '20', '--reason', 'duplicate top-up'))).toEqual({ balance: 30 });
-    await expect(admin('adjust', '--account', accountId, '--points', '31', '--reason', 'too much')).rejects.toThrow(/balance is 30/);
+    expect(
+      JSON.parse(await admin('adjust', '--account', accountId, '--points', '20', '--reason', 'duplicate top-up')),
+    ).toEqual({ balance: 30 });
+    await expect(admin('adjust', '--account', accountId, '--points', '31', '--reason', 'too much')).rejects.toThrow(
+      /balance is 30/,
+    );
     await expect(admin('adjust', '--account', accountId, '--points', '5')).rejects.toThrow(/reason is required/);
 
     const entries = await stack.deps.ledger.entries(accountId);
-    expect(entries.filter((e) => e.kind === 'adjustment').map((e) => [e.points, e.note])).toEqual([[20, 'duplicate top-up']]);
-    expect(JSON.parse(await admin('audit', '--account', accountId))).toMatchObject({ balance: 30, explained: 30, consistent: true });
+    expect(entries.filter((e) => e.kind === 'adjustment').map((e) => [e.points, e.note])).toEqual([
+      [20, 'duplicate top-up'],
+    ]);
+    expect(JSON.parse(await admin('audit', '--account', accountId))).toMatchObject({
+      balance: 30,
+      explained: 30,
+      consistent: true,
+    });
   });
 
   it('suspend and resume change the account and its keys together, with events on the ledger', async () => {
@@ -107,16 +148,24 @@ describe('changes an operator makes, each on the ledger', () => {
     const old = await stack.deps.accounts.findApiKey(hashApiKey(apiKey));
     expect(Date.parse(old!.expiresAt!) - before).toBeGreaterThanOrEqual(2 * 3600_000 - 1000);
     expect(Date.parse(old!.expiresAt!) - before).toBeLessThan(2 * 3600_000 + 60_000);
-    expect(await stack.deps.accounts.findApiKey(hashApiKey(printed.apiKey))).toMatchObject({ accountId, tier: 'professional' });
+    expect(await stack.deps.accounts.findApiKey(hashApiKey(printed.apiKey))).toMatchObject({
+      accountId,
+      tier: 'professional',
+    });
     const [event] = (await stack.deps.ledger.entries(accountId)).filter((e) => e.kind === 'event');
     expect(event).toMatchObject({ operation: 'rotate-key', keyId });
     expect(event!.note).toContain(printed.keyId);
-    await expect(admin('rotate-key', '--account', accountId, '--key-id', keyId, '--grace', '40d')).rejects.toThrow(/at most 30 days/);
+    await expect(admin('rotate-key', '--account', accountId, '--key-id', keyId, '--grace', '40d')).rejects.toThrow(
+      /at most 30 days/,
+    );
   });
 
-  it('allowlist sets, shows and clears an account\'s own brands', async () => {
+  it("allowlist sets, shows and clears an account's own brands", async () => {
     const { accountId } = await stack.openAccount();
-    expect(JSON.parse(await admin('allowlist', '--account', accountId, '--set', 'Anker, Soundcore,anker'))).toEqual(['Anker', 'Soundcore']);
+    expect(JSON.parse(await admin('allowlist', '--account', accountId, '--set', 'Anker, Soundcore,anker'))).toEqual([
+      'Anker',
+      'Soundcore',
+    ]);
     expect(JSON.parse(await admin('allowlist', '--account', accountId))).toEqual(['Anker', 'Soundcore']);
     await expect(admin('allowlist', '--account', accountId, '--set', '™')).rejects.toThrow(/letter or a digit/);
     expect(JSON.parse(await admin('allowlist', '--account', accountId, '--clear'))).toEqual([]);

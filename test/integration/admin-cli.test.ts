@@ -31,9 +31,21 @@ async function createAccount(...extra: string[]): Promise<string> {
 
 describe('accounts', () => {
   it('create-account opens an account with its tier and an opening balance on the ledger', async () => {
-    const output = await admin('create-account', '--name', 'Acme Trading', '--tier', 'basic', '--points', '250', '--rate-limit', '12');
+    const output = await admin(
+      'create-account',
+      '--name',
+      'Acme Trading',
+      '--tier',
+      'basic',
+      '--points',
+      '250',
+      '--rate-limit',
+      '12',
+    );
 
-    const printed = firstJson<{ accountId: string; name: string; tier: string; points: number; rateLimit: number }>(output);
+    const printed = firstJson<{ accountId: string; name: string; tier: string; points: number; rateLimit: number }>(
+      output,
+    );
     expect(printed).toMatchObject({ name: 'Acme Trading', tier: 'basic', points: 250, rateLimit: 12 });
     expect(printed.accountId).toMatch(/^acct_[0-9A-Za-z]{16}$/);
     const stored = await stack.deps.accounts.getAccount(printed.accountId, { consistent: true });
@@ -45,7 +57,10 @@ describe('accounts', () => {
   it('create-account defaults to professional with no points and no ledger record', async () => {
     const accountId = await createAccount();
 
-    expect(await stack.deps.accounts.getAccount(accountId, { consistent: true })).toMatchObject({ tier: 'professional', points: 0 });
+    expect(await stack.deps.accounts.getAccount(accountId, { consistent: true })).toMatchObject({
+      tier: 'professional',
+      points: 0,
+    });
     expect(await stack.deps.ledger.entries(accountId)).toEqual([]);
   });
 
@@ -85,8 +100,22 @@ describe('accounts', () => {
   it('show prints the balance and the recent usage, newest first', async () => {
     const accountId = await createAccount('--points', '60');
     const t = Date.now();
-    await stack.deps.ledger.debit({ accountId, cost: 5, units: 5, operation: 'batch-screen', requestId: 'req-older', now: new Date(t + 1000) });
-    await stack.deps.ledger.debit({ accountId, cost: 2, units: 1, operation: 'image-search', requestId: 'req-newer', now: new Date(t + 2000) });
+    await stack.deps.ledger.debit({
+      accountId,
+      cost: 5,
+      units: 5,
+      operation: 'batch-screen',
+      requestId: 'req-older',
+      now: new Date(t + 1000),
+    });
+    await stack.deps.ledger.debit({
+      accountId,
+      cost: 2,
+      units: 1,
+      operation: 'image-search',
+      requestId: 'req-newer',
+      now: new Date(t + 2000),
+    });
 
     const shown = JSON.parse(await admin('show', '--account', accountId, '--recent', '2'));
 
@@ -99,7 +128,14 @@ describe('accounts', () => {
 
   it('refund gives one charge back, and a second refund says it already was', async () => {
     const accountId = await createAccount('--points', '50');
-    const debit = await stack.deps.ledger.debit({ accountId, cost: 8, units: 1, operation: 'batch-screen', requestId: 'req-r', now: new Date() });
+    const debit = await stack.deps.ledger.debit({
+      accountId,
+      cost: 8,
+      units: 1,
+      operation: 'batch-screen',
+      requestId: 'req-r',
+      now: new Date(),
+    });
 
     const first = await admin('refund', '--account', accountId, '--entry', debit.entryId);
     const second = await admin('refund', '--account', accountId, '--entry', debit.entryId);
@@ -115,15 +151,33 @@ describe('accounts', () => {
     const accountId = await createAccount('--points', '50');
     const [credit] = await stack.deps.ledger.entries(accountId);
 
-    await expect(admin('refund', '--account', accountId, '--entry', credit!.entryId)).rejects.toThrow('no such charge on that account');
-    await expect(admin('refund', '--account', accountId, '--entry', 'nope')).rejects.toThrow('no such charge on that account');
+    await expect(admin('refund', '--account', accountId, '--entry', credit!.entryId)).rejects.toThrow(
+      'no such charge on that account',
+    );
+    await expect(admin('refund', '--account', accountId, '--entry', 'nope')).rejects.toThrow(
+      'no such charge on that account',
+    );
   });
 
   it('audit agrees with the ledger after charges, a refund and a top-up', async () => {
     const accountId = await createAccount('--points', '100');
     const now = Date.now();
-    await stack.deps.ledger.debit({ accountId, cost: 30, units: 1, operation: 'op', requestId: 'a1', now: new Date(now + 1) });
-    const refunded = await stack.deps.ledger.debit({ accountId, cost: 20, units: 1, operation: 'op', requestId: 'a2', now: new Date(now + 2) });
+    await stack.deps.ledger.debit({
+      accountId,
+      cost: 30,
+      units: 1,
+      operation: 'op',
+      requestId: 'a1',
+      now: new Date(now + 1),
+    });
+    const refunded = await stack.deps.ledger.debit({
+      accountId,
+      cost: 20,
+      units: 1,
+      operation: 'op',
+      requestId: 'a2',
+      now: new Date(now + 2),
+    });
     await stack.deps.ledger.refund(refunded, 'failed', new Date());
     await admin('top-up', '--account', accountId, '--points', '5');
 
@@ -170,7 +224,9 @@ describe('keys', () => {
 
   it('revoke-key revokes the key: findApiKey shows it, list-keys shows when, and a second revoke is refused', async () => {
     const accountId = await createAccount();
-    const { apiKey, keyId } = firstJson<{ apiKey: string; keyId: string }>(await admin('issue-key', '--account', accountId));
+    const { apiKey, keyId } = firstJson<{ apiKey: string; keyId: string }>(
+      await admin('issue-key', '--account', accountId),
+    );
 
     const output = await admin('revoke-key', '--account', accountId, '--key-id', keyId);
 
@@ -178,15 +234,21 @@ describe('keys', () => {
     expect((await stack.deps.accounts.findApiKey(hashApiKey(apiKey)))!.revokedAt).toEqual(expect.any(String));
     const [listed] = JSON.parse(await admin('list-keys', '--account', accountId));
     expect(listed.revokedAt).toEqual(expect.any(String));
-    await expect(admin('revoke-key', '--account', accountId, '--key-id', keyId)).rejects.toThrow('no such active key on that account');
+    await expect(admin('revoke-key', '--account', accountId, '--key-id', keyId)).rejects.toThrow(
+      'no such active key on that account',
+    );
   });
 
   it("a key cannot be revoked through another account's id", async () => {
     const owner = await createAccount();
     const other = await createAccount();
-    const { apiKey, keyId } = firstJson<{ apiKey: string; keyId: string }>(await admin('issue-key', '--account', owner));
+    const { apiKey, keyId } = firstJson<{ apiKey: string; keyId: string }>(
+      await admin('issue-key', '--account', owner),
+    );
 
-    await expect(admin('revoke-key', '--account', other, '--key-id', keyId)).rejects.toThrow('no such active key on that account');
+    await expect(admin('revoke-key', '--account', other, '--key-id', keyId)).rejects.toThrow(
+      'no such active key on that account',
+    );
 
     expect((await stack.deps.accounts.findApiKey(hashApiKey(apiKey)))!.revokedAt).toBeUndefined();
   });
@@ -198,7 +260,9 @@ describe('keys', () => {
 
 describe('bad input is refused with a clear message', () => {
   it('an unknown command names itself and shows the usage', async () => {
-    await expect(admin('frobnicate', '--account', 'a')).rejects.toThrow(/unknown command "frobnicate"[\s\S]*Usage: npm run admin/);
+    await expect(admin('frobnicate', '--account', 'a')).rejects.toThrow(
+      /unknown command "frobnicate"[\s\S]*Usage: npm run admin/,
+    );
   });
 
   it('help prints the usage', async () => {
@@ -226,9 +290,15 @@ describe('bad input is refused with a clear message', () => {
     [['top-up', '--account', 'acct_x', '--points', 'ten'], '--points must be a positive whole number'],
     [['top-up', '--account', 'acct_x'], '--points must be a positive whole number'],
     [['create-account', '--name', 'X', '--points=-5'], '--points must be a positive whole number'],
-    [['create-account', '--name', 'X', '--tier', 'gold'], '--tier must be one of free, basic, professional, enterprise'],
+    [
+      ['create-account', '--name', 'X', '--tier', 'gold'],
+      '--tier must be one of free, basic, professional, enterprise',
+    ],
     [['create-account', '--tier', 'basic'], '--name is required'],
-    [['set-tier', '--account', 'acct_x', '--tier', 'gold'], '--tier must be one of free, basic, professional, enterprise'],
+    [
+      ['set-tier', '--account', 'acct_x', '--tier', 'gold'],
+      '--tier must be one of free, basic, professional, enterprise',
+    ],
     [['set-tier', '--tier', 'basic'], '--account is required'],
     [['top-up', '--points', '5'], '--account is required'],
     [['show'], '--account is required'],
@@ -244,7 +314,9 @@ describe('bad input is refused with a clear message', () => {
   it('"--points -5" (a value that looks like an option) is refused, not read as a number', async () => {
     const accountId = await createAccount('--points', '10');
 
-    await expect(admin('top-up', '--account', accountId, '--points', '-5')).rejects.toThrow(/'--points' argument is ambiguous/);
+    await expect(admin('top-up', '--account', accountId, '--points', '-5')).rejects.toThrow(
+      /'--points' argument is ambiguous/,
+    );
 
     expect((await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points).toBe(10);
   });
@@ -254,7 +326,9 @@ describe('bad input is refused with a clear message', () => {
   });
 
   it('commands on an account that does not exist say so', async () => {
-    await expect(admin('set-tier', '--account', 'acct_ghost', '--tier', 'basic')).rejects.toThrow('no account acct_ghost');
+    await expect(admin('set-tier', '--account', 'acct_ghost', '--tier', 'basic')).rejects.toThrow(
+      'no account acct_ghost',
+    );
     await expect(admin('show', '--account', 'acct_ghost')).rejects.toThrow('no account acct_ghost');
     await expect(admin('audit', '--account', 'acct_ghost')).rejects.toThrow('no account acct_ghost');
   });
@@ -269,6 +343,8 @@ describe('bad input is refused with a clear message', () => {
   // The ledger's AccountNotFoundError reaches the operator as the API's client message ("This API key is not
   // valid: it is unknown or has been revoked..."), though top-up involves no key at all.
   it('a top-up of an account that does not exist names the account, like the other commands', async () => {
-    await expect(admin('top-up', '--account', 'acct_ghost3', '--points', '5')).rejects.toThrow('no account acct_ghost3');
+    await expect(admin('top-up', '--account', 'acct_ghost3', '--points', '5')).rejects.toThrow(
+      'no account acct_ghost3',
+    );
   });
 });

@@ -18,7 +18,10 @@ let stack: TestStack;
 let store: IdempotencyStore;
 
 beforeAll(async () => {
-  stack = await createTestStack({ IDEMPOTENCY_TTL_SECONDS: String(TTL_SECONDS), IDEMPOTENCY_LOCK_SECONDS: String(LOCK_SECONDS) });
+  stack = await createTestStack({
+    IDEMPOTENCY_TTL_SECONDS: String(TTL_SECONDS),
+    IDEMPOTENCY_LOCK_SECONDS: String(LOCK_SECONDS),
+  });
   store = stack.deps.idempotency;
 });
 
@@ -63,14 +66,19 @@ describe('begin, complete, replay', () => {
     await store.begin({ id, fingerprint: FP_A, requestId: 'r1', now: T0 });
     await store.complete({ id, requestId: 'r1', response: RESPONSE, now: at(1) });
 
-    const outcomes = await Promise.all([2, 3, 4, 5, 6].map((s) => store.begin({ id, fingerprint: FP_A, requestId: `r${s}`, now: at(s) })));
+    const outcomes = await Promise.all(
+      [2, 3, 4, 5, 6].map((s) => store.begin({ id, fingerprint: FP_A, requestId: `r${s}`, now: at(s) })),
+    );
 
     for (const outcome of outcomes) expect(outcome).toEqual({ kind: 'replay', response: RESPONSE });
   });
 
   it('a large (300 KB) body round-trips exactly, stored gzipped', async () => {
     // Arrange: a 300 KB response of varied JSON, like a screening answer.
-    const results = Array.from({ length: 4500 }, (_, i) => ({ name: `标题 ${i} ${randomBytes(24).toString('base64')}`, risk: ['高', '中', '低'][i % 3] }));
+    const results = Array.from({ length: 4500 }, (_, i) => ({
+      name: `标题 ${i} ${randomBytes(24).toString('base64')}`,
+      risk: ['高', '中', '低'][i % 3],
+    }));
     const body = JSON.stringify({ results, count: results.length });
     expect(Buffer.byteLength(body)).toBeGreaterThan(300_000);
     const big: StoredResponse = { statusCode: 200, headers: { 'X-Points-Cost': '4500' }, body };
@@ -101,7 +109,12 @@ describe('begin, complete, replay', () => {
     doc.destroy();
 
     const t0Seconds = T0.getTime() / 1000;
-    expect(item).toMatchObject({ status: 'in_progress', requestId: 'r1', expiresAt: t0Seconds + TTL_SECONDS, lockExpiresAt: t0Seconds + LOCK_SECONDS });
+    expect(item).toMatchObject({
+      status: 'in_progress',
+      requestId: 'r1',
+      expiresAt: t0Seconds + TTL_SECONDS,
+      lockExpiresAt: t0Seconds + LOCK_SECONDS,
+    });
   });
 });
 
@@ -158,9 +171,19 @@ describe('abandoned locks and expired records', () => {
 
     expect(outcome).toEqual({ kind: 'started' });
     // The key is the retry's now: its completion is the one stored, the crashed request's is refused.
-    await expect(store.complete({ id, requestId: 'crashed', response: { ...RESPONSE, body: '{"stale":true}' }, now: at(LOCK_SECONDS + 2) })).rejects.toThrow();
+    await expect(
+      store.complete({
+        id,
+        requestId: 'crashed',
+        response: { ...RESPONSE, body: '{"stale":true}' },
+        now: at(LOCK_SECONDS + 2),
+      }),
+    ).rejects.toThrow();
     await store.complete({ id, requestId: 'retry', response: RESPONSE, now: at(LOCK_SECONDS + 3) });
-    expect(await store.begin({ id, fingerprint: FP_A, requestId: 'later', now: at(LOCK_SECONDS + 4) })).toEqual({ kind: 'replay', response: RESPONSE });
+    expect(await store.begin({ id, fingerprint: FP_A, requestId: 'later', now: at(LOCK_SECONDS + 4) })).toEqual({
+      kind: 'replay',
+      response: RESPONSE,
+    });
   });
 
   it('an abandoned lock is not taken over by a different request', async () => {
@@ -190,7 +213,9 @@ describe('abandoned locks and expired records', () => {
     const outcome = await store.begin({ id, fingerprint: FP_B, requestId: 'r2', now: at(TTL_SECONDS + 1) });
 
     expect(outcome).toEqual({ kind: 'started' });
-    expect(await errorOf(store.begin({ id, fingerprint: FP_B, requestId: 'r3', now: at(TTL_SECONDS + 2) }))).toBeInstanceOf(IdempotencyInProgressError);
+    expect(
+      await errorOf(store.begin({ id, fingerprint: FP_B, requestId: 'r3', now: at(TTL_SECONDS + 2) })),
+    ).toBeInstanceOf(IdempotencyInProgressError);
   });
 });
 
@@ -210,7 +235,9 @@ describe('release', () => {
 
     await store.release({ id, requestId: 'intruder' });
 
-    expect(await errorOf(store.begin({ id, fingerprint: FP_A, requestId: 'dup', now: at(1) }))).toBeInstanceOf(IdempotencyInProgressError);
+    expect(await errorOf(store.begin({ id, fingerprint: FP_A, requestId: 'dup', now: at(1) }))).toBeInstanceOf(
+      IdempotencyInProgressError,
+    );
   });
 
   it('a completed record is not released, even by its owner', async () => {
@@ -220,7 +247,10 @@ describe('release', () => {
 
     await store.release({ id, requestId: 'owner' });
 
-    expect(await store.begin({ id, fingerprint: FP_A, requestId: 'again', now: at(2) })).toEqual({ kind: 'replay', response: RESPONSE });
+    expect(await store.begin({ id, fingerprint: FP_A, requestId: 'again', now: at(2) })).toEqual({
+      kind: 'replay',
+      response: RESPONSE,
+    });
   });
 
   it('releasing a key that does not exist is harmless', async () => {

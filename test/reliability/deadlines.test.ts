@@ -69,7 +69,9 @@ describe(`with the production timeout (${API_FUNCTION_TIMEOUT_SECONDS} s)`, () =
   it('1,000 titles of 500 Chinese characters are refused before any work, uncharged, with how many fit', async () => {
     const { accountId, apiKey } = await stack.openAccount({ points: 5000 });
 
-    const { response, ms, body } = await timed(() => post(`${server.url}/v1/batch-screen`, worstBatch, { Authorization: `Bearer ${apiKey}` }));
+    const { response, ms, body } = await timed(() =>
+      post(`${server.url}/v1/batch-screen`, worstBatch, { Authorization: `Bearer ${apiKey}` }),
+    );
 
     expect(response.status).toBe(413);
     expect(body.error.code).toBe('batch_too_complex');
@@ -84,12 +86,19 @@ describe(`with the production timeout (${API_FUNCTION_TIMEOUT_SECONDS} s)`, () =
 
   it('the hostile SVG and 100 variants are each refused as image_too_complex, uncharged, before the deadline', async () => {
     const { accountId, apiKey } = await stack.openAccount({ points: 5000 });
-    const variants = [hostileSvg(20, 40, 60), ...Array.from({ length: 100 }, (_, i) => hostileSvg(3 + (i % 18), 5 + ((i * 7) % 400), 1 + ((i * 13) % 200)))];
+    const variants = [
+      hostileSvg(20, 40, 60),
+      ...Array.from({ length: 100 }, (_, i) => hostileSvg(3 + (i % 18), 5 + ((i * 7) % 400), 1 + ((i * 13) % 200))),
+    ];
 
     const slowest = { ms: 0 };
     for (const svg of variants) {
       const { response, ms, body } = await timed(() =>
-        post(`${server.url}/v1/image-search`, { image_b64: Buffer.from(svg).toString('base64') }, { Authorization: `Bearer ${apiKey}` }),
+        post(
+          `${server.url}/v1/image-search`,
+          { image_b64: Buffer.from(svg).toString('base64') },
+          { Authorization: `Bearer ${apiKey}` },
+        ),
       );
       expect(response.status).toBe(400);
       expect(body.error.code).toBe('image_too_complex');
@@ -114,7 +123,9 @@ describe(`with the production timeout (${API_FUNCTION_TIMEOUT_SECONDS} s)`, () =
       }
       return times;
     };
-    const hostile = Array.from({ length: 101 }, (_, i) => Buffer.from(hostileSvg(3 + (i % 18), 5 + ((i * 7) % 400), 1 + ((i * 13) % 200))).toString('base64'));
+    const hostile = Array.from({ length: 101 }, (_, i) =>
+      Buffer.from(hostileSvg(3 + (i % 18), 5 + ((i * 7) % 400), 1 + ((i * 13) % 200))).toString('base64'),
+    );
 
     const idle = await normalSearches(20);
     const queue = [...hostile];
@@ -138,7 +149,9 @@ describe(`with the production timeout (${API_FUNCTION_TIMEOUT_SECONDS} s)`, () =
     try {
       const { accountId, apiKey } = await lifted.openAccount({ points: 5000 });
 
-      const { response, ms, body } = await timed(() => post(`${liftedServer.url}/v1/batch-screen`, worstBatch, { Authorization: `Bearer ${apiKey}` }));
+      const { response, ms, body } = await timed(() =>
+        post(`${liftedServer.url}/v1/batch-screen`, worstBatch, { Authorization: `Bearer ${apiKey}` }),
+      );
 
       // Either the machine screened it all in time (charged once) or it was cut off at the margin (refunded).
       expect(ms).toBeLessThan(API_FUNCTION_TIMEOUT_SECONDS * 1000);

@@ -5,7 +5,18 @@
 import type { RawResponse } from './raw-http';
 
 export const DOCUMENTED_ERRORS: Readonly<Record<number, readonly string[]>> = {
-  400: ['invalid_json', 'invalid_request', 'country_not_supported', 'parameter_conflict', 'image_source_conflict', 'image_source_missing', 'image_unreadable', 'image_too_complex', 'url_not_allowed', 'malformed_request'],
+  400: [
+    'invalid_json',
+    'invalid_request',
+    'country_not_supported',
+    'parameter_conflict',
+    'image_source_conflict',
+    'image_source_missing',
+    'image_unreadable',
+    'image_too_complex',
+    'url_not_allowed',
+    'malformed_request',
+  ],
   401: ['missing_api_key', 'invalid_api_key'],
   402: ['insufficient_points'],
   403: ['tier_not_allowed', 'account_suspended'],
@@ -29,12 +40,19 @@ export function contractBreach(response: RawResponse, method: string): string | 
   const { status, json } = response;
   if (status >= 200 && status < 300) return undefined;
   const codes = DOCUMENTED_ERRORS[status];
-  if (!codes) return `undocumented status ${status}${response.error ? ` (${response.error})` : ''}: ${response.text.slice(0, 200)}`;
+  if (!codes)
+    return `undocumented status ${status}${response.error ? ` (${response.error})` : ''}: ${response.text.slice(0, 200)}`;
   const requestId = response.headers['x-request-id'];
   if (typeof requestId !== 'string' || requestId === '') return `status ${status} without X-Request-Id`;
   if (method.toUpperCase() === 'HEAD') return undefined;
   const error = json?.error;
-  if (!json || typeof json !== 'object' || Object.keys(json).join() !== 'error' || !error || typeof error !== 'object') {
+  if (
+    !json ||
+    typeof json !== 'object' ||
+    Object.keys(json).join() !== 'error' ||
+    !error ||
+    typeof error !== 'object'
+  ) {
     return `status ${status} without the error envelope: ${response.text.slice(0, 200)}`;
   }
   const keys = Object.keys(error).sort().join();
@@ -42,7 +60,10 @@ export function contractBreach(response: RawResponse, method: string): string | 
   if (!codes.includes(error.code)) return `code ${String(error.code)} is not documented for ${status}`;
   if (typeof error.message !== 'string' || error.message === '') return `empty message for ${error.code}`;
   if (error.request_id !== requestId) return `request_id ${String(error.request_id)} is not X-Request-Id ${requestId}`;
-  if (error.details !== undefined && (typeof error.details !== 'object' || error.details === null || Array.isArray(error.details))) {
+  if (
+    error.details !== undefined &&
+    (typeof error.details !== 'object' || error.details === null || Array.isArray(error.details))
+  ) {
     return `details of ${error.code} is not an object`;
   }
   return undefined;

@@ -33,7 +33,8 @@ jest.setTimeout(180_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** FAULT_FIGURES=1 prints what each run saw (for RELIABILITY.md). */
-const figures = (what: string, data: unknown) => process.env.FAULT_FIGURES && process.stdout.write(`${what}: ${JSON.stringify(data)}\n`);
+const figures = (what: string, data: unknown) =>
+  process.env.FAULT_FIGURES && process.stdout.write(`${what}: ${JSON.stringify(data)}\n`);
 
 describe('DynamoDB faults under traffic', () => {
   let engine: DynamoDbLocal;
@@ -49,8 +50,18 @@ describe('DynamoDB faults under traffic', () => {
     stack = await createTestStack({}, { endpoint: proxy.endpoint });
     bodies = await trafficBodies({ screens: 5, images: 2 });
     // A slice of the sample marks, so that screening has marks and a key filter to work with.
-    const marks = readFileSync(path.join(__dirname, '../../data/sample/us-marks.jsonl'), 'utf8').split('\n').slice(0, 500).join('\n');
-    const seeded = await ingestBatch(buildDataStores(stack.config), { kind: 'marks-jsonl', market: 'US', input: Readable.from([marks]), batchDate: '2026-11-20', source: 'fault-seed', holder: 'fault-test' });
+    const marks = readFileSync(path.join(__dirname, '../../data/sample/us-marks.jsonl'), 'utf8')
+      .split('\n')
+      .slice(0, 500)
+      .join('\n');
+    const seeded = await ingestBatch(buildDataStores(stack.config), {
+      kind: 'marks-jsonl',
+      market: 'US',
+      input: Readable.from([marks]),
+      batchDate: '2026-11-20',
+      source: 'fault-seed',
+      holder: 'fault-test',
+    });
     expect(seeded.complete).toBe(true);
   });
   afterAll(async () => {
@@ -62,7 +73,16 @@ describe('DynamoDB faults under traffic', () => {
     const server = await startTestServer(stack);
     try {
       const accounts = await openLoadAccounts(stack.deps, 10);
-      const load = runMixedLoad({ url: server.url, accounts, bodies, imageShare: 0.2, connections: 10, durationSeconds: 16, maxRequests: 100_000, timeoutSeconds: 40 });
+      const load = runMixedLoad({
+        url: server.url,
+        accounts,
+        bodies,
+        imageShare: 0.2,
+        connections: 10,
+        durationSeconds: 16,
+        maxRequests: 100_000,
+        timeoutSeconds: 40,
+      });
 
       await sleep(4000);
       await engine.stop({ kill: true });
@@ -78,11 +98,24 @@ describe('DynamoDB faults under traffic', () => {
 
       // The same server answers again.
       const healthy = accounts.find((a) => a.profile === 'plenty')!;
-      const after = await post(`${server.url}/v1/batch-screen`, { items: [{ title: 'stainless steel garlic press' }] }, { Authorization: `Bearer ${healthy.apiKey}` });
+      const after = await post(
+        `${server.url}/v1/batch-screen`,
+        { items: [{ title: 'stainless steel garlic press' }] },
+        { Authorization: `Bearer ${healthy.apiKey}` },
+      );
       expect(after.status).toBe(200);
-      observations.push({ requestId: after.headers.get('x-request-id') ?? undefined, accountId: healthy.accountId, status: 200, points: Number(after.headers.get('x-points-cost')) });
+      observations.push({
+        requestId: after.headers.get('x-request-id') ?? undefined,
+        accountId: healthy.accountId,
+        status: 200,
+        points: Number(after.headers.get('x-points-cost')),
+      });
 
-      const audit = await auditLedger(stack.deps, accounts.map((a) => a.accountId), observations);
+      const audit = await auditLedger(
+        stack.deps,
+        accounts.map((a) => a.accountId),
+        observations,
+      );
       figures('killed and restarted', { ...summary, audit });
       expect(audit.violations).toEqual([]);
       expect(audit.chargeRecords).toBeGreaterThan(0);
@@ -114,7 +147,9 @@ describe('DynamoDB faults under traffic', () => {
       try {
         await send(server, accounts[0]!, JSON.stringify({ items: [{ title: 'warm-up' }] }));
         proxy.delayMs = delayMs;
-        await Promise.all(accounts.map((account, i) => send(server, account, bodies.screens[i % bodies.screens.length]!)));
+        await Promise.all(
+          accounts.map((account, i) => send(server, account, bodies.screens[i % bodies.screens.length]!)),
+        );
       } finally {
         proxy.delayMs = 0;
         await server.close();
@@ -125,7 +160,11 @@ describe('DynamoDB faults under traffic', () => {
     expect([...statuses].sort()).toEqual([200, 503]);
     expect(observations.filter((o) => o.status === 503).every((o) => o.code === 'service_unavailable')).toBe(true);
 
-    const audit = await auditLedger(stack.deps, accounts.map((a) => a.accountId), observations);
+    const audit = await auditLedger(
+      stack.deps,
+      accounts.map((a) => a.accountId),
+      observations,
+    );
     figures('slow past the deadline', { statuses: observations.map((o) => o.status).join(' '), audit });
     expect(audit.violations).toEqual([]);
     // Some requests were charged and then given their points back: the deadline fell after the debit.
@@ -141,7 +180,8 @@ class FailingBlobStore implements BlobStore {
   ) {}
 
   async open(key: string): Promise<NodeJS.ReadableStream> {
-    if (this.fault.kind === 'unreachable') throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:443'), { code: 'ECONNREFUSED' });
+    if (this.fault.kind === 'unreachable')
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:443'), { code: 'ECONNREFUSED' });
     const source = await this.inner.open(key);
     const limit = this.fault.afterBytes;
     // Read as the consumer reads (with backpressure, as a socket is); the connection resets at `limit` bytes.
@@ -178,12 +218,15 @@ describe('the blob store failing during an ingest', () => {
 
   it('unreachable, then cut mid-file: the batch never completes and the function fails (so the event is retried); the retry completes it', async () => {
     const stores = buildDataStores(stack.config);
-    const run = (blobs: BlobStore) => ingestS3Event(event, { stores, blobsOf: () => blobs, holder: 'fault-test', log: () => undefined });
+    const run = (blobs: BlobStore) =>
+      ingestS3Event(event, { stores, blobsOf: () => blobs, holder: 'fault-test', log: () => undefined });
     const healthy = new FileSystemBlobStore(folder);
     const size = readFileSync(path.join(folder, key)).length;
 
     await expect(run(new FailingBlobStore(healthy, { kind: 'unreachable' }))).rejects.toThrow(/ECONNREFUSED/);
-    await expect(run(new FailingBlobStore(healthy, { kind: 'cut', afterBytes: Math.floor(size * 0.7) }))).rejects.toThrow(/did not complete/);
+    await expect(
+      run(new FailingBlobStore(healthy, { kind: 'cut', afterBytes: Math.floor(size * 0.7) })),
+    ).rejects.toThrow(/did not complete/);
     expect(await stores.batches.get('US', 'marks', `2026-11-21#${key}`)).toMatchObject({ status: 'running' });
 
     const [summary] = await run(healthy);

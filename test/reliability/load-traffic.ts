@@ -59,10 +59,14 @@ export interface LoadSummary {
 
 /** 100-item batch-screen bodies cut from the labelled listing titles, and PNG logos of a few sample marks. */
 export async function trafficBodies(options: { screens?: number; images?: number } = {}): Promise<TrafficBodies> {
-  const titles = Object.values(JSON.parse(readFileSync(TITLES, 'utf8')) as Record<string, string>).filter((t) => t.trim() !== '');
+  const titles = Object.values(JSON.parse(readFileSync(TITLES, 'utf8')) as Record<string, string>).filter(
+    (t) => t.trim() !== '',
+  );
   const screens: string[] = [];
   for (let i = 0; i < (options.screens ?? 20); i++) {
-    const items = Array.from({ length: 100 }, (_, j) => ({ title: titles[(i * 100 + j) % titles.length]!.slice(0, 500) }));
+    const items = Array.from({ length: 100 }, (_, j) => ({
+      title: titles[(i * 100 + j) % titles.length]!.slice(0, 500),
+    }));
     screens.push(JSON.stringify({ items }));
   }
   const files = ['nike.svg', 'adidas.svg', 'apple.svg', '3m.svg', 'acer.svg', 'puma.svg', 'samsung.svg', 'intel.svg'];
@@ -74,7 +78,11 @@ export async function trafficBodies(options: { screens?: number; images?: number
     } catch {
       continue;
     }
-    const png = await sharp(svg, { density: 300 }).resize(256, 256, { fit: 'contain', background: '#ffffff' }).flatten({ background: '#ffffff' }).png().toBuffer();
+    const png = await sharp(svg, { density: 300 })
+      .resize(256, 256, { fit: 'contain', background: '#ffffff' })
+      .flatten({ background: '#ffffff' })
+      .png()
+      .toBuffer();
     images.push(JSON.stringify({ image_b64: png.toString('base64'), limit: 10 }));
   }
   if (images.length === 0) throw new Error(`no sample logo found in ${LOGOS}`);
@@ -85,7 +93,11 @@ export async function trafficBodies(options: { screens?: number; images?: number
  * Accounts for a run: most with plenty of points; a few that run out (402s) and a few with a low rate limit
  * (429s), so that refusals happen under load too.
  */
-export async function openLoadAccounts(deps: Pick<ApiDependencies, 'accounts' | 'ledger'>, count: number, options: { plentyPoints?: number; now?: Date } = {}): Promise<LoadAccount[]> {
+export async function openLoadAccounts(
+  deps: Pick<ApiDependencies, 'accounts' | 'ledger'>,
+  count: number,
+  options: { plentyPoints?: number; now?: Date } = {},
+): Promise<LoadAccount[]> {
   const now = options.now ?? new Date();
   return Promise.all(
     Array.from({ length: count }, async (_, i) => {
@@ -109,11 +121,15 @@ interface RequestContext {
   sentAt?: number;
 }
 
-export async function runMixedLoad(options: LoadOptions): Promise<{ summary: LoadSummary; observations: ObservedResponse[] }> {
+export async function runMixedLoad(
+  options: LoadOptions,
+): Promise<{ summary: LoadSummary; observations: ObservedResponse[] }> {
   const observations: ObservedResponse[] = [];
   const byOperation: Record<string, number> = {};
   // Accounts with a low rate limit come round more often, so that they pass it.
-  const rotation = options.accounts.flatMap((account) => (account.profile === 'low-rate-limit' ? [account, account, account, account] : [account]));
+  const rotation = options.accounts.flatMap((account) =>
+    account.profile === 'low-rate-limit' ? [account, account, account, account] : [account],
+  );
   let turn = 0;
   let random = 0x2545f491;
   const nextRandom = () => {
@@ -134,7 +150,8 @@ export async function runMixedLoad(options: LoadOptions): Promise<{ summary: Loa
   let settled = 0;
   const latencies: number[] = [];
   const shouldDrain = () => {
-    draining ||= observations.length >= options.maxRequests || performance.now() - startedAt >= options.durationSeconds * 1000;
+    draining ||=
+      observations.length >= options.maxRequests || performance.now() - startedAt >= options.durationSeconds * 1000;
     return draining;
   };
   const settle = () => {
@@ -144,61 +161,65 @@ export async function runMixedLoad(options: LoadOptions): Promise<{ summary: Loa
 
   let finish!: (outcome: { error?: unknown; result?: autocannon.Result }) => void;
   const finished = new Promise<{ error?: unknown; result?: autocannon.Result }>((resolve) => (finish = resolve));
-  const instance: autocannon.Instance = autocannon({
-    url: options.url,
-    connections: options.connections,
-    // A safety bound only; the drain above ends the run.
-    duration: options.durationSeconds + 2 * (options.timeoutSeconds ?? 20) + 10,
-    timeout: options.timeoutSeconds ?? 20,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (request: autocannon.Request, state: object): autocannon.Request => {
-          const context = state as RequestContext;
-          if (shouldDrain()) {
-            context.operation = 'drain';
-            if (settled >= issued) setImmediate(() => instance.stop());
-            return { ...request, method: 'GET', path: '/v1/load-drain', headers: {}, body: undefined };
-          }
-          issued++;
-          const account = rotation[turn++ % rotation.length]!;
-          const image = nextRandom() < options.imageShare;
-          const bodies = image ? options.bodies.images : options.bodies.screens;
-          context.accountId = account.accountId;
-          context.operation = image ? 'image-search' : 'batch-screen';
-          context.sentAt = performance.now();
-          return {
-            ...request,
-            method: 'POST',
-            path: image ? '/v1/image-search' : '/v1/batch-screen',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${account.apiKey}` },
-            body: bodies[Math.floor(nextRandom() * bodies.length)],
-          };
+  const instance: autocannon.Instance = autocannon(
+    {
+      url: options.url,
+      connections: options.connections,
+      // A safety bound only; the drain above ends the run.
+      duration: options.durationSeconds + 2 * (options.timeoutSeconds ?? 20) + 10,
+      timeout: options.timeoutSeconds ?? 20,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (request: autocannon.Request, state: object): autocannon.Request => {
+            const context = state as RequestContext;
+            if (shouldDrain()) {
+              context.operation = 'drain';
+              if (settled >= issued) setImmediate(() => instance.stop());
+              return { ...request, method: 'GET', path: '/v1/load-drain', headers: {}, body: undefined };
+            }
+            issued++;
+            const account = rotation[turn++ % rotation.length]!;
+            const image = nextRandom() < options.imageShare;
+            const bodies = image ? options.bodies.images : options.bodies.screens;
+            context.accountId = account.accountId;
+            context.operation = image ? 'image-search' : 'batch-screen';
+            context.sentAt = performance.now();
+            return {
+              ...request,
+              method: 'POST',
+              path: image ? '/v1/image-search' : '/v1/batch-screen',
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${account.apiKey}` },
+              body: bodies[Math.floor(nextRandom() * bodies.length)],
+            };
+          },
+          onResponse: (status: number, body: string, state: object, headers: autocannon.Request['headers']) => {
+            const context = state as RequestContext;
+            if (context.operation === 'drain' || context.operation === undefined) return;
+            const header = (name: string) => {
+              const value = headers?.[name] ?? headers?.[name.toLowerCase()];
+              return Array.isArray(value) ? value[0] : value;
+            };
+            latencies.push(performance.now() - context.sentAt!);
+            byOperation[context.operation] = (byOperation[context.operation] ?? 0) + 1;
+            observations.push({
+              requestId: header('x-request-id'),
+              accountId: context.accountId ?? '?',
+              status,
+              points: status >= 200 && status < 300 ? Number(header('x-points-cost') ?? 0) : 0,
+              ...(status >= 400 ? { code: errorCodeOf(body) } : {}),
+            });
+            settle();
+          },
         },
-        onResponse: (status: number, body: string, state: object, headers: autocannon.Request['headers']) => {
-          const context = state as RequestContext;
-          if (context.operation === 'drain' || context.operation === undefined) return;
-          const header = (name: string) => {
-            const value = headers?.[name] ?? headers?.[name.toLowerCase()];
-            return Array.isArray(value) ? value[0] : value;
-          };
-          latencies.push(performance.now() - context.sentAt!);
-          byOperation[context.operation] = (byOperation[context.operation] ?? 0) + 1;
-          observations.push({
-            requestId: header('x-request-id'),
-            accountId: context.accountId ?? '?',
-            status,
-            points: status >= 200 && status < 300 ? Number(header('x-points-cost') ?? 0) : 0,
-            ...(status >= 400 ? { code: errorCodeOf(body) } : {}),
-          });
-          settle();
-        },
-      },
-    ],
-  }, (error, result) => finish({ error, result }));
+      ],
+    },
+    (error, result) => finish({ error, result }),
+  );
   // Timeouts and transport errors come here too.
   instance.on('reqError', settle);
-  if (options.progress) autocannon.track(instance, { renderResultsTable: false, renderLatencyTable: false, outputStream: process.stderr });
+  if (options.progress)
+    autocannon.track(instance, { renderResultsTable: false, renderLatencyTable: false, outputStream: process.stderr });
   const { error, result } = await finished;
   if (error || !result) throw error ?? new Error('the load run ended without a result');
   const elapsedSeconds = (performance.now() - startedAt) / 1000;

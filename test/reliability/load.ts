@@ -45,14 +45,20 @@ async function main(): Promise<void> {
 
   console.error('Starting DynamoDB Local and the API, loading the sample corpus ...');
   const { startLocalService } = await import('../../local/local-service');
-  const service = await startLocalService({ port: 0, tablePrefix: 'load', logoIndexDir: mkdtempSync(path.join(os.tmpdir(), 'load-indexes-')) });
+  const service = await startLocalService({
+    port: 0,
+    tablePrefix: 'load',
+    logoIndexDir: mkdtempSync(path.join(os.tmpdir(), 'load-indexes-')),
+  });
   try {
     await service.loadSamples();
     const { dependencies } = await import('../../shared/composition/metering');
     const deps = dependencies();
     const [accounts, bodies] = await Promise.all([openLoadAccounts(deps, accountCount), trafficBodies()]);
 
-    console.error(`Load: ${connections} connections, ${accountCount} accounts, up to ${durationSeconds} s or ${maxRequests} requests ...`);
+    console.error(
+      `Load: ${connections} connections, ${accountCount} accounts, up to ${durationSeconds} s or ${maxRequests} requests ...`,
+    );
     const { summary, observations } = await runMixedLoad({
       url: service.runtime.server.url,
       accounts,
@@ -64,9 +70,21 @@ async function main(): Promise<void> {
       progress: process.stderr.isTTY,
     });
     console.error('Auditing the tables ...');
-    const audit = await auditLedger(deps, accounts.map((a) => a.accountId), observations);
+    const audit = await auditLedger(
+      deps,
+      accounts.map((a) => a.accountId),
+      observations,
+    );
 
-    const report = formatReport({ summary, audit, accountCount, connections, durationSeconds, maxRequests, imageShare });
+    const report = formatReport({
+      summary,
+      audit,
+      accountCount,
+      connections,
+      durationSeconds,
+      maxRequests,
+      imageShare,
+    });
     console.log(report);
     if (!values['no-write']) writeSection('Load: mixed traffic and the points audit', report, RELIABILITY);
     if (audit.violations.length > 0) {
@@ -78,7 +96,15 @@ async function main(): Promise<void> {
   }
 }
 
-function formatReport(run: { summary: LoadSummary; audit: AuditReport; accountCount: number; connections: number; durationSeconds: number; maxRequests: number; imageShare: number }): string {
+function formatReport(run: {
+  summary: LoadSummary;
+  audit: AuditReport;
+  accountCount: number;
+  connections: number;
+  durationSeconds: number;
+  maxRequests: number;
+  imageShare: number;
+}): string {
   const { summary, audit } = run;
   const rows = (record: Record<string, number>) =>
     Object.entries(record)

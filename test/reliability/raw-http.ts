@@ -28,7 +28,12 @@ export function sendRaw(baseUrl: string, request: RawRequest): Promise<RawRespon
   const url = new URL(baseUrl);
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = url.port;
-  const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
+  const body =
+    request.body === undefined
+      ? undefined
+      : Buffer.isBuffer(request.body)
+        ? request.body
+        : Buffer.from(request.body, 'utf8');
   return new Promise((resolve) => {
     const outgoing = http.request({
       hostname,
@@ -53,9 +58,25 @@ export function sendRaw(baseUrl: string, request: RawRequest): Promise<RawRespon
         const text = Buffer.concat(chunks).toString('utf8');
         resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json: jsonOrUndefined(text) });
       });
-      response.on('error', (error) => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: '', json: undefined, error: error.message }));
+      response.on('error', (error) =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          text: '',
+          json: undefined,
+          error: error.message,
+        }),
+      );
     });
-    outgoing.on('error', (error) => resolve({ status: 0, headers: {}, text: '', json: undefined, error: (error as NodeJS.ErrnoException).code ?? error.message }));
+    outgoing.on('error', (error) =>
+      resolve({
+        status: 0,
+        headers: {},
+        text: '',
+        json: undefined,
+        error: (error as NodeJS.ErrnoException).code ?? error.message,
+      }),
+    );
     outgoing.end(body);
   });
 }

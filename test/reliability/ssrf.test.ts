@@ -30,7 +30,10 @@ interface Bait {
   requests: number;
 }
 
-async function listenCounting(host: string, answer: (url: string) => { status: number; headers?: Record<string, string> }): Promise<Bait> {
+async function listenCounting(
+  host: string,
+  answer: (url: string) => { status: number; headers?: Record<string, string> },
+): Promise<Bait> {
   const bait: Bait = { server: createServer(), port: 0, connections: 0, requests: 0 };
   bait.server.on('connection', () => bait.connections++);
   bait.server.on('request', (request, response) => {
@@ -76,7 +79,10 @@ beforeAll(async () => {
     indexes: new FolderUsearchIndexStore(stack.config.logos.indexDir),
     fetchOptions: {
       allowAddress: (address, port) => address === '127.0.0.1' && port === redirector.port,
-      resolve: async (host) => (FAKE_DNS[host] ?? (await lookup(host, { all: true }))).map((entry) => (typeof entry === 'string' ? { address: entry, family: entry.includes(':') ? 6 : 4 } : entry)),
+      resolve: async (host) =>
+        (FAKE_DNS[host] ?? (await lookup(host, { all: true }))).map((entry) =>
+          typeof entry === 'string' ? { address: entry, family: entry.includes(':') ? 6 : 4 } : entry,
+        ),
       timeoutMs: 2000,
     },
   });
@@ -89,7 +95,10 @@ afterAll(async () => {
 });
 
 const balance = async () => (await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points;
-const untouched = () => ({ connections: bait4.connections + bait6.connections, requests: bait4.requests + bait6.requests });
+const untouched = () => ({
+  connections: bait4.connections + bait6.connections,
+  requests: bait4.requests + bait6.requests,
+});
 
 /** What a refusal leaves in the usage ledger: nothing (refused in validation) or one refunded charge. */
 type LedgerTrace = 'no record' | 'refunded charge';
@@ -146,7 +155,11 @@ describe('this machine, in every spelling, on the port a listener counts on', ()
     ['localhost', () => `http://localhost:${p4()}/logo.png`, /names this machine/],
     ['LOCALHOST. (upper case, trailing dot)', () => `http://LOCALHOST.:${p4()}/logo.png`, /names this machine/],
     ['a *.localhost name', () => `http://images.localhost:${p4()}/logo.png`, /names this machine/],
-    ['credentials in front of a loopback host', () => `http://example.com@127.0.0.1:${p4()}/logo.png`, /user name or password/],
+    [
+      'credentials in front of a loopback host',
+      () => `http://example.com@127.0.0.1:${p4()}/logo.png`,
+      /user name or password/,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, url, reason) => {
@@ -161,9 +174,13 @@ describe('this machine, in every spelling, on the port a listener counts on', ()
       return;
     }
     // Port 80: nothing listens there, so a request that got out would be a 422 (connection refused), not this 400.
-    expect(await expectRefused('/v1/image-search', `http://${name}/logo.png`, 'refunded charge')).toMatch(new RegExp(`${name} resolves to (127\\.|::1)`));
+    expect(await expectRefused('/v1/image-search', `http://${name}/logo.png`, 'refunded charge')).toMatch(
+      new RegExp(`${name} resolves to (127\\.|::1)`),
+    );
     // On the listener's port the port rule refuses before any DNS query, so before the charge.
-    expect(await expectRefused('/v1/image-search', `http://${name}:${bait4.port}/logo.png`, 'no record')).toMatch(/port/);
+    expect(await expectRefused('/v1/image-search', `http://${name}:${bait4.port}/logo.png`, 'no record')).toMatch(
+      /port/,
+    );
   });
 });
 
@@ -216,7 +233,11 @@ describe('other schemes, credentials and ports', () => {
   it('a url in the query string is checked the same way', async () => {
     const before = await balance();
     const entriesBefore = await stack.deps.ledger.entries(accountId);
-    const response = await post(`${server.url}/v1/image-search?url=${encodeURIComponent(`http://127.0.0.1:${bait4.port}/x.png`)}`, {}, { Authorization: `Bearer ${apiKey}` });
+    const response = await post(
+      `${server.url}/v1/image-search?url=${encodeURIComponent(`http://127.0.0.1:${bait4.port}/x.png`)}`,
+      {},
+      { Authorization: `Bearer ${apiKey}` },
+    );
     expect(response.status).toBe(400);
     expect((await readJson(response)).error.code).toBe('url_not_allowed');
     expect(await balance()).toBe(before);
@@ -231,17 +252,24 @@ describe('names a hostile DNS zone points inward (answered by the resolve hook)'
     ['rebind.attacker.test', /resolves to 127\.0\.0\.1.*loopback/],
     ['ula.attacker.test', /resolves to fd00:ec2::254.*unique local/],
   ])('%s', async (name, reason) => {
-    expect(await expectRefused('/v1/image-search-hooked', `http://${name}/logo.png`, 'refunded charge')).toMatch(reason);
+    expect(await expectRefused('/v1/image-search-hooked', `http://${name}/logo.png`, 'refunded charge')).toMatch(
+      reason,
+    );
   });
 
   it('an address literal the hook does not admit is still refused before the charge', async () => {
-    const refusal = await expectRefused('/v1/image-search-hooked', `http://127.0.0.1:${bait4.port}/logo.png`, 'no record');
+    const refusal = await expectRefused(
+      '/v1/image-search-hooked',
+      `http://127.0.0.1:${bait4.port}/logo.png`,
+      'no record',
+    );
     expect(refusal).toMatch(/loopback/);
   });
 });
 
 describe('a public-looking first hop that redirects inward (the redirecting server admitted by the test hook)', () => {
-  const via = (target: string, route = 'to') => `http://127.0.0.1:${redirector.port}/${route}?${encodeURIComponent(target)}`;
+  const via = (target: string, route = 'to') =>
+    `http://127.0.0.1:${redirector.port}/${route}?${encodeURIComponent(target)}`;
 
   it.each([
     ['loopback on the counting listener', () => via(`http://127.0.0.1:${bait4.port}/logo.png`), /loopback/],
@@ -264,7 +292,9 @@ describe('a public-looking first hop that redirects inward (the redirecting serv
 });
 
 it('every refusal was refunded in full: no charge stands on the account', async () => {
-  const standing = (await stack.deps.ledger.entries(accountId)).filter((e) => e.kind === 'charge' && e.status === 'charged');
+  const standing = (await stack.deps.ledger.entries(accountId)).filter(
+    (e) => e.kind === 'charge' && e.status === 'charged',
+  );
   expect(standing).toEqual([]);
   expect(await balance()).toBe(1000);
 });

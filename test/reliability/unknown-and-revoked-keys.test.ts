@@ -21,7 +21,10 @@ describe('an unknown key and a revoked key cannot be told apart', () => {
   beforeAll(async () => {
     stack = await createTestStack();
     // The same dependencies as in production, over a client that counts every DynamoDB call at the SDK.
-    const { raw, doc } = createDynamoDbClients({ region: stack.config.region, endpoint: stack.config.dynamoDbEndpoint });
+    const { raw, doc } = createDynamoDbClients({
+      region: stack.config.region,
+      endpoint: stack.config.dynamoDbEndpoint,
+    });
     raw.middlewareStack.add(
       (next, context) => async (args) => {
         calls.push(context.commandName ?? 'unknown');
@@ -37,7 +40,12 @@ describe('an unknown key and a revoked key cannot be told apart', () => {
   afterAll(async () => server?.close());
 
   const send = (key: string) =>
-    sendRaw(server.url, { method: 'POST', target: '/v1/batch-screen', headers: { ...json, Authorization: `Bearer ${key}` }, body: '{"items":[{"title":"Nike shoes"}]}' });
+    sendRaw(server.url, {
+      method: 'POST',
+      target: '/v1/batch-screen',
+      headers: { ...json, Authorization: `Bearer ${key}` },
+      body: '{"items":[{"title":"Nike shoes"}]}',
+    });
 
   /** The response with what differs per request taken out. */
   const comparable = (response: RawResponse) => {
@@ -77,11 +85,15 @@ describe('an unknown key and a revoked key cannot be told apart', () => {
         expect(response.status).toBe(401);
       }
     }
-    const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
-    const report = (kind: 'unknown' | 'revoked') => `${kind} median ${quantile(times[kind], 0.5).toFixed(2)} ms, p90 ${quantile(times[kind], 0.9).toFixed(2)} ms`;
+    const quantile = (values: number[], q: number) =>
+      [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
+    const report = (kind: 'unknown' | 'revoked') =>
+      `${kind} median ${quantile(times[kind], 0.5).toFixed(2)} ms, p90 ${quantile(times[kind], 0.9).toFixed(2)} ms`;
     console.log(`unknown vs revoked key, ${rounds} requests each: ${report('unknown')}; ${report('revoked')}`);
 
     const [unknownMedian, revokedMedian] = [quantile(times.unknown, 0.5), quantile(times.revoked, 0.5)];
-    expect(Math.abs(unknownMedian - revokedMedian)).toBeLessThan(Math.max(5, 0.5 * Math.min(unknownMedian, revokedMedian)));
+    expect(Math.abs(unknownMedian - revokedMedian)).toBeLessThan(
+      Math.max(5, 0.5 * Math.min(unknownMedian, revokedMedian)),
+    );
   }, 120_000);
 });

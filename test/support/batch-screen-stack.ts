@@ -27,7 +27,14 @@ const US_MARKS = [
 const OLDER_US_MARKS = [{ serial: 'US-E2E-OLD', mark: 'Quillorbant', nice: [3], is_live: true }];
 const CN_MARKS = [
   { serial: 'CN-E2E-NAIKE', mark: '耐克', transliteration: 'nai ke', nice: [25], is_live: true, drawing_kind: 'word' },
-  { serial: 'CN-E2E-NAIKE-NIKE', mark: '耐克 NIKE', transliteration: 'nai ke', nice: [25, 28], is_live: true, drawing_kind: 'word' },
+  {
+    serial: 'CN-E2E-NAIKE-NIKE',
+    mark: '耐克 NIKE',
+    transliteration: 'nai ke',
+    nice: [25, 28],
+    is_live: true,
+    drawing_kind: 'word',
+  },
 ];
 const TRO_CSV = [
   'brand,plaintiff,case_no,court,filed,source,checked_against_docket',
@@ -47,7 +54,14 @@ const jsonl = (records: readonly object[]) => Readable.from([records.map((r) => 
 async function loadCorpus(stores: IngestStores): Promise<void> {
   const base = { holder: 'e2e-batch-screen', source: 'e2e' } as const;
   const batches: IngestRequest[] = [
-    { ...base, kind: 'marks-jsonl', market: 'US', input: jsonl(OLDER_US_MARKS), batchDate: '2026-11-10', source: 'e2e-older' },
+    {
+      ...base,
+      kind: 'marks-jsonl',
+      market: 'US',
+      input: jsonl(OLDER_US_MARKS),
+      batchDate: '2026-11-10',
+      source: 'e2e-older',
+    },
     { ...base, kind: 'marks-jsonl', market: 'US', input: jsonl(US_MARKS), batchDate: US_BATCH_DATE },
     {
       ...base,
@@ -61,7 +75,8 @@ async function loadCorpus(stores: IngestStores): Promise<void> {
   ];
   for (const batch of batches) {
     const summary = await ingestBatch(stores, batch);
-    if (!summary.complete || summary.rejected > 0) throw new Error(`the e2e corpus did not load: ${JSON.stringify(summary)}`);
+    if (!summary.complete || summary.rejected > 0)
+      throw new Error(`the e2e corpus did not load: ${JSON.stringify(summary)}`);
   }
   // A later US batch that breaks off: never complete, so never the data date.
   const broken = new Readable({
@@ -69,7 +84,14 @@ async function loadCorpus(stores: IngestStores): Promise<void> {
       this.destroy(new Error('the file broke off'));
     },
   });
-  const summary = await ingestBatch(stores, { ...base, kind: 'marks-jsonl', market: 'US', input: broken, batchDate: '2026-11-28', source: 'e2e-broken' });
+  const summary = await ingestBatch(stores, {
+    ...base,
+    kind: 'marks-jsonl',
+    market: 'US',
+    input: broken,
+    batchDate: '2026-11-28',
+    source: 'e2e-broken',
+  });
   if (summary.complete) throw new Error('the broken batch should not be complete');
 }
 
@@ -86,9 +108,12 @@ export function useBatchScreenServer(): void {
 
 export const openAccount = (...args: Parameters<TestStack['openAccount']>) => stack.openAccount(...args);
 const bearer = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}` });
-export const balanceOf = async (accountId: string) => (await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points;
-export const chargesOf = async (accountId: string) => (await stack.deps.ledger.entries(accountId)).filter((e) => e.kind === 'charge');
-export const screen = (apiKey: string, body: unknown, headers: Record<string, string> = {}) => post(endpoint, body, { ...bearer(apiKey), ...headers });
+export const balanceOf = async (accountId: string) =>
+  (await stack.deps.accounts.getAccount(accountId, { consistent: true }))!.points;
+export const chargesOf = async (accountId: string) =>
+  (await stack.deps.ledger.entries(accountId)).filter((e) => e.kind === 'charge');
+export const screen = (apiKey: string, body: unknown, headers: Record<string, string> = {}) =>
+  post(endpoint, body, { ...bearer(apiKey), ...headers });
 export const items = (...titles: string[]) => titles.map((title) => ({ title }));
 
 /** Screens titles on a fresh account and returns the results (asserting the call succeeded). */

@@ -9,7 +9,19 @@ import { KeyFilter } from '../../shared/marks/key-filter';
 import { lookupKeysOfMark } from '../../shared/marks/lookup-keys';
 import type { Market, MarkRecord } from '../../shared/marks/mark-record';
 import { troBrandKey, type TroEntry } from '../../shared/marks/tro-csv';
-import type { DataBatch, DataBatchStore, DataKind, FilterName, KeyFilterStore, MarkBatchWriter, MarkStore, MarkSummary, MarkWriteResult, TroBrand, TroStore } from '../../shared/ports';
+import type {
+  DataBatch,
+  DataBatchStore,
+  DataKind,
+  FilterName,
+  KeyFilterStore,
+  MarkBatchWriter,
+  MarkStore,
+  MarkSummary,
+  MarkWriteResult,
+  TroBrand,
+  TroStore,
+} from '../../shared/ports';
 import type { IngestStores } from '../../shared/ingest/ingest-batch';
 
 interface StoredMark {
@@ -19,7 +31,14 @@ interface StoredMark {
 }
 
 function summaryOf(record: MarkRecord): MarkSummary {
-  return { serial: record.serial, markText: record.markText, niceClasses: record.niceClasses, isLive: record.isLive, statusCategory: record.statusCategory, drawingKind: record.drawingKind };
+  return {
+    serial: record.serial,
+    markText: record.markText,
+    niceClasses: record.niceClasses,
+    isLive: record.isLive,
+    statusCategory: record.statusCategory,
+    drawingKind: record.drawingKind,
+  };
 }
 
 function sameContent(a: MarkRecord, b: MarkRecord): boolean {
@@ -127,7 +146,11 @@ export class InMemoryDataBatchStore implements DataBatchStore {
     this.batches.set(id, { ...batch, status: 'running' });
   }
 
-  async complete(batch: Pick<DataBatch, 'market' | 'kind' | 'batchId'>, counts: Record<string, number>, now: Date): Promise<void> {
+  async complete(
+    batch: Pick<DataBatch, 'market' | 'kind' | 'batchId'>,
+    counts: Record<string, number>,
+    now: Date,
+  ): Promise<void> {
     const id = InMemoryDataBatchStore.id(batch.market, batch.kind, batch.batchId);
     const stored = this.batches.get(id);
     if (!stored) throw new Error(`no batch ${id}`);
@@ -153,13 +176,16 @@ export class InMemoryDataBatchStore implements DataBatchStore {
   }
 
   async unfinished(market: Market, kind: DataKind): Promise<string[]> {
-    return [...this.batches.values()].filter((b) => b.market === market && b.kind === kind && b.status === 'running').map((b) => b.batchId);
+    return [...this.batches.values()]
+      .filter((b) => b.market === market && b.kind === kind && b.status === 'running')
+      .map((b) => b.batchId);
   }
 
   async acquireLock(market: Market, kind: DataKind, holder: string, now: Date, ttlSeconds: number): Promise<void> {
     const id = `${market}#${kind}`;
     const lock = this.locks.get(id);
-    if (lock && lock.holder !== holder && lock.until > now.getTime()) throw new Error(`ingest of ${id} is locked by ${lock.holder}`);
+    if (lock && lock.holder !== holder && lock.until > now.getTime())
+      throw new Error(`ingest of ${id} is locked by ${lock.holder}`);
     this.locks.set(id, { holder, until: now.getTime() + ttlSeconds * 1000 });
   }
 
@@ -194,6 +220,14 @@ export class InMemoryKeyFilterStore implements KeyFilterStore {
 }
 
 /** Every store ingest writes into, in memory. */
-export function createInMemoryDataStores(now: () => Date = () => new Date()): IngestStores & { marks: InMemoryMarkStore } {
-  return { marks: new InMemoryMarkStore(), tro: new InMemoryTroStore(), batches: new InMemoryDataBatchStore(), keyFilters: new InMemoryKeyFilterStore(), now };
+export function createInMemoryDataStores(
+  now: () => Date = () => new Date(),
+): IngestStores & { marks: InMemoryMarkStore } {
+  return {
+    marks: new InMemoryMarkStore(),
+    tro: new InMemoryTroStore(),
+    batches: new InMemoryDataBatchStore(),
+    keyFilters: new InMemoryKeyFilterStore(),
+    now,
+  };
 }

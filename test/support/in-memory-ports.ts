@@ -3,7 +3,16 @@
  * taken out. Benchmarks only: every test that touches storage uses DynamoDB Local.
  */
 import { InsufficientPointsError } from '../../shared/errors';
-import type { Account, AccountStore, ApiKeyRecord, Debit, IdempotencyStore, LedgerEntry, RateLimiter, UsageLedger } from '../../shared/ports';
+import type {
+  Account,
+  AccountStore,
+  ApiKeyRecord,
+  Debit,
+  IdempotencyStore,
+  LedgerEntry,
+  RateLimiter,
+  UsageLedger,
+} from '../../shared/ports';
 
 export class InMemoryMetering {
   readonly accountsById = new Map<string, Account>();
@@ -14,7 +23,13 @@ export class InMemoryMetering {
     getAccount: async (id) => this.accountsById.get(id),
     findApiKey: async (hash) => this.keys.get(hash),
     createAccount: async (input) => {
-      const account: Account = { accountId: `acct_${this.accountsById.size}`, name: input.name, tier: input.tier, points: 0, createdAt: input.now.toISOString() };
+      const account: Account = {
+        accountId: `acct_${this.accountsById.size}`,
+        name: input.name,
+        tier: input.tier,
+        points: 0,
+        createdAt: input.now.toISOString(),
+      };
       this.accountsById.set(account.accountId, account);
       return account;
     },
@@ -35,7 +50,17 @@ export class InMemoryMetering {
       if (account.points < input.cost) throw new InsufficientPointsError(account.points, input.cost);
       account.points -= input.cost;
       const entryId = `${input.now.toISOString()}#${input.requestId}`;
-      this.entries.set(entryId, { accountId: input.accountId, entryId, kind: 'charge', status: 'charged', operation: input.operation, points: input.cost, units: input.units, requestId: input.requestId, at: input.now.toISOString() });
+      this.entries.set(entryId, {
+        accountId: input.accountId,
+        entryId,
+        kind: 'charge',
+        status: 'charged',
+        operation: input.operation,
+        points: input.cost,
+        units: input.units,
+        requestId: input.requestId,
+        at: input.now.toISOString(),
+      });
       return { accountId: input.accountId, entryId, cost: input.cost };
     },
     refund: async (debit) => {

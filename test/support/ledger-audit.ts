@@ -35,11 +35,21 @@ export async function auditLedger(
   accountIds: readonly string[],
   observed?: readonly ObservedResponse[],
 ): Promise<AuditReport> {
-  const report: AuditReport = { accounts: accountIds.length, chargeRecords: 0, refundedRecords: 0, pointsCharged: 0, pointsRefunded: 0, violations: [] };
+  const report: AuditReport = {
+    accounts: accountIds.length,
+    chargeRecords: 0,
+    refundedRecords: 0,
+    pointsCharged: 0,
+    pointsRefunded: 0,
+    violations: [],
+  };
   const standing = new Map<string, LedgerEntry>();
 
   for (const accountId of accountIds) {
-    const [account, entries] = await Promise.all([stores.accounts.getAccount(accountId, { consistent: true }), stores.ledger.entries(accountId)]);
+    const [account, entries] = await Promise.all([
+      stores.accounts.getAccount(accountId, { consistent: true }),
+      stores.ledger.entries(accountId),
+    ]);
     if (!account) {
       report.violations.push(`${accountId}: account missing`);
       continue;
@@ -64,7 +74,9 @@ export async function auditLedger(
     }
     report.pointsCharged += charges;
     if (account.points !== credits - charges) {
-      report.violations.push(`${accountId}: balance ${account.points} but credits ${credits} - standing charges ${charges} = ${credits - charges}`);
+      report.violations.push(
+        `${accountId}: balance ${account.points} but credits ${credits} - standing charges ${charges} = ${credits - charges}`,
+      );
     }
     if (account.points < 0) report.violations.push(`${accountId}: negative balance ${account.points}`);
     for (const [requestId, count] of chargesByRequest) {
@@ -77,13 +89,29 @@ export async function auditLedger(
     for (const response of observed) if (response.requestId) seen.set(response.requestId, response);
     for (const [requestId, entry] of standing) {
       const response = seen.get(requestId);
-      if (!response) report.violations.push(`${entry.accountId}: charge for request ${requestId}, whose answer the client never got`);
-      else if (response.status < 200 || response.status > 299) report.violations.push(`${entry.accountId}: charge stands for request ${requestId}, answered ${response.status} ${response.code ?? ''}`);
-      else if (response.points !== entry.points) report.violations.push(`${entry.accountId}: request ${requestId} reported ${response.points} points, charged ${entry.points}`);
+      if (!response)
+        report.violations.push(
+          `${entry.accountId}: charge for request ${requestId}, whose answer the client never got`,
+        );
+      else if (response.status < 200 || response.status > 299)
+        report.violations.push(
+          `${entry.accountId}: charge stands for request ${requestId}, answered ${response.status} ${response.code ?? ''}`,
+        );
+      else if (response.points !== entry.points)
+        report.violations.push(
+          `${entry.accountId}: request ${requestId} reported ${response.points} points, charged ${entry.points}`,
+        );
     }
     for (const response of observed) {
-      if (response.status >= 200 && response.status <= 299 && response.points > 0 && !standing.has(response.requestId ?? '')) {
-        report.violations.push(`${response.accountId}: request ${response.requestId} answered ${response.status} with cost ${response.points} but has no standing charge`);
+      if (
+        response.status >= 200 &&
+        response.status <= 299 &&
+        response.points > 0 &&
+        !standing.has(response.requestId ?? '')
+      ) {
+        report.violations.push(
+          `${response.accountId}: request ${response.requestId} answered ${response.status} with cost ${response.points} but has no standing charge`,
+        );
       }
     }
   }

@@ -21,7 +21,9 @@ export interface LoopbackServer {
 const servers: LoopbackServer[] = [];
 
 /** A server answering with `handle`, closed by `closeLoopbackServers` (call it in afterEach). */
-export async function startServer(handle: (request: http.IncomingMessage, response: http.ServerResponse) => void): Promise<LoopbackServer> {
+export async function startServer(
+  handle: (request: http.IncomingMessage, response: http.ServerResponse) => void,
+): Promise<LoopbackServer> {
   const server = http.createServer((request, response) => {
     state.requests.push({ url: request.url ?? '', headers: request.headers });
     handle(request, response);
@@ -54,7 +56,9 @@ let png: Buffer | undefined;
 
 /** A 32x32 red PNG, made with sharp once. */
 export async function redSquarePng(): Promise<Buffer> {
-  png ??= await sharp({ create: { width: 32, height: 32, channels: 3, background: '#ff0000' } }).png().toBuffer();
+  png ??= await sharp({ create: { width: 32, height: 32, channels: 3, background: '#ff0000' } })
+    .png()
+    .toBuffer();
   return png;
 }
 
@@ -66,7 +70,8 @@ export const servePng = (_request: http.IncomingMessage, response: http.ServerRe
 };
 
 /** The hook that lets `server` (and only it) count as public: loopback addresses, on its port. */
-export const allowing = (...allowed: LoopbackServer[]): FetchImageOptions['allowAddress'] =>
+export const allowing =
+  (...allowed: LoopbackServer[]): FetchImageOptions['allowAddress'] =>
   (address, port) =>
     ['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(address) && allowed.some((server) => server.port === port);
 

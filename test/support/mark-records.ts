@@ -4,7 +4,10 @@ import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client
 import type { MarkRecord } from '../../shared/marks/mark-record';
 import { createTestStack, testDynamoDbEndpoint } from './test-stack';
 
-export async function markTables(): Promise<{ doc: DynamoDBDocumentClient; tables: { marks: string; markKeys: string } }> {
+export async function markTables(): Promise<{
+  doc: DynamoDBDocumentClient;
+  tables: { marks: string; markKeys: string };
+}> {
   const stack = await createTestStack();
   const doc = createDynamoDbClients({ region: 'us-east-1', endpoint: testDynamoDbEndpoint() }).doc;
   return { doc, tables: { marks: stack.config.tables.marks, markKeys: stack.config.tables['mark-keys'] } };

@@ -6,7 +6,19 @@
  */
 const { TestEnvironment } = require('jest-environment-node');
 
-const TYPED_ARRAYS = ['Float32Array', 'Float64Array', 'Int8Array', 'Int16Array', 'Int32Array', 'Uint8Array', 'Uint8ClampedArray', 'Uint16Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array'];
+const TYPED_ARRAYS = [
+  'Float32Array',
+  'Float64Array',
+  'Int8Array',
+  'Int16Array',
+  'Int32Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Uint16Array',
+  'Uint32Array',
+  'BigInt64Array',
+  'BigUint64Array',
+];
 
 class NodeEnvironmentWithNativeArrays extends TestEnvironment {
   constructor(config, context) {

@@ -108,7 +108,9 @@ function validation(path: string, message: string): ApiError {
   return new ApiError(400, 'ValidationException', `${path}: ${message}`, [{ path, message }]);
 }
 
-export async function startS3VectorsFake(options: { region?: string; accountId?: string } = {}): Promise<S3VectorsFake> {
+export async function startS3VectorsFake(
+  options: { region?: string; accountId?: string } = {},
+): Promise<S3VectorsFake> {
   const region = options.region ?? 'us-east-1';
   const accountId = options.accountId ?? '123456789012';
   const buckets = new Map<string, Map<string, FakeIndex>>();
@@ -119,7 +121,8 @@ export async function startS3VectorsFake(options: { region?: string; accountId?:
   const state = { delayMs: 0 };
 
   function createBucket(name: string): void {
-    if (!NAME_PATTERN.test(name)) throw validation('vectorBucketName', 'must be 3-63 lowercase letters, digits, dots or hyphens');
+    if (!NAME_PATTERN.test(name))
+      throw validation('vectorBucketName', 'must be 3-63 lowercase letters, digits, dots or hyphens');
     if (buckets.has(name)) throw new ApiError(409, 'ConflictException', `Vector bucket ${name} already exists`);
     buckets.set(name, new Map());
   }
@@ -127,13 +130,16 @@ export async function startS3VectorsFake(options: { region?: string; accountId?:
   function addIndex(def: FakeIndexDefinition): FakeIndex {
     const bucket = buckets.get(def.vectorBucketName);
     if (!bucket) throw new ApiError(404, 'NotFoundException', `Vector bucket ${def.vectorBucketName} not found`);
-    if (!NAME_PATTERN.test(def.indexName)) throw validation('indexName', 'must be 3-63 lowercase letters, digits, dots or hyphens');
-    if (bucket.has(def.indexName)) throw new ApiError(409, 'ConflictException', `Index ${def.indexName} already exists`);
+    if (!NAME_PATTERN.test(def.indexName))
+      throw validation('indexName', 'must be 3-63 lowercase letters, digits, dots or hyphens');
+    if (bucket.has(def.indexName))
+      throw new ApiError(409, 'ConflictException', `Index ${def.indexName} already exists`);
     if (!Number.isInteger(def.dimension) || def.dimension < 1 || def.dimension > 4096) {
       throw validation('dimension', 'must be an integer from 1 to 4096');
     }
     const nonFilterable = def.nonFilterableMetadataKeys ?? [];
-    if (nonFilterable.length > 10) throw validation('metadataConfiguration.nonFilterableMetadataKeys', 'at most 10 keys');
+    if (nonFilterable.length > 10)
+      throw validation('metadataConfiguration.nonFilterableMetadataKeys', 'at most 10 keys');
     const index: FakeIndex = {
       bucket: def.vectorBucketName,
       name: def.indexName,
@@ -218,7 +224,11 @@ export async function startS3VectorsFake(options: { region?: string; accountId?:
       const hits: { key: string; distance: number; metadata: Metadata }[] = [];
       for (const [key, stored] of index.vectors) {
         if (filter && !filter(stored.metadata)) continue;
-        hits.push({ key, distance: distanceBetween(query, stored.data, index.distanceMetric), metadata: stored.metadata });
+        hits.push({
+          key,
+          distance: distanceBetween(query, stored.data, index.distanceMetric),
+          metadata: stored.metadata,
+        });
       }
       hits.sort((a, b) => a.distance - b.distance || (a.key < b.key ? -1 : 1));
       return {
@@ -233,7 +243,8 @@ export async function startS3VectorsFake(options: { region?: string; accountId?:
     GetVectors(body) {
       const index = resolveIndex(body);
       const keys = body.keys;
-      if (!Array.isArray(keys) || keys.length < 1 || keys.length > 100) throw validation('keys', 'must hold 1 to 100 keys');
+      if (!Array.isArray(keys) || keys.length < 1 || keys.length > 100)
+        throw validation('keys', 'must hold 1 to 100 keys');
       return {
         vectors: keys.flatMap((key) => {
           const stored = index.vectors.get(String(key));
@@ -299,7 +310,12 @@ export async function startS3VectorsFake(options: { region?: string; accountId?:
       send(res, 200, handler(body as Record<string, unknown>));
     } catch (err) {
       if (err instanceof ApiError) {
-        send(res, err.status, { message: err.message, ...(err.fieldList ? { fieldList: err.fieldList } : {}) }, err.type);
+        send(
+          res,
+          err.status,
+          { message: err.message, ...(err.fieldList ? { fieldList: err.fieldList } : {}) },
+          err.type,
+        );
       } else {
         send(res, 500, { message: 'internal error in the S3 Vectors fake' }, 'InternalServerException');
       }
@@ -372,7 +388,8 @@ function vectorData(raw: unknown, path: string, index: FakeIndex): Float32Array 
   let nonZero = false;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw validation(`${path}.float32[${i}]`, 'must be a finite number');
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      throw validation(`${path}.float32[${i}]`, 'must be a finite number');
     out[i] = v;
     if (out[i] !== 0) nonZero = true;
   }
@@ -390,7 +407,8 @@ function validateMetadata(raw: unknown, path: string, index: FakeIndex): Metadat
   const metadata: Metadata = {};
   const filterable: Metadata = {};
   for (const [key, value] of entries) {
-    if (!isMetadataValue(value, 0)) throw validation(`${path}.${key}`, 'must be a string, number, boolean or list of them');
+    if (!isMetadataValue(value, 0))
+      throw validation(`${path}.${key}`, 'must be a string, number, boolean or list of them');
     metadata[key] = value;
     if (!index.nonFilterable.has(key)) filterable[key] = value;
   }
@@ -424,12 +442,14 @@ function compileFilter(raw: unknown, path: string, index: FakeIndex): Predicate 
   if (entries.length === 0) throw validation(path, 'a filter must not be empty');
   const parts: Predicate[] = entries.map(([key, operand]) => {
     if (key === '$and' || key === '$or') {
-      if (!Array.isArray(operand) || operand.length === 0) throw validation(`${path}.${key}`, 'must be a non-empty array of filters');
+      if (!Array.isArray(operand) || operand.length === 0)
+        throw validation(`${path}.${key}`, 'must be a non-empty array of filters');
       const subs = operand.map((sub, i) => compileFilter(sub, `${path}.${key}[${i}]`, index));
       return key === '$and' ? (m) => subs.every((p) => p(m)) : (m) => subs.some((p) => p(m));
     }
     if (key.startsWith('$')) throw validation(`${path}.${key}`, 'unknown logical operator');
-    if (index.nonFilterable.has(key)) throw validation(`${path}.${key}`, 'is non-filterable metadata and cannot be filtered on');
+    if (index.nonFilterable.has(key))
+      throw validation(`${path}.${key}`, 'is non-filterable metadata and cannot be filtered on');
     return compileCondition(key, operand, `${path}.${key}`);
   });
   return (m) => parts.every((p) => p(m));

@@ -76,7 +76,9 @@ function defaultBehaviour(): EndpointBehaviour {
   return { delayMs: 0, throttle: false };
 }
 
-export async function startSageMakerEndpointServer(options: SageMakerEndpointServerOptions): Promise<LocalSageMakerEndpoint> {
+export async function startSageMakerEndpointServer(
+  options: SageMakerEndpointServerOptions,
+): Promise<LocalSageMakerEndpoint> {
   const endpointName = options.endpointName ?? 'clip-vit-b32';
   const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const behaviour = defaultBehaviour();
@@ -142,7 +144,9 @@ export async function startSageMakerEndpointServer(options: SageMakerEndpointSer
     let images: (NormalizedImage & { format: string })[];
     try {
       request = checkEmbeddingRequest(body, received.contentType, received.accept);
-      images = await Promise.all(request.pngs.map((png, i) => decodePng(png, request.batch ? `inputs[${i}]` : 'inputs')));
+      images = await Promise.all(
+        request.pngs.map((png, i) => decodePng(png, request.batch ? `inputs[${i}]` : 'inputs')),
+      );
     } catch (error) {
       if (!(error instanceof EmbeddingContractError)) throw error;
       sendModelError(res, name, error.status, JSON.stringify(error.body()));
@@ -151,7 +155,11 @@ export async function startSageMakerEndpointServer(options: SageMakerEndpointSer
     const first = images[0]!;
     received.image = { width: first.width, height: first.height, format: first.format };
     const vectors = await Promise.all(images.map(async (image) => Array.from(await options.embedder.embed(image))));
-    const model = { id: options.embedder.name, version: options.modelVersion ?? `sha256:${'0'.repeat(64)}`, dimensions: options.embedder.dimensions };
+    const model = {
+      id: options.embedder.name,
+      version: options.modelVersion ?? `sha256:${'0'.repeat(64)}`,
+      dimensions: options.embedder.dimensions,
+    };
     sendJson(res, 200, request.batch ? { embeddings: vectors, model } : { embedding: vectors[0], model });
   }
 
@@ -170,7 +178,11 @@ export async function startSageMakerEndpointServer(options: SageMakerEndpointSer
     behaviour,
     invocations,
     reset() {
-      Object.assign(behaviour, defaultBehaviour(), { failStatus: undefined, modelError: undefined, badBody: undefined });
+      Object.assign(behaviour, defaultBehaviour(), {
+        failStatus: undefined,
+        modelError: undefined,
+        badBody: undefined,
+      });
     },
     close() {
       for (const timer of pendingTimers) clearTimeout(timer);
@@ -198,7 +210,12 @@ async function decodePng(png: Buffer, where: string): Promise<NormalizedImage & 
   }
 }
 
-function sendModelError(res: ServerResponse, endpointName: string, originalStatus: number, originalMessage: string): void {
+function sendModelError(
+  res: ServerResponse,
+  endpointName: string,
+  originalStatus: number,
+  originalMessage: string,
+): void {
   const logStream = `arn:aws:logs:${REGION}:${ACCOUNT}:log-group:/aws/sagemaker/Endpoints/${endpointName}`;
   sendJson(
     res,
@@ -245,11 +262,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 /** Waits `ms`; resolves true when the client went away first (nothing is answered then). */
-function delayUnlessClosed(
-  res: ServerResponse,
-  ms: number,
-  timers: Set<NodeJS.Timeout>,
-): Promise<boolean> {
+function delayUnlessClosed(res: ServerResponse, ms: number, timers: Set<NodeJS.Timeout>): Promise<boolean> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       timers.delete(timer);

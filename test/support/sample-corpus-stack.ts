@@ -18,4 +18,3 @@ export async function createSampleCorpusStack(): Promise<SampleCorpusStack> {
   await loadSampleCorpus(stores);
   return { stack, stores, screening: createScreeningService(stores) };
 }
-

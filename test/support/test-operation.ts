@@ -25,7 +25,10 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export const chargeTestOperation: Operation<ChargeTestInput, { charged: number; note: string | null; requestId: string }> = {
+export const chargeTestOperation: Operation<
+  ChargeTestInput,
+  { charged: number; note: string | null; requestId: string }
+> = {
   name: 'test-charge',
   minTier: 'professional',
   schema: chargeTestSchema,

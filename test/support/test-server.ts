@@ -25,7 +25,13 @@ export async function startTestServer<Input, Output>(
 ): Promise<RunningServer> {
   const allowlists = buildAllowlistStore(stack.config);
   const functions: Record<string, LambdaHttpHandler> = {
-    'batch-screen': buildApiHandler(batchScreenOperation(createScreeningService(buildDataStores(stack.config), { workBudget: stack.config.screening.workBudget }), allowlists), stack.deps),
+    'batch-screen': buildApiHandler(
+      batchScreenOperation(
+        createScreeningService(buildDataStores(stack.config), { workBudget: stack.config.screening.workBudget }),
+        allowlists,
+      ),
+      stack.deps,
+    ),
     account: buildApiHandler(accountOperation(stack.deps), stack.deps),
     usage: buildApiHandler(usageOperation(stack.deps.ledger, stack.deps.now), stack.deps),
     'get-allowlist': buildApiHandler(getAllowlistOperation(allowlists), stack.deps),
@@ -36,7 +42,12 @@ export async function startTestServer<Input, Output>(
   };
   const routes = [
     ...ROUTES.map((r) => ({ ...r, handler: functions[r.functionName]! })),
-    ...testOperations.map(({ path, operation }) => ({ method: 'POST', path, functionName: operation.name, handler: buildApiHandler(operation, stack.deps) })),
+    ...testOperations.map(({ path, operation }) => ({
+      method: 'POST',
+      path,
+      functionName: operation.name,
+      handler: buildApiHandler(operation, stack.deps),
+    })),
   ];
   return listen(createLocalApp({ routes, fallback: notFound, timeoutMs: options.timeoutMs }), { port: 0 });
 }

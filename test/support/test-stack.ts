@@ -17,7 +17,10 @@ import { localEnvironment } from '../../local/local-config';
 
 export function testDynamoDbEndpoint(): string {
   const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
-  if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (global-setup starts DynamoDB Local)');
+  if (!endpoint)
+    throw new Error(
+      'TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (global-setup starts DynamoDB Local)',
+    );
   return endpoint;
 }
 
@@ -25,18 +28,29 @@ export interface TestStack {
   config: AppConfig;
   deps: ApiDependencies;
   env: Record<string, string>;
-  openAccount(options?: { tier?: Tier; points?: number; rateLimit?: number }): Promise<{ accountId: string; apiKey: string; keyId: string }>;
+  openAccount(options?: {
+    tier?: Tier;
+    points?: number;
+    rateLimit?: number;
+  }): Promise<{ accountId: string; apiKey: string; keyId: string }>;
 }
 
 /** `endpoint`: another DynamoDB Local than the run's shared one (fault tests stop and restart their own). */
-export async function createTestStack(overrides: Record<string, string> = {}, options: { endpoint?: string } = {}): Promise<TestStack> {
+export async function createTestStack(
+  overrides: Record<string, string> = {},
+  options: { endpoint?: string } = {},
+): Promise<TestStack> {
   const endpoint = options.endpoint ?? testDynamoDbEndpoint();
   const tablePrefix = `t${randomBytes(5).toString('hex')}`;
   const { raw } = createDynamoDbClients({ region: 'us-east-1', endpoint });
   await createTables(raw, tablePrefix);
   raw.destroy();
   const logoIndexDir = mkdtempSync(path.join(os.tmpdir(), 'logo-indexes-'));
-  const env = { ...localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix, envName: 'test' }), LOGO_INDEX_DIR: logoIndexDir, ...overrides };
+  const env = {
+    ...localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix, envName: 'test' }),
+    LOGO_INDEX_DIR: logoIndexDir,
+    ...overrides,
+  };
   const config = loadConfig(env);
   const deps = buildDependencies(config);
   return {

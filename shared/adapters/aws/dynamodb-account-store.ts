@@ -1,5 +1,13 @@
 /** Accounts and their API keys on DynamoDB. Points move only through the usage ledger, never here. */
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, paginateQuery, paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  paginateQuery,
+  paginateScan,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { newId } from '../../metering/api-keys';
 import type { Tier } from '../../metering/tiers';
@@ -14,7 +22,11 @@ export class DynamoDbAccountStore implements AccountStore {
 
   async getAccount(accountId: string, options: { consistent?: boolean } = {}): Promise<Account | undefined> {
     const out = await this.doc.send(
-      new GetCommand({ TableName: this.tables.accounts, Key: { accountId }, ConsistentRead: options.consistent ?? false }),
+      new GetCommand({
+        TableName: this.tables.accounts,
+        Key: { accountId },
+        ConsistentRead: options.consistent ?? false,
+      }),
     );
     return out.Item as Account | undefined;
   }
@@ -35,14 +47,22 @@ export class DynamoDbAccountStore implements AccountStore {
       createdAt: input.now.toISOString(),
     };
     await this.doc.send(
-      new PutCommand({ TableName: this.tables.accounts, Item: account, ConditionExpression: 'attribute_not_exists(accountId)' }),
+      new PutCommand({
+        TableName: this.tables.accounts,
+        Item: account,
+        ConditionExpression: 'attribute_not_exists(accountId)',
+      }),
     );
     return account;
   }
 
   async saveApiKey(record: ApiKeyRecord): Promise<void> {
     await this.doc.send(
-      new PutCommand({ TableName: this.tables.apiKeys, Item: record, ConditionExpression: 'attribute_not_exists(keyHash)' }),
+      new PutCommand({
+        TableName: this.tables.apiKeys,
+        Item: record,
+        ConditionExpression: 'attribute_not_exists(keyHash)',
+      }),
     );
   }
 
@@ -50,7 +70,12 @@ export class DynamoDbAccountStore implements AccountStore {
     const out: ApiKeyRecord[] = [];
     const pages = paginateQuery(
       { client: this.doc },
-      { TableName: this.tables.apiKeys, IndexName: 'byAccount', KeyConditionExpression: 'accountId = :a', ExpressionAttributeValues: { ':a': accountId } },
+      {
+        TableName: this.tables.apiKeys,
+        IndexName: 'byAccount',
+        KeyConditionExpression: 'accountId = :a',
+        ExpressionAttributeValues: { ':a': accountId },
+      },
     );
     for await (const page of pages) out.push(...((page.Items ?? []) as ApiKeyRecord[]));
     return out;
@@ -100,7 +125,8 @@ export class DynamoDbAccountStore implements AccountStore {
           Key: { keyHash: key.keyHash },
           UpdateExpression: 'SET expiresAt = :at',
           // A key already revoked, or already set to expire sooner, stays as it is.
-          ConditionExpression: 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt) AND (attribute_not_exists(expiresAt) OR expiresAt > :at)',
+          ConditionExpression:
+            'attribute_exists(keyHash) AND attribute_not_exists(revokedAt) AND (attribute_not_exists(expiresAt) OR expiresAt > :at)',
           ExpressionAttributeValues: { ':at': expiresAt },
         }),
       );
@@ -113,7 +139,8 @@ export class DynamoDbAccountStore implements AccountStore {
 
   async listAccounts(): Promise<Account[]> {
     const out: Account[] = [];
-    for await (const page of paginateScan({ client: this.doc }, { TableName: this.tables.accounts })) out.push(...((page.Items ?? []) as Account[]));
+    for await (const page of paginateScan({ client: this.doc }, { TableName: this.tables.accounts }))
+      out.push(...((page.Items ?? []) as Account[]));
     return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
@@ -123,25 +150,49 @@ export class DynamoDbAccountStore implements AccountStore {
     const out: ApiKeyRecord[] = [];
     const pages = paginateScan(
       { client: this.doc },
-      { TableName: this.tables.apiKeys, FilterExpression: 'begins_with(prefix, :p)', ExpressionAttributeValues: { ':p': wanted } },
+      {
+        TableName: this.tables.apiKeys,
+        FilterExpression: 'begins_with(prefix, :p)',
+        ExpressionAttributeValues: { ':p': wanted },
+      },
     );
     for await (const page of pages) out.push(...((page.Items ?? []) as ApiKeyRecord[]));
     return out;
   }
 
   /** The account and the copies on its keys change in one transaction (in chunks for an account with many keys). */
-  private async updateAccountAndKeys(accountId: string, expression: string, values: Record<string, unknown>): Promise<void> {
+  private async updateAccountAndKeys(
+    accountId: string,
+    expression: string,
+    values: Record<string, unknown>,
+  ): Promise<void> {
     const valuesPart = Object.keys(values).length ? { ExpressionAttributeValues: values } : {};
     const keys = await this.listApiKeys(accountId);
     const updates = [
-      { Update: { TableName: this.tables.accounts, Key: { accountId }, UpdateExpression: expression, ConditionExpression: 'attribute_exists(accountId)', ...valuesPart } },
+      {
+        Update: {
+          TableName: this.tables.accounts,
+          Key: { accountId },
+          UpdateExpression: expression,
+          ConditionExpression: 'attribute_exists(accountId)',
+          ...valuesPart,
+        },
+      },
       ...keys.map((k) => ({
-        Update: { TableName: this.tables.apiKeys, Key: { keyHash: k.keyHash }, UpdateExpression: expression, ConditionExpression: 'attribute_exists(keyHash)', ...valuesPart },
+        Update: {
+          TableName: this.tables.apiKeys,
+          Key: { keyHash: k.keyHash },
+          UpdateExpression: expression,
+          ConditionExpression: 'attribute_exists(keyHash)',
+          ...valuesPart,
+        },
       })),
     ];
     try {
       for (let i = 0; i < updates.length; i += 100) {
-        await withConflictRetry(() => this.doc.send(new TransactWriteCommand({ TransactItems: updates.slice(i, i + 100) })));
+        await withConflictRetry(() =>
+          this.doc.send(new TransactWriteCommand({ TransactItems: updates.slice(i, i + 100) })),
+        );
       }
     } catch (error) {
       const reasons = cancellationReasons(error);

@@ -15,7 +15,12 @@ const MAX_ATTEMPTS = 8;
 /** What DynamoDB left unprocessed is sent again after a backoff; the loop ends when nothing is left. */
 class UnprocessedError extends Error {}
 
-const RETRY = { attempts: MAX_ATTEMPTS, baseMs: 20, capMs: 1000, retryable: (e: unknown) => e instanceof UnprocessedError };
+const RETRY = {
+  attempts: MAX_ATTEMPTS,
+  baseMs: 20,
+  capMs: 1000,
+  retryable: (e: unknown) => e instanceof UnprocessedError,
+};
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -41,10 +46,15 @@ export async function batchGetAll<T = Record<string, unknown>>(
     const found: Record<string, unknown>[] = [];
     let pending: Key[] = chunk;
     await retry(async () => {
-      const out = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: options.consistent, ...projection } } }));
+      const out = await doc.send(
+        new BatchGetCommand({
+          RequestItems: { [table]: { Keys: pending, ConsistentRead: options.consistent, ...projection } },
+        }),
+      );
       found.push(...(out.Responses?.[table] ?? []));
       pending = (out.UnprocessedKeys?.[table]?.Keys as Key[] | undefined) ?? [];
-      if (pending.length) throw new UnprocessedError(`BatchGetItem on ${table}: ${pending.length} keys still unprocessed`);
+      if (pending.length)
+        throw new UnprocessedError(`BatchGetItem on ${table}: ${pending.length} keys still unprocessed`);
     }, RETRY);
     return found;
   });
@@ -62,7 +72,8 @@ export async function batchWriteAll(
     await retry(async () => {
       const out = await doc.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
       pending = (out.UnprocessedItems?.[table] as WriteRequest[] | undefined) ?? [];
-      if (pending.length) throw new UnprocessedError(`BatchWriteItem on ${table}: ${pending.length} writes still unprocessed`);
+      if (pending.length)
+        throw new UnprocessedError(`BatchWriteItem on ${table}: ${pending.length} writes still unprocessed`);
     }, RETRY);
   });
 }

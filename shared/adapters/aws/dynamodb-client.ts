@@ -8,7 +8,10 @@ export interface DynamoDbClientOptions {
   endpoint?: string;
 }
 
-export function createDynamoDbClients(options: DynamoDbClientOptions): { raw: DynamoDBClient; doc: DynamoDBDocumentClient } {
+export function createDynamoDbClients(options: DynamoDbClientOptions): {
+  raw: DynamoDBClient;
+  doc: DynamoDBDocumentClient;
+} {
   const raw = new DynamoDBClient({
     region: options.region,
     ...(options.endpoint

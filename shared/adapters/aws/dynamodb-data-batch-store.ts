@@ -4,7 +4,15 @@
  * re-run finishes it. The lock item (`batchId` = `~lock`) keeps ingests of one market and kind one at a time.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  paginateQuery,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { Market } from '../../marks/mark-record';
 import type { DataBatch, DataBatchStore, DataKind } from '../../ports';
 
@@ -16,7 +24,9 @@ export class IngestLockedError extends Error {
     readonly holder: string,
     readonly expiresAt: number,
   ) {
-    super(`another ingest of ${scope} is running (${holder}); it expires at ${new Date(expiresAt * 1000).toISOString()} if its holder died`);
+    super(
+      `another ingest of ${scope} is running (${holder}); it expires at ${new Date(expiresAt * 1000).toISOString()} if its holder died`,
+    );
   }
 }
 
@@ -28,10 +38,19 @@ export class DynamoDbDataBatchStore implements DataBatchStore {
 
   async begin(batch: Omit<DataBatch, 'status' | 'completedAt' | 'counts'>): Promise<void> {
     // A re-run of a batch starts it over as running, whatever it was: complete is only said at the end.
-    await this.doc.send(new PutCommand({ TableName: this.table, Item: { scope: `${batch.market}#${batch.kind}`, ...batch, status: 'running' } }));
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { scope: `${batch.market}#${batch.kind}`, ...batch, status: 'running' },
+      }),
+    );
   }
 
-  async complete(batch: Pick<DataBatch, 'market' | 'kind' | 'batchId'>, counts: Record<string, number>, now: Date): Promise<void> {
+  async complete(
+    batch: Pick<DataBatch, 'market' | 'kind' | 'batchId'>,
+    counts: Record<string, number>,
+    now: Date,
+  ): Promise<void> {
     await this.doc.send(
       new UpdateCommand({
         TableName: this.table,
@@ -45,7 +64,9 @@ export class DynamoDbDataBatchStore implements DataBatchStore {
   }
 
   async get(market: Market, kind: DataKind, batchId: string): Promise<DataBatch | undefined> {
-    const out = await this.doc.send(new GetCommand({ TableName: this.table, Key: { scope: `${market}#${kind}`, batchId }, ConsistentRead: true }));
+    const out = await this.doc.send(
+      new GetCommand({ TableName: this.table, Key: { scope: `${market}#${kind}`, batchId }, ConsistentRead: true }),
+    );
     return out.Item as DataBatch | undefined;
   }
 

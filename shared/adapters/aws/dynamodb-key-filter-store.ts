@@ -4,7 +4,14 @@
  * it is sealed), and the version's bytes in chunks that fit items. A new version is written whole before `current`
  * points at it, so a reader never sees half a filter.
  */
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { KeyFilter } from '../../marks/key-filter';
 import type { Market } from '../../marks/mark-record';
 import type { FilterName, KeyFilterStore } from '../../ports';
@@ -38,13 +45,20 @@ export class DynamoDbKeyFilterStore implements KeyFilterStore {
 
   async loadSealed(market: Market, name: FilterName): Promise<{ filter: KeyFilter | undefined; sealed: boolean }> {
     const scope = this.scope(market, name);
-    const out = await this.doc.send(new GetCommand({ TableName: this.table, Key: { scope, batchId: 'current' }, ConsistentRead: true }));
+    const out = await this.doc.send(
+      new GetCommand({ TableName: this.table, Key: { scope, batchId: 'current' }, ConsistentRead: true }),
+    );
     const current = out.Item as Current | undefined;
     if (!current) return { filter: undefined, sealed: false };
-    const keys = Array.from({ length: current.chunks }, (_, i) => ({ scope, batchId: `${current.version}#${String(i).padStart(5, '0')}` }));
+    const keys = Array.from({ length: current.chunks }, (_, i) => ({
+      scope,
+      batchId: `${current.version}#${String(i).padStart(5, '0')}`,
+    }));
     const parts = new Map<string, Uint8Array>();
     for (let i = 0; i < keys.length; i += 100) {
-      const page = await this.doc.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys.slice(i, i + 100), ConsistentRead: true } } }));
+      const page = await this.doc.send(
+        new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys.slice(i, i + 100), ConsistentRead: true } } }),
+      );
       for (const item of page.Responses?.[this.table] ?? []) parts.set(String(item.batchId), item.bytes as Uint8Array);
     }
     if (parts.size !== current.chunks) return { filter: undefined, sealed: false };
@@ -77,14 +91,40 @@ export class DynamoDbKeyFilterStore implements KeyFilterStore {
     await batchWriteAll(
       this.doc,
       this.table,
-      chunks.map((bytes, i) => ({ PutRequest: { Item: { scope, batchId: `${version}#${String(i).padStart(5, '0')}`, bytes } } })),
+      chunks.map((bytes, i) => ({
+        PutRequest: { Item: { scope, batchId: `${version}#${String(i).padStart(5, '0')}`, bytes } },
+      })),
     );
-    const before = await this.doc.send(new QueryCommand({ TableName: this.table, KeyConditionExpression: '#s = :s', ExpressionAttributeNames: { '#s': 'scope' }, ExpressionAttributeValues: { ':s': scope }, ProjectionExpression: 'batchId' }));
+    const before = await this.doc.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: '#s = :s',
+        ExpressionAttributeNames: { '#s': 'scope' },
+        ExpressionAttributeValues: { ':s': scope },
+        ProjectionExpression: 'batchId',
+      }),
+    );
     await this.doc.send(
-      new PutCommand({ TableName: this.table, Item: { scope, batchId: 'current', version, count: filter.count, chunks: chunks.length, sealed: options.sealed === true } }),
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          scope,
+          batchId: 'current',
+          version,
+          count: filter.count,
+          chunks: chunks.length,
+          sealed: options.sealed === true,
+        },
+      }),
     );
     // Older versions go once nothing points at them.
-    const stale = (before.Items ?? []).map((i) => String(i.batchId)).filter((id) => id !== 'current' && !id.startsWith(`${version}#`));
-    await batchWriteAll(this.doc, this.table, stale.map((batchId) => ({ DeleteRequest: { Key: { scope, batchId } } })));
+    const stale = (before.Items ?? [])
+      .map((i) => String(i.batchId))
+      .filter((id) => id !== 'current' && !id.startsWith(`${version}#`));
+    await batchWriteAll(
+      this.doc,
+      this.table,
+      stale.map((batchId) => ({ DeleteRequest: { Key: { scope, batchId } } })),
+    );
   }
 }

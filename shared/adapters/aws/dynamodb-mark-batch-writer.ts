@@ -11,7 +11,10 @@ import { isKnownAbsentKey, pack, pushTo, type KeyChange, type PackedSummary } fr
 
 export function contentHashOf(record: MarkRecord): string {
   const { batchDate: _batchDate, source: _source, ...content } = record;
-  return createHash('sha256').update(JSON.stringify(content, Object.keys(content).sort())).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(JSON.stringify(content, Object.keys(content).sort()))
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /**
@@ -78,7 +81,9 @@ class HeldJoins {
   changeOf(lookupKey: string): KeyChange | undefined {
     const held = this.byKey.get(lookupKey);
     if (held === undefined) return undefined;
-    const joining = (typeof held === 'number' ? [held] : held).map((position) => Object.entries(JSON.parse(this.summaries[position]!) as Record<string, PackedSummary>)[0]!);
+    const joining = (typeof held === 'number' ? [held] : held).map(
+      (position) => Object.entries(JSON.parse(this.summaries[position]!) as Record<string, PackedSummary>)[0]!,
+    );
     return { absent: !this.present.has(lookupKey), leaving: [], joining };
   }
 
@@ -116,7 +121,11 @@ export class DynamoDbMarkBatchWriter implements MarkBatchWriter {
 
   constructor(
     private readonly store: DynamoDbMarkStore,
-    private readonly options: { absent: KnownAbsent | undefined; holdJoins: boolean; maxHeldBytes?: number | undefined },
+    private readonly options: {
+      absent: KnownAbsent | undefined;
+      holdJoins: boolean;
+      maxHeldBytes?: number | undefined;
+    },
   ) {
     this.maxHeldBytes = options.maxHeldBytes ?? MAX_HELD_JOIN_BYTES;
   }
@@ -129,7 +138,9 @@ export class DynamoDbMarkBatchWriter implements MarkBatchWriter {
 
     // Only the state of what is stored is read: a new mark costs a key lookup, not a whole record. A serial the
     // sealed filter has never seen is new: there is nothing to read.
-    const toRead = [...latest].filter(([, record]) => !absent?.serial(record.market, record.serial)).map(([markId]) => markId);
+    const toRead = [...latest]
+      .filter(([, record]) => !absent?.serial(record.market, record.serial))
+      .map(([markId]) => markId);
     const existing = new Map<string, StoredMarkState>();
     for (const item of await this.store.storedStates(toRead)) existing.set(item.markId, item);
 
@@ -146,7 +157,15 @@ export class DynamoDbMarkBatchWriter implements MarkBatchWriter {
         result.unchanged++;
         continue;
       }
-      changed.push({ record, state: { markId, batchDate: record.batchDate, contentHash, lookupKeys: lookupKeysOfMark(record.markText, record.transliteration) } });
+      changed.push({
+        record,
+        state: {
+          markId,
+          batchDate: record.batchDate,
+          contentHash,
+          lookupKeys: lookupKeysOfMark(record.markText, record.transliteration),
+        },
+      });
     }
     if (changed.length === 0) return result;
 
@@ -159,13 +178,21 @@ export class DynamoDbMarkBatchWriter implements MarkBatchWriter {
         this.held.drop(lookupKey, record.serial);
         pushTo(leaving, lookupKey, record.serial);
       }
-      this.held.add(record, state.lookupKeys.map((key) => `${record.market}#${key}`), this.isAbsent);
+      this.held.add(
+        record,
+        state.lookupKeys.map((key) => `${record.market}#${key}`),
+        this.isAbsent,
+      );
     }
     // Keys a mark leaves are written now, with what they were held to gain.
     const now = new Map<string, KeyChange>();
     for (const [lookupKey, serials] of leaving) {
       const held = this.held.take(lookupKey);
-      now.set(lookupKey, { absent: held?.absent ?? this.isAbsent(lookupKey), leaving: serials, joining: held?.joining ?? [] });
+      now.set(lookupKey, {
+        absent: held?.absent ?? this.isAbsent(lookupKey),
+        leaving: serials,
+        joining: held?.joining ?? [],
+      });
     }
     await this.store.writeKeyChanges([...now.keys()], (lookupKey) => now.get(lookupKey)!);
     if (!this.options.holdJoins || this.held.bytes > this.maxHeldBytes) await this.finish();
@@ -181,7 +208,11 @@ export class DynamoDbMarkBatchWriter implements MarkBatchWriter {
     let found = 0;
     for await (const { record, lookupKeys } of this.store.marksOfBatches(market, batchIds)) {
       found++;
-      this.held.add(record, lookupKeys.map((key) => `${market}#${key}`), this.isAbsent);
+      this.held.add(
+        record,
+        lookupKeys.map((key) => `${market}#${key}`),
+        this.isAbsent,
+      );
       if (this.held.bytes > this.maxHeldBytes) await this.finish();
     }
     return found;
@@ -194,5 +225,6 @@ export class DynamoDbMarkBatchWriter implements MarkBatchWriter {
   }
 
   /** Asked when a key is first touched: until this writer writes it, nothing else can (the market's lock). */
-  private readonly isAbsent = (lookupKey: string): boolean => (this.options.absent ? isKnownAbsentKey(this.options.absent, lookupKey) : false);
+  private readonly isAbsent = (lookupKey: string): boolean =>
+    this.options.absent ? isKnownAbsentKey(this.options.absent, lookupKey) : false;
 }

@@ -76,7 +76,6 @@ interface StoredMark extends StoredMarkState {
 /** A mark item of the earlier form: the record's fields at the top level beside its state. */
 type LegacyStoredMark = StoredMarkState & MarkRecord;
 
-
 const MARK_STATE_ATTRIBUTES = ['markId', 'batchDate', 'contentHash', 'lookupKeys'] as const;
 
 export class DynamoDbMarkStore implements MarkStore {
@@ -87,19 +86,31 @@ export class DynamoDbMarkStore implements MarkStore {
     private readonly tables: { marks: string; markKeys: string },
     options: MarkStoreOptions = {},
   ) {
-    this.limits = { budgetBytes: options.keyItemBudgetBytes ?? KEY_ITEM_BUDGET_BYTES, maxParts: options.maxKeyItemParts ?? MAX_KEY_ITEM_PARTS };
+    this.limits = {
+      budgetBytes: options.keyItemBudgetBytes ?? KEY_ITEM_BUDGET_BYTES,
+      maxParts: options.maxKeyItemParts ?? MAX_KEY_ITEM_PARTS,
+    };
     if (!(this.limits.budgetBytes > 0) || !Number.isInteger(this.limits.maxParts) || this.limits.maxParts < 1) {
-      throw new Error(`key item limits must be a positive budget and at least one part: ${JSON.stringify(this.limits)}`);
+      throw new Error(
+        `key item limits must be a positive budget and at least one part: ${JSON.stringify(this.limits)}`,
+      );
     }
   }
 
   async lookup(market: Market, keys: readonly string[]): Promise<Map<string, MarkSummary[]>> {
     const unique = [...new Set(keys)];
-    const items = await this.keyItemsOf(unique.map((k) => `${market}#${k}`), { consistent: false });
+    const items = await this.keyItemsOf(
+      unique.map((k) => `${market}#${k}`),
+      { consistent: false },
+    );
     const found = new Map<string, MarkSummary[]>();
     for (const [lookupKey, keyItems] of items) {
       const summaries = summariesOfKey(keyItems);
-      if (summaries.size > 0) found.set(lookupKey.slice(market.length + 1), [...summaries].map(([serial, packed]) => unpack(serial, packed)));
+      if (summaries.size > 0)
+        found.set(
+          lookupKey.slice(market.length + 1),
+          [...summaries].map(([serial, packed]) => unpack(serial, packed)),
+        );
     }
     return found;
   }
@@ -124,14 +135,18 @@ export class DynamoDbMarkStore implements MarkStore {
         ExpressionAttributeValues: { ':market': `${market}#` },
       },
     );
-    for await (const page of pages) for (const item of page.Items ?? []) yield String(item[attribute]).slice(market.length + 1);
+    for await (const page of pages)
+      for (const item of page.Items ?? []) yield String(item[attribute]).slice(market.length + 1);
   }
 
   async getMark(market: Market, serial: string): Promise<(MarkRecord & { lookupKeys: string[] }) | undefined> {
-    const out = await this.doc.send(new GetCommand({ TableName: this.tables.marks, Key: { markId: `${market}#${serial}` }, ConsistentRead: true }));
+    const out = await this.doc.send(
+      new GetCommand({ TableName: this.tables.marks, Key: { markId: `${market}#${serial}` }, ConsistentRead: true }),
+    );
     if (!out.Item) return undefined;
     const item = out.Item as StoredMark | LegacyStoredMark;
-    if ('record' in item && typeof item.record === 'string') return { ...(JSON.parse(item.record) as MarkRecord), lookupKeys: item.lookupKeys };
+    if ('record' in item && typeof item.record === 'string')
+      return { ...(JSON.parse(item.record) as MarkRecord), lookupKeys: item.lookupKeys };
     const { markId: _markId, contentHash: _hash, ...record } = item as LegacyStoredMark;
     return record;
   }
@@ -142,16 +157,25 @@ export class DynamoDbMarkStore implements MarkStore {
 
   /** `maxHeldBytes`: MAX_HELD_JOIN_BYTES unless a test wants a writer that writes its held joins sooner. */
   openBatchWriter(options: { absent?: KnownAbsent; maxHeldBytes?: number } = {}): MarkBatchWriter {
-    return new DynamoDbMarkBatchWriter(this, { absent: options.absent, holdJoins: true, maxHeldBytes: options.maxHeldBytes });
+    return new DynamoDbMarkBatchWriter(this, {
+      absent: options.absent,
+      holdJoins: true,
+      maxHeldBytes: options.maxHeldBytes,
+    });
   }
 
   /** What ingest needs of each stored mark of `markIds` (those stored), consistently. */
   async storedStates(markIds: readonly string[]): Promise<StoredMarkState[]> {
-    const items = await batchGetAll<StoredMarkState>(this.doc, this.tables.marks, markIds.map((markId) => ({ markId })), {
-      consistent: true,
-      attributes: MARK_STATE_ATTRIBUTES,
-      inFlight: READ_CALLS_IN_FLIGHT,
-    });
+    const items = await batchGetAll<StoredMarkState>(
+      this.doc,
+      this.tables.marks,
+      markIds.map((markId) => ({ markId })),
+      {
+        consistent: true,
+        attributes: MARK_STATE_ATTRIBUTES,
+        inFlight: READ_CALLS_IN_FLIGHT,
+      },
+    );
     return items;
   }
 
@@ -160,14 +184,23 @@ export class DynamoDbMarkStore implements MarkStore {
       this.doc,
       this.tables.marks,
       marks.map(({ record, state }) => ({
-        PutRequest: { Item: { ...state, batchId: batchIdOf(record.batchDate, record.source), record: JSON.stringify(record) } satisfies StoredMark },
+        PutRequest: {
+          Item: {
+            ...state,
+            batchId: batchIdOf(record.batchDate, record.source),
+            record: JSON.stringify(record),
+          } satisfies StoredMark,
+        },
       })),
       { inFlight: WRITE_CALLS_IN_FLIGHT },
     );
   }
 
   /** The stored marks of a market written by the given batches, a page at a time. */
-  async *marksOfBatches(market: Market, batchIds: readonly string[]): AsyncIterable<{ record: MarkRecord; lookupKeys: string[] }> {
+  async *marksOfBatches(
+    market: Market,
+    batchIds: readonly string[],
+  ): AsyncIterable<{ record: MarkRecord; lookupKeys: string[] }> {
     // DynamoDB takes at most 100 values in an IN list.
     for (let i = 0; i < batchIds.length; i += 99) {
       const ids = batchIds.slice(i, i + 99);
@@ -178,7 +211,10 @@ export class DynamoDbMarkStore implements MarkStore {
           ProjectionExpression: '#record, lookupKeys',
           FilterExpression: `begins_with(markId, :market) AND batchId IN (${ids.map((_, j) => `:b${j}`).join(', ')})`,
           ExpressionAttributeNames: { '#record': 'record' },
-          ExpressionAttributeValues: { ':market': `${market}#`, ...Object.fromEntries(ids.map((id, j) => [`:b${j}`, id])) },
+          ExpressionAttributeValues: {
+            ':market': `${market}#`,
+            ...Object.fromEntries(ids.map((id, j) => [`:b${j}`, id])),
+          },
           ConsistentRead: true,
         },
       );
@@ -226,7 +262,10 @@ export class DynamoDbMarkStore implements MarkStore {
    * writer deletes a generation's parts right after switching the base away from them), so the key is read again,
    * consistently, from its base.
    */
-  private async keyItemsOf(baseKeys: readonly string[], options: { consistent: boolean; inFlight?: number }): Promise<Map<string, KeyItem[]>> {
+  private async keyItemsOf(
+    baseKeys: readonly string[],
+    options: { consistent: boolean; inFlight?: number },
+  ): Promise<Map<string, KeyItem[]>> {
     const found = new Map<string, KeyItem[]>();
     let sharded: KeyItem[] = [];
     const take = (bases: readonly KeyItem[]) => {
@@ -247,7 +286,8 @@ export class DynamoDbMarkStore implements MarkStore {
         else moved.push(base.lookupKey);
       }
       if (moved.length === 0) break;
-      if (attempt >= SHARDED_READ_ATTEMPTS) throw new Error(`key items ${moved.join(', ')}: overflow items missing after ${attempt} reads`);
+      if (attempt >= SHARDED_READ_ATTEMPTS)
+        throw new Error(`key items ${moved.join(', ')}: overflow items missing after ${attempt} reads`);
       consistent = true;
       sharded = [];
       take(await this.readKeyItems(moved, consistent, options.inFlight));
@@ -255,8 +295,17 @@ export class DynamoDbMarkStore implements MarkStore {
     return found;
   }
 
-  private async readKeyItems(lookupKeys: readonly string[], consistent: boolean, inFlight?: number): Promise<KeyItem[]> {
-    return batchGetAll<KeyItem>(this.doc, this.tables.markKeys, lookupKeys.map((lookupKey) => ({ lookupKey })), { consistent, inFlight });
+  private async readKeyItems(
+    lookupKeys: readonly string[],
+    consistent: boolean,
+    inFlight?: number,
+  ): Promise<KeyItem[]> {
+    return batchGetAll<KeyItem>(
+      this.doc,
+      this.tables.markKeys,
+      lookupKeys.map((lookupKey) => ({ lookupKey })),
+      { consistent, inFlight },
+    );
   }
 
   /**
@@ -276,11 +325,16 @@ export class DynamoDbMarkStore implements MarkStore {
     }
     const leftovers = new Map<string, string[]>();
     if (candidates.length === 0) return leftovers;
-    const found = await batchGetAll<Pick<KeyItem, 'lookupKey'>>(this.doc, this.tables.markKeys, candidates.map((lookupKey) => ({ lookupKey })), {
-      consistent: true,
-      attributes: ['lookupKey'],
-      inFlight: READ_CALLS_IN_FLIGHT,
-    });
+    const found = await batchGetAll<Pick<KeyItem, 'lookupKey'>>(
+      this.doc,
+      this.tables.markKeys,
+      candidates.map((lookupKey) => ({ lookupKey })),
+      {
+        consistent: true,
+        attributes: ['lookupKey'],
+        inFlight: READ_CALLS_IN_FLIGHT,
+      },
+    );
     for (const { lookupKey } of found) pushTo(leftovers, lookupKey.slice(0, lookupKey.lastIndexOf('#')), lookupKey);
     return leftovers;
   }

@@ -24,14 +24,19 @@ export class DynamoDbRateLimiter implements RateLimiter {
           Key: { id: `${accountId}#${windowStart}` },
           UpdateExpression: 'ADD hits :one SET expiresAt = if_not_exists(expiresAt, :expires)',
           ConditionExpression: 'attribute_not_exists(hits) OR hits < :limit',
-          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': Math.ceil((windowStart + windowMs) / 1000) + 60 },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':limit': limit,
+            ':expires': Math.ceil((windowStart + windowMs) / 1000) + 60,
+          },
           ReturnValues: 'UPDATED_NEW',
         }),
       );
       const hits = Number(out.Attributes?.hits ?? 1);
       return { allowed: true, limit, remaining: Math.max(0, limit - hits), resetSeconds };
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return { allowed: false, limit, remaining: 0, resetSeconds };
+      if (error instanceof ConditionalCheckFailedException)
+        return { allowed: false, limit, remaining: 0, resetSeconds };
       throw error;
     }
   }

@@ -12,14 +12,19 @@ export class DynamoDbTroStore implements TroStore {
 
   async upsert(entries: readonly TroEntry[], batchDate: string): Promise<number> {
     const items: TroBrand[] = entries.map((entry) => ({ ...entry, brandKey: troBrandKey(entry.brand), batchDate }));
-    await batchWriteAll(this.doc, this.table, items.map((item) => ({ PutRequest: { Item: { ...item } } })));
+    await batchWriteAll(
+      this.doc,
+      this.table,
+      items.map((item) => ({ PutRequest: { Item: { ...item } } })),
+    );
     return items.length;
   }
 
   /** The whole list: a few thousand brands at most, read once per function instance and kept in memory. */
   async all(): Promise<TroBrand[]> {
     const out: TroBrand[] = [];
-    for await (const page of paginateScan({ client: this.doc }, { TableName: this.table })) out.push(...((page.Items ?? []) as TroBrand[]));
+    for await (const page of paginateScan({ client: this.doc }, { TableName: this.table }))
+      out.push(...((page.Items ?? []) as TroBrand[]));
     return out;
   }
 }

@@ -3,12 +3,31 @@
  * the usage table written in the same transaction, so at all times:
  *   balance = sum(credits) - sum(charges not refunded)
  */
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, paginateQuery, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  paginateQuery,
+  type DynamoDBDocumentClient,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { backoffDelay, sleep } from '../../async/retry';
-import { AccountNotFoundError, DebitContendedError, DebitOutcomeUnknownError, InsufficientPointsError } from '../../errors';
+import {
+  AccountNotFoundError,
+  DebitContendedError,
+  DebitOutcomeUnknownError,
+  InsufficientPointsError,
+} from '../../errors';
 import { newId } from '../../metering/api-keys';
 import type { Debit, DebitInput, LedgerEntry, LedgerRange, UsageLedger } from '../../ports';
-import { cancellationReasons, conditionFailedAt, isTransactionConflict, oldItemAt, withConflictRetry } from './transaction-errors';
+import {
+  cancellationReasons,
+  conditionFailedAt,
+  isTransactionConflict,
+  oldItemAt,
+  withConflictRetry,
+} from './transaction-errors';
 
 /** How long a debit keeps retrying against other movements of the same account before it gives up (503, uncharged). */
 const MAX_CONTENTION_MS = 3000;
@@ -32,7 +51,8 @@ export class DynamoDbUsageLedger implements UsageLedger {
    * debit tries again from that balance: no extra read, and no two charges can claim the same balance.
    */
   async debit(input: DebitInput): Promise<Debit> {
-    if (!Number.isSafeInteger(input.cost) || input.cost <= 0) throw new RangeError('a debit must be a positive whole number of points');
+    if (!Number.isSafeInteger(input.cost) || input.cost <= 0)
+      throw new RangeError('a debit must be a positive whole number of points');
     // Debits of one account made by this process go one at a time: they would only defeat each other's
     // compare-and-set. Across processes (Lambda instances) the compare-and-set alone keeps them apart.
     const before = this.debitsInFlight.get(input.accountId) ?? Promise.resolve();
@@ -123,13 +143,25 @@ export class DynamoDbUsageLedger implements UsageLedger {
   }
 
   private async balanceOf(accountId: string): Promise<number | undefined> {
-    const account = await this.doc.send(new GetCommand({ TableName: this.tables.accounts, Key: { accountId }, ConsistentRead: true, ProjectionExpression: 'points' }));
+    const account = await this.doc.send(
+      new GetCommand({
+        TableName: this.tables.accounts,
+        Key: { accountId },
+        ConsistentRead: true,
+        ProjectionExpression: 'points',
+      }),
+    );
     return account.Item ? Number(account.Item.points) : undefined;
   }
 
   private async recordedBalanceAfter(debit: Debit): Promise<{ balanceAfter?: number }> {
     const record = await this.doc.send(
-      new GetCommand({ TableName: this.tables.usage, Key: { accountId: debit.accountId, entryId: debit.entryId }, ConsistentRead: true, ProjectionExpression: 'balanceAfter' }),
+      new GetCommand({
+        TableName: this.tables.usage,
+        Key: { accountId: debit.accountId, entryId: debit.entryId },
+        ConsistentRead: true,
+        ProjectionExpression: 'balanceAfter',
+      }),
     );
     const balanceAfter = record.Item?.balanceAfter;
     return typeof balanceAfter === 'number' ? { balanceAfter } : {};
@@ -180,7 +212,8 @@ export class DynamoDbUsageLedger implements UsageLedger {
   }
 
   async credit(input: { accountId: string; points: number; note: string; now: Date }): Promise<number> {
-    if (!Number.isSafeInteger(input.points) || input.points <= 0) throw new RangeError('credit must be a positive whole number of points');
+    if (!Number.isSafeInteger(input.points) || input.points <= 0)
+      throw new RangeError('credit must be a positive whole number of points');
     const at = input.now.toISOString();
     const creditId = newId('credit');
     const entry: LedgerEntry = {
@@ -217,7 +250,8 @@ export class DynamoDbUsageLedger implements UsageLedger {
   }
 
   async adjust(input: { accountId: string; points: number; reason: string; now: Date }): Promise<number> {
-    if (!Number.isSafeInteger(input.points) || input.points <= 0) throw new RangeError('an adjustment takes off a positive whole number of points');
+    if (!Number.isSafeInteger(input.points) || input.points <= 0)
+      throw new RangeError('an adjustment takes off a positive whole number of points');
     const at = input.now.toISOString();
     const adjustmentId = newId('adj');
     const entry: LedgerEntry = {
@@ -255,7 +289,13 @@ export class DynamoDbUsageLedger implements UsageLedger {
     return (await this.balanceOf(input.accountId)) ?? 0;
   }
 
-  async recordEvent(input: { accountId: string; operation: string; note: string; keyId?: string; now: Date }): Promise<LedgerEntry> {
+  async recordEvent(input: {
+    accountId: string;
+    operation: string;
+    note: string;
+    keyId?: string;
+    now: Date;
+  }): Promise<LedgerEntry> {
     const at = input.now.toISOString();
     const eventId = newId('evt');
     const entry: LedgerEntry = {
@@ -271,7 +311,13 @@ export class DynamoDbUsageLedger implements UsageLedger {
       note: input.note.slice(0, 200),
       ...(input.keyId ? { keyId: input.keyId } : {}),
     };
-    await this.doc.send(new PutCommand({ TableName: this.tables.usage, Item: entry, ConditionExpression: 'attribute_not_exists(entryId)' }));
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.tables.usage,
+        Item: entry,
+        ConditionExpression: 'attribute_not_exists(entryId)',
+      }),
+    );
     return entry;
   }
 
@@ -294,13 +340,20 @@ export class DynamoDbUsageLedger implements UsageLedger {
     };
   }
 
-  async page(accountId: string, query: LedgerRange & { limit: number; before?: string }): Promise<{ entries: LedgerEntry[]; more: boolean }> {
+  async page(
+    accountId: string,
+    query: LedgerRange & { limit: number; before?: string },
+  ): Promise<{ entries: LedgerEntry[]; more: boolean }> {
     const entries: LedgerEntry[] = [];
     let startKey: Record<string, unknown> | undefined = query.before ? { accountId, entryId: query.before } : undefined;
     // One more than asked for tells whether another page exists; a key filter may need several reads to fill it.
     do {
       const out = await this.doc.send(
-        new QueryCommand({ ...this.rangeQuery(accountId, query), Limit: query.limit + 1 - entries.length, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }),
+        new QueryCommand({
+          ...this.rangeQuery(accountId, query),
+          Limit: query.limit + 1 - entries.length,
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
       );
       entries.push(...((out.Items ?? []) as LedgerEntry[]));
       startKey = out.LastEvaluatedKey;
@@ -315,16 +368,27 @@ export class DynamoDbUsageLedger implements UsageLedger {
   }
 
   /** One transaction: the account's balance changes, and the record that says why is written with it. */
-  private async moveWithRecord(accountUpdate: Omit<NonNullable<TransactUpdate>, 'TableName'>, entry: LedgerEntry, conflictAttempts?: number): Promise<void> {
-    await withConflictRetry(() =>
-      this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Update: { TableName: this.tables.accounts, ...accountUpdate } },
-            { Put: { TableName: this.tables.usage, Item: entry, ConditionExpression: 'attribute_not_exists(entryId)' } },
-          ],
-        }),
-      ),
+  private async moveWithRecord(
+    accountUpdate: Omit<NonNullable<TransactUpdate>, 'TableName'>,
+    entry: LedgerEntry,
+    conflictAttempts?: number,
+  ): Promise<void> {
+    await withConflictRetry(
+      () =>
+        this.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Update: { TableName: this.tables.accounts, ...accountUpdate } },
+              {
+                Put: {
+                  TableName: this.tables.usage,
+                  Item: entry,
+                  ConditionExpression: 'attribute_not_exists(entryId)',
+                },
+              },
+            ],
+          }),
+        ),
       conflictAttempts,
     );
   }
@@ -333,7 +397,13 @@ export class DynamoDbUsageLedger implements UsageLedger {
     const out: LedgerEntry[] = [];
     const pages = paginateQuery(
       { client: this.doc, ...(options.limit ? { pageSize: options.limit } : {}) },
-      { TableName: this.tables.usage, KeyConditionExpression: 'accountId = :a', ExpressionAttributeValues: { ':a': accountId }, ScanIndexForward: !options.newestFirst, ConsistentRead: true },
+      {
+        TableName: this.tables.usage,
+        KeyConditionExpression: 'accountId = :a',
+        ExpressionAttributeValues: { ':a': accountId },
+        ScanIndexForward: !options.newestFirst,
+        ConsistentRead: true,
+      },
     );
     for await (const page of pages) {
       out.push(...((page.Items ?? []) as LedgerEntry[]));

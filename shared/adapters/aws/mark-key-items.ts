@@ -48,7 +48,9 @@ export class KeyItemTooLargeError extends Error {
     readonly liveMarks: number,
     limits: KeyItemLimits,
   ) {
-    super(`lookup key ${lookupKey} holds ${liveMarks} live marks, more than ${limits.maxParts} key items of ${limits.budgetBytes} bytes can hold`);
+    super(
+      `lookup key ${lookupKey} holds ${liveMarks} live marks, more than ${limits.maxParts} key items of ${limits.budgetBytes} bytes can hold`,
+    );
     this.name = 'KeyItemTooLargeError';
   }
 }
@@ -69,7 +71,9 @@ export interface KeyItem {
   gen?: number;
 }
 
-export type KeyWrite = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: { lookupKey: string } } };
+export type KeyWrite =
+  | { PutRequest: { Item: Record<string, unknown> } }
+  | { DeleteRequest: { Key: { lookupKey: string } } };
 
 /** The writes of a slice of keys, in the order that keeps every base item referring to a complete set of parts. */
 export interface KeyWritePhases {
@@ -88,7 +92,8 @@ export function pack(record: MarkRecord): PackedSummary {
 
 /** The marks of a key item by serial, whichever form it was written in. */
 function summariesOf(item: KeyItem): Map<string, PackedSummary> {
-  if (item.summaries !== undefined) return new Map(Object.entries(JSON.parse(item.summaries) as Record<string, PackedSummary>));
+  if (item.summaries !== undefined)
+    return new Map(Object.entries(JSON.parse(item.summaries) as Record<string, PackedSummary>));
   return new Map(Object.entries(item.marks ?? {}).map(([serial, p]) => [serial, [p.m, p.n, p.s, p.d]]));
 }
 
@@ -100,7 +105,10 @@ export function summariesOfKey(items: readonly KeyItem[]): Map<string, PackedSum
   return summaries;
 }
 
-export function unpack(serial: string, [markText, niceClasses, statusCategory, drawingKind]: PackedSummary): MarkSummary {
+export function unpack(
+  serial: string,
+  [markText, niceClasses, statusCategory, drawingKind]: PackedSummary,
+): MarkSummary {
   return { serial, markText, niceClasses, isLive: statusCategory === 'registered', statusCategory, drawingKind };
 }
 
@@ -134,7 +142,11 @@ export interface KeyPlan {
   layout: string[];
 }
 
-export function addKeyWrites(phases: KeyWritePhases, { lookupKey, items, layout }: KeyPlan, leftovers: readonly string[]): void {
+export function addKeyWrites(
+  phases: KeyWritePhases,
+  { lookupKey, items, layout }: KeyPlan,
+  leftovers: readonly string[],
+): void {
   const put = (Item: Record<string, unknown>): KeyWrite => ({ PutRequest: { Item } });
   const remove = (key: string): KeyWrite => ({ DeleteRequest: { Key: { lookupKey: key } } });
   const base = items[0];
@@ -193,7 +205,10 @@ export function packedParts(
   });
   for (const drop of [undefined, 'dead', 'unknown', 'pending'] as const) {
     if (drop) entries = entries.filter((entry) => entry.status !== drop);
-    const parts = splitWithinBudget(entries.map((entry) => entry.json), limits.budgetBytes);
+    const parts = splitWithinBudget(
+      entries.map((entry) => entry.json),
+      limits.budgetBytes,
+    );
     if (parts.length <= limits.maxParts) return parts;
   }
   throw new KeyItemTooLargeError(lookupKey, entries.length, limits);

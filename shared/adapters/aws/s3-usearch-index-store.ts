@@ -30,7 +30,9 @@ export class S3UsearchIndexStore implements LogoIndexStore {
     const file = this.local.fileOf(market, embedder);
     mkdirSync(this.folder, { recursive: true });
     try {
-      for (const [key, target] of this.keysOf(market, embedder).map((k, i) => [k, i === 0 ? file : `${file}.json`] as const)) {
+      for (const [key, target] of this.keysOf(market, embedder).map(
+        (k, i) => [k, i === 0 ? file : `${file}.json`] as const,
+      )) {
         const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
         writeFileSync(target, Buffer.from(await out.Body!.transformToByteArray()));
       }
@@ -46,7 +48,9 @@ export class S3UsearchIndexStore implements LogoIndexStore {
     const [indexKey, sidecarKey] = this.keysOf(market, embedder);
     // The index first, its sidecar last: a reader that sees the new sidecar finds the new index beside it.
     await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: indexKey, Body: readFileSync(file) }));
-    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: sidecarKey, Body: readFileSync(`${file}.json`) }));
+    await this.s3.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: sidecarKey, Body: readFileSync(`${file}.json`) }),
+    );
   }
 }
 

@@ -138,7 +138,13 @@ export class S3VectorsIndex implements VectorIndex {
       const vectors: PutInputVector[] = items.slice(start, start + this.putBatchSize).map(({ vector, metadata }) => ({
         key: designKeyOf(metadata.serial, metadata.design),
         data: { float32: Array.from(vector) },
-        metadata: { serial: metadata.serial, design: metadata.design, mark: metadata.mark, nice: [...metadata.nice], is_live: metadata.isLive },
+        metadata: {
+          serial: metadata.serial,
+          design: metadata.design,
+          mark: metadata.mark,
+          nice: [...metadata.nice],
+          is_live: metadata.isLive,
+        },
       }));
       try {
         await this.client.send(new PutVectorsCommand({ ...this.target, vectors }));
@@ -156,7 +162,11 @@ function toMatch(found: QueryOutputVector): VectorMatch {
   if (typeof key !== 'string' || typeof distance !== 'number' || !metadata || typeof metadata !== 'object') {
     throw new Error('QueryVectors returned a vector without key, distance or metadata');
   }
-  const nice = Array.isArray(metadata.nice) ? metadata.nice.map(String) : typeof metadata.nice === 'string' ? [metadata.nice] : [];
+  const nice = Array.isArray(metadata.nice)
+    ? metadata.nice.map(String)
+    : typeof metadata.nice === 'string'
+      ? [metadata.nice]
+      : [];
   // Vectors stored before designs had keys of their own carry the serial as the key and no serial in the metadata.
   const serial = typeof metadata.serial === 'string' ? metadata.serial : key;
   return {

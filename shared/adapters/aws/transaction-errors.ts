@@ -18,7 +18,9 @@ export function oldItemAt(reasons: CancellationReason[], index: number): Record<
 
 /** Concurrent transactions on one item are cancelled with TransactionConflict; they are safe to retry. */
 export function isTransactionConflict(reasons: CancellationReason[]): boolean {
-  return reasons.some((r) => r.Code === 'TransactionConflict') && !reasons.some((r) => r.Code === 'ConditionalCheckFailed');
+  return (
+    reasons.some((r) => r.Code === 'TransactionConflict') && !reasons.some((r) => r.Code === 'ConditionalCheckFailed')
+  );
 }
 
 /** Retries a transaction cancelled only by conflicts, with full-jitter exponential backoff. */

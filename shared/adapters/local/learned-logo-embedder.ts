@@ -36,15 +36,24 @@ export class LearnedLogoEmbedder implements Embedder {
   private constructor(private readonly model: OnnxEmbedder) {}
 
   static async load(modelPath: string, options: { threads?: number } = {}): Promise<LearnedLogoEmbedder> {
-    return new LearnedLogoEmbedder(await OnnxEmbedder.load({ ...LOGO_NET, modelPath, intraOpNumThreads: options.threads ?? 1 }));
+    return new LearnedLogoEmbedder(
+      await OnnxEmbedder.load({ ...LOGO_NET, modelPath, intraOpNumThreads: options.threads ?? 1 }),
+    );
   }
 
   embed(image: NormalizedImage, options?: { signal?: AbortSignal }): Promise<Float32Array> {
     return this.model.embed(crop(image, WHOLE, LOGO_NET_INPUT), options);
   }
 
-  embedWindows(image: NormalizedImage, windows: readonly ImageWindow[], options?: { signal?: AbortSignal }): Promise<Float32Array[]> {
-    return this.model.embedMany(windows.map((window) => crop(image, window, LOGO_NET_INPUT)), options);
+  embedWindows(
+    image: NormalizedImage,
+    windows: readonly ImageWindow[],
+    options?: { signal?: AbortSignal },
+  ): Promise<Float32Array[]> {
+    return this.model.embedMany(
+      windows.map((window) => crop(image, window, LOGO_NET_INPUT)),
+      options,
+    );
   }
 
   close(): Promise<void> {

@@ -99,14 +99,18 @@ export class OnnxEmbedder implements Embedder {
       throw new Error(`${options.modelPath}: no input "${inputName}"; the model has ${session.inputNames.join(', ')}`);
     }
     if (!outputName || !session.outputNames.includes(outputName)) {
-      throw new Error(`${options.modelPath}: no output "${outputName}"; the model has ${session.outputNames.join(', ')}`);
+      throw new Error(
+        `${options.modelPath}: no output "${outputName}"; the model has ${session.outputNames.join(', ')}`,
+      );
     }
     checkInputAgainstModel(options, session, inputName);
 
     const name = options.name ?? 'onnx';
     const declared = staticEmbeddingLength(session, outputName);
     if (options.dimensions !== undefined && declared !== undefined && declared !== options.dimensions) {
-      throw new Error(`${options.modelPath}: output "${outputName}" has ${declared} values, configured ${options.dimensions}`);
+      throw new Error(
+        `${options.modelPath}: output "${outputName}" has ${declared} values, configured ${options.dimensions}`,
+      );
     }
     let dimensions = options.dimensions ?? declared;
     if (dimensions === undefined) {
@@ -153,7 +157,15 @@ export class OnnxEmbedder implements Embedder {
     const input = new ort.Tensor(this.spec.dtype, data, dims);
     // With the length known, the output goes into a tensor of ours (a [batch, D] buffer the runtime fills), which
     // also spares a copy; the probe that finds the length lets the runtime allocate it.
-    const fetches = this.dimensions > 0 ? { [this.outputName]: new ort.Tensor('float32', new Float32Array(batch.length * this.dimensions), [batch.length, this.dimensions]) } : [this.outputName];
+    const fetches =
+      this.dimensions > 0
+        ? {
+            [this.outputName]: new ort.Tensor('float32', new Float32Array(batch.length * this.dimensions), [
+              batch.length,
+              this.dimensions,
+            ]),
+          }
+        : [this.outputName];
     const outputs = await this.session.run({ [this.inputName]: input }, fetches);
     const output = outputs[this.outputName];
     if (output?.type !== 'float32') {
@@ -308,5 +320,5 @@ function blankImage(size: number): NormalizedImage {
 }
 
 function clamp(v: number, lo: number, hi: number): number {
-  return v < lo ? lo : Math.min(v , hi);
+  return v < lo ? lo : Math.min(v, hi);
 }

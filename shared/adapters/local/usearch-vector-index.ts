@@ -51,7 +51,8 @@ export class UsearchVectorIndex implements VectorIndex {
   private nextKey = 1;
 
   constructor(readonly dimensions: number) {
-    if (!Number.isInteger(dimensions) || dimensions <= 0) throw new RangeError(`dimensions must be a positive integer, got ${dimensions}`);
+    if (!Number.isInteger(dimensions) || dimensions <= 0)
+      throw new RangeError(`dimensions must be a positive integer, got ${dimensions}`);
     this.index = new Index({
       dimensions,
       metric: MetricKind.Cos,
@@ -63,7 +64,10 @@ export class UsearchVectorIndex implements VectorIndex {
     });
   }
 
-  static fromVectors(dimensions: number, items: readonly { vector: Float32Array; metadata: LogoMetadata }[]): UsearchVectorIndex {
+  static fromVectors(
+    dimensions: number,
+    items: readonly { vector: Float32Array; metadata: LogoMetadata }[],
+  ): UsearchVectorIndex {
     const index = new UsearchVectorIndex(dimensions);
     index.putNow(items);
     return index;
@@ -71,7 +75,8 @@ export class UsearchVectorIndex implements VectorIndex {
 
   static load(path: string): UsearchVectorIndex {
     const sidecar = JSON.parse(readFileSync(`${path}.json`, 'utf8')) as Sidecar;
-    if (sidecar.format !== FORMAT) throw new Error(`${path}.json is not a ${FORMAT} sidecar (an older index is rebuilt by ingest)`);
+    if (sidecar.format !== FORMAT)
+      throw new Error(`${path}.json is not a ${FORMAT} sidecar (an older index is rebuilt by ingest)`);
     const index = new UsearchVectorIndex(sidecar.dimensions);
     index.index.load(path);
     for (const { key, metadata } of sidecar.entries) {
@@ -80,7 +85,9 @@ export class UsearchVectorIndex implements VectorIndex {
     }
     index.nextKey = sidecar.nextKey;
     if (index.index.size() !== index.metadataByKey.size) {
-      throw new Error(`${path} holds ${index.index.size()} vectors but its sidecar ${index.metadataByKey.size} entries`);
+      throw new Error(
+        `${path} holds ${index.index.size()} vectors but its sidecar ${index.metadataByKey.size} entries`,
+      );
     }
     return index;
   }
@@ -118,7 +125,8 @@ export class UsearchVectorIndex implements VectorIndex {
       const designs: VectorMatch[] = [];
       for (let i = 0; i < found.keys.length; i++) {
         const metadata = this.metadataByKey.get(Number(found.keys[i]));
-        if (metadata && accepts(metadata)) designs.push({ ...metadata, nice: [...metadata.nice], score: scoreOfCosineDistance(found.distances[i]!) });
+        if (metadata && accepts(metadata))
+          designs.push({ ...metadata, nice: [...metadata.nice], score: scoreOfCosineDistance(found.distances[i]!) });
       }
       const marks = bestDesignPerMark(designs);
       if (marks.length >= query.topK || fetch >= total) return marks.slice(0, query.topK);
@@ -145,14 +153,21 @@ export class UsearchVectorIndex implements VectorIndex {
       const key = this.nextKey++;
       keys[vectors.length] = BigInt(key);
       vectors.push(vector);
-      this.metadataByKey.set(key, { serial: metadata.serial, design: metadata.design, mark: metadata.mark, nice: [...metadata.nice], isLive: metadata.isLive });
+      this.metadataByKey.set(key, {
+        serial: metadata.serial,
+        design: metadata.design,
+        mark: metadata.mark,
+        nice: [...metadata.nice],
+        isLive: metadata.isLive,
+      });
       this.keyByDesign.set(designKey(metadata), key);
     }
     this.index.add(keys, vectors.length === 1 ? vectors[0]! : vectors, 0);
   }
 
   private checkDimensions(vector: Float32Array): void {
-    if (vector.length !== this.dimensions) throw new RangeError(`expected a vector of ${this.dimensions} dimensions, got ${vector.length}`);
+    if (vector.length !== this.dimensions)
+      throw new RangeError(`expected a vector of ${this.dimensions} dimensions, got ${vector.length}`);
   }
 }
 

@@ -1,5 +1,15 @@
 /** Steps 5 and 6 (maps) of the perceptual descriptor (../perceptual-descriptor.ts): the canonical frame and the pooled maps. */
-import { WORK, GRID, RADIUS_SPAN, RINGS, RING_GROUPS, ANGLE_BINS, ORIENTATIONS, HOG_CELLS, BLOCK_SIZES } from './constants';
+import {
+  WORK,
+  GRID,
+  RADIUS_SPAN,
+  RINGS,
+  RING_GROUPS,
+  ANGLE_BINS,
+  ORIENTATIONS,
+  HOG_CELLS,
+  BLOCK_SIZES,
+} from './constants';
 import type { Edges } from './edges';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -103,7 +113,11 @@ export function pooled(map: Float32Array, cells: number): Float32Array {
  * HOG-like grid and rotation-invariant rings, straight from the working-size edges placed in the canonical frame:
  * orientation votes are soft in angle and bilinear across cells.
  */
-export function orientationAndRings(edges: Edges, ink: Float32Array, frame: Frame): { orientation: Float32Array; rings: Float32Array } {
+export function orientationAndRings(
+  edges: Edges,
+  ink: Float32Array,
+  frame: Frame,
+): { orientation: Float32Array; rings: Float32Array } {
   const orientation = new Float32Array(BLOCK_SIZES.orientation);
   const rings = new Float32Array(BLOCK_SIZES.rings);
   const cellsPerGrid = HOG_CELLS / GRID;
@@ -140,9 +154,15 @@ export function orientationAndRings(edges: Edges, ink: Float32Array, frame: Fram
       const fraction = position - lower;
       const binLow = (lower + ORIENTATIONS) % ORIENTATIONS;
       const binHigh = (lower + 1) % ORIENTATIONS;
-      for (const [cellX, wx] of [[ix, 1 - fx], [ix + 1, fx]] as const) {
+      for (const [cellX, wx] of [
+        [ix, 1 - fx],
+        [ix + 1, fx],
+      ] as const) {
         if (cellX < 0 || cellX >= HOG_CELLS) continue;
-        for (const [cellY, wy] of [[iy, 1 - fy], [iy + 1, fy]] as const) {
+        for (const [cellY, wy] of [
+          [iy, 1 - fy],
+          [iy + 1, fy],
+        ] as const) {
           if (cellY < 0 || cellY >= HOG_CELLS) continue;
           const base = (cellY * HOG_CELLS + cellX) * ORIENTATIONS;
           orientation[base + binLow]! += strength * wx * wy * (1 - fraction);

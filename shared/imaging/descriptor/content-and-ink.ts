@@ -95,7 +95,11 @@ export function peelFrame(work: Planes, rect: Rect): Rect {
     const uniform = outer.filter((o) => distance(colourAt(work, o), outerColour) < 40).length / outer.length;
     if (uniform < 0.8 || distance(outerColour, innerColour) < FRAME_MIN_CONTRAST) continue;
     let depth = 1;
-    while (depth < reference - 1 && distance(medianColour(work, lineOf(rect, side, depth)), innerColour) > FRAME_LINE_CONTRAST) depth++;
+    while (
+      depth < reference - 1 &&
+      distance(medianColour(work, lineOf(rect, side, depth)), innerColour) > FRAME_LINE_CONTRAST
+    )
+      depth++;
     depth = Math.min(reference, depth + 1);
     if (side === 'top') peeled.y0 = rect.y0 + depth;
     if (side === 'bottom') peeled.y1 = rect.y1 - depth;
@@ -163,7 +167,7 @@ export function inkOf(work: Planes, rect: Rect): Float32Array {
     for (let x = rect.x0; x <= rect.x1; x++) {
       const o = y * WORK + x;
       const t = (dist[o]! - low) / (high - low);
-      ink[o] = t <= 0 ? 0 : Math.min(t , 1);
+      ink[o] = t <= 0 ? 0 : Math.min(t, 1);
     }
   }
   return ink;

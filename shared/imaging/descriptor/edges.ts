@@ -20,7 +20,8 @@ export function boxBlur3(plane: Float32Array, rect: Rect): Float32Array {
   for (let y = rect.y0; y <= rect.y1; y++) {
     for (let x = rect.x0; x <= rect.x1; x++) {
       const o = y * WORK + x;
-      tmp[o] = (plane[y * WORK + Math.max(rect.x0, x - 1)]! + plane[o]! + plane[y * WORK + Math.min(rect.x1, x + 1)]!) / 3;
+      tmp[o] =
+        (plane[y * WORK + Math.max(rect.x0, x - 1)]! + plane[o]! + plane[y * WORK + Math.min(rect.x1, x + 1)]!) / 3;
     }
   }
   for (let y = rect.y0; y <= rect.y1; y++) {
@@ -77,7 +78,7 @@ export function edgesOf(work: Planes, rect: Rect): Edges | undefined {
     for (let x = region.x0; x <= region.x1; x++) {
       const o = y * WORK + x;
       const t = (magnitude[o]! - low) / (high - low);
-      strength[o] = t <= 0 ? 0 : Math.min(t , 1);
+      strength[o] = t <= 0 ? 0 : Math.min(t, 1);
     }
   }
   return { strength, orientation };

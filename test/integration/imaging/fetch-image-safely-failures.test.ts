@@ -6,7 +6,16 @@
  */
 import { UrlFetchFailedError } from '../../../shared/imaging/image-errors';
 import { fetchImageSafely, type ResolvedAddress } from '../../../shared/imaging/fetch-image-safely';
-import { allowing, closeLoopbackServers, failureOf, reason, redSquarePng, resolvingTo, servePng, startServer } from '../../support/loopback-image-servers';
+import {
+  allowing,
+  closeLoopbackServers,
+  failureOf,
+  reason,
+  redSquarePng,
+  resolvingTo,
+  servePng,
+  startServer,
+} from '../../support/loopback-image-servers';
 
 let png: Buffer;
 beforeAll(async () => {
@@ -104,14 +113,20 @@ describe('fetchImageSafely: what fails once a request may be sent (url_fetch_fai
       response.writeHead(200, contentType === undefined ? {} : { 'Content-Type': contentType });
       response.end('<html><body>not an image</body></html>');
     });
-    const error = await failureOf(fetchImageSafely(`http://127.0.0.1:${server.port}/`, { allowAddress: allowing(server) }));
+    const error = await failureOf(
+      fetchImageSafely(`http://127.0.0.1:${server.port}/`, { allowAddress: allowing(server) }),
+    );
     expect(error).toBeInstanceOf(UrlFetchFailedError);
     expect(reason(error)).toMatch(expected);
   });
 
   it.each([404, 403, 500, 204])('fails on HTTP %d', async (status) => {
-    const server = await startServer((_request, response) => response.writeHead(status, { 'Content-Type': 'image/png' }).end());
-    const error = await failureOf(fetchImageSafely(`http://127.0.0.1:${server.port}/`, { allowAddress: allowing(server) }));
+    const server = await startServer((_request, response) =>
+      response.writeHead(status, { 'Content-Type': 'image/png' }).end(),
+    );
+    const error = await failureOf(
+      fetchImageSafely(`http://127.0.0.1:${server.port}/`, { allowAddress: allowing(server) }),
+    );
     expect(error).toBeInstanceOf(UrlFetchFailedError);
     expect(reason(error)).toMatch(status === 204 ? /empty body/ : new RegExp(`HTTP ${status}`));
   });
@@ -120,7 +135,9 @@ describe('fetchImageSafely: what fails once a request may be sent (url_fetch_fai
     const server = await startServer((_request, response) => {
       response.writeHead(200, { 'Content-Type': 'image/png', 'Content-Encoding': 'gzip' }).end(Buffer.alloc(10));
     });
-    const error = await failureOf(fetchImageSafely(`http://127.0.0.1:${server.port}/`, { allowAddress: allowing(server) }));
+    const error = await failureOf(
+      fetchImageSafely(`http://127.0.0.1:${server.port}/`, { allowAddress: allowing(server) }),
+    );
     expect(reason(error)).toMatch(/content encoding "gzip"/);
   });
 
@@ -129,7 +146,9 @@ describe('fetchImageSafely: what fails once a request may be sent (url_fetch_fai
       response.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': 1_000 });
       response.write(Buffer.alloc(10), () => response.socket?.destroy());
     });
-    const error = await failureOf(fetchImageSafely(`http://127.0.0.1:${server.port}/`, { allowAddress: allowing(server) }));
+    const error = await failureOf(
+      fetchImageSafely(`http://127.0.0.1:${server.port}/`, { allowAddress: allowing(server) }),
+    );
     expect(error).toBeInstanceOf(UrlFetchFailedError);
     expect(reason(error)).toMatch(/closed before the whole image arrived/);
   });
@@ -140,7 +159,9 @@ describe('fetchImageSafely: what fails once a request may be sent (url_fetch_fai
     const { port } = server;
     await server.close();
     // Act
-    const error = await failureOf(fetchImageSafely(`http://127.0.0.1:${port}/`, { allowAddress: (_a, p) => p === port }));
+    const error = await failureOf(
+      fetchImageSafely(`http://127.0.0.1:${port}/`, { allowAddress: (_a, p) => p === port }),
+    );
     // Assert
     expect(error).toBeInstanceOf(UrlFetchFailedError);
     expect(reason(error)).toBe('the connection failed (ECONNREFUSED)');
@@ -149,7 +170,10 @@ describe('fetchImageSafely: what fails once a request may be sent (url_fetch_fai
   it('fails an https URL whose server does not speak TLS', async () => {
     const server = await startServer(servePng);
     const error = await failureOf(
-      fetchImageSafely(`https://images.test:${server.port}/`, { resolve: resolvingTo('127.0.0.1'), allowAddress: allowing(server) }),
+      fetchImageSafely(`https://images.test:${server.port}/`, {
+        resolve: resolvingTo('127.0.0.1'),
+        allowAddress: allowing(server),
+      }),
     );
     expect(error).toBeInstanceOf(UrlFetchFailedError);
     expect(reason(error)).toMatch(/the connection failed/);
@@ -157,7 +181,10 @@ describe('fetchImageSafely: what fails once a request may be sent (url_fetch_fai
   });
 
   it.each([
-    ['fails', jest.fn(async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' })))],
+    [
+      'fails',
+      jest.fn(async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }))),
+    ],
     ['finds no address', jest.fn(async () => [] as ResolvedAddress[])],
   ])('fails when DNS %s', async (_what, resolve) => {
     const error = await failureOf(fetchImageSafely('https://no-such-host.test/logo.png', { resolve }));

@@ -6,7 +6,16 @@
  */
 import { UrlFetchFailedError, UrlNotAllowedError } from '../../../shared/imaging/image-errors';
 import { fetchImageSafely, type ResolvedAddress } from '../../../shared/imaging/fetch-image-safely';
-import { allowing, closeLoopbackServers, failureOf, reason, redSquarePng, resolvingTo, servePng, startServer } from '../../support/loopback-image-servers';
+import {
+  allowing,
+  closeLoopbackServers,
+  failureOf,
+  reason,
+  redSquarePng,
+  resolvingTo,
+  servePng,
+  startServer,
+} from '../../support/loopback-image-servers';
 
 let png: Buffer;
 beforeAll(async () => {
@@ -37,8 +46,9 @@ describe('fetchImageSafely: fetching through the checked address', () => {
     // Arrange: the first answer is the (allowed) test server, any later one a private address.
     const server = await startServer(servePng);
     let calls = 0;
-    const resolve = jest.fn(async (): Promise<ResolvedAddress[]> =>
-      calls++ === 0 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '10.0.0.1', family: 4 }],
+    const resolve = jest.fn(
+      async (): Promise<ResolvedAddress[]> =>
+        calls++ === 0 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '10.0.0.1', family: 4 }],
     );
     // Act
     const bytes = await fetchImageSafely(`http://rebind.test:${server.port}/logo.png`, {
@@ -93,25 +103,28 @@ describe('fetchImageSafely: redirects', () => {
     ['by address', (port: number) => `http://127.0.0.1:${port}/secret`, undefined],
     ['by IPv6 address', (port: number) => `http://[::1]:${port}/secret`, undefined],
     ['by a host name resolving to loopback', (port: number) => `http://internal.test:${port}/secret`, '127.0.0.1'],
-  ])('refuses a redirect to a second loopback server %s, which receives nothing', async (_how, locationFor, address) => {
-    // Arrange: A is let through by the hook; B, on another port, is not.
-    const b = await startServer(servePng);
-    const a = await startServer((_request, response) => {
-      response.writeHead(302, { Location: locationFor(b.port) }).end();
-    });
-    // Act
-    const error = await failureOf(
-      fetchImageSafely(`http://127.0.0.1:${a.port}/start`, {
-        allowAddress: allowing(a),
-        resolve: resolvingTo(address ?? '127.0.0.1'),
-      }),
-    );
-    // Assert
-    expect(error).toBeInstanceOf(UrlNotAllowedError);
-    expect(reason(error)).toMatch(/^the redirect to .*loopback/);
-    expect(a.requests).toHaveLength(1);
-    expect(b.connections).toBe(0);
-  });
+  ])(
+    'refuses a redirect to a second loopback server %s, which receives nothing',
+    async (_how, locationFor, address) => {
+      // Arrange: A is let through by the hook; B, on another port, is not.
+      const b = await startServer(servePng);
+      const a = await startServer((_request, response) => {
+        response.writeHead(302, { Location: locationFor(b.port) }).end();
+      });
+      // Act
+      const error = await failureOf(
+        fetchImageSafely(`http://127.0.0.1:${a.port}/start`, {
+          allowAddress: allowing(a),
+          resolve: resolvingTo(address ?? '127.0.0.1'),
+        }),
+      );
+      // Assert
+      expect(error).toBeInstanceOf(UrlNotAllowedError);
+      expect(reason(error)).toMatch(/^the redirect to .*loopback/);
+      expect(a.requests).toHaveLength(1);
+      expect(b.connections).toBe(0);
+    },
+  );
 
   it.each([
     ['ftp://example.test/logo.png', /the redirect to ftp:\/\/example\.test\/logo\.png: the scheme ftp/],
@@ -120,7 +133,10 @@ describe('fetchImageSafely: redirects', () => {
   ])('refuses a redirect to %s', async (location, expected) => {
     const server = await startServer((_request, response) => response.writeHead(302, { Location: location }).end());
     const error = await failureOf(
-      fetchImageSafely(`http://127.0.0.1:${server.port}/`, { allowAddress: allowing(server), resolve: resolvingTo('93.184.215.14') }),
+      fetchImageSafely(`http://127.0.0.1:${server.port}/`, {
+        allowAddress: allowing(server),
+        resolve: resolvingTo('93.184.215.14'),
+      }),
     );
     expect(error).toBeInstanceOf(UrlNotAllowedError);
     expect(reason(error)).toMatch(expected);
@@ -137,7 +153,9 @@ describe('fetchImageSafely: redirects', () => {
     // Act
     const three = await fetchImageSafely(`http://127.0.0.1:${server.port}/hop/3`, options);
     const four = await failureOf(fetchImageSafely(`http://127.0.0.1:${server.port}/hop/4`, options));
-    const noneAllowed = await failureOf(fetchImageSafely(`http://127.0.0.1:${server.port}/hop/1`, { ...options, maxRedirects: 0 }));
+    const noneAllowed = await failureOf(
+      fetchImageSafely(`http://127.0.0.1:${server.port}/hop/1`, { ...options, maxRedirects: 0 }),
+    );
     // Assert
     expect(three.equals(png)).toBe(true);
     expect(four).toBeInstanceOf(UrlFetchFailedError);
@@ -147,7 +165,9 @@ describe('fetchImageSafely: redirects', () => {
 
   it('fails on a redirect without a Location', async () => {
     const server = await startServer((_request, response) => response.writeHead(302).end());
-    const error = await failureOf(fetchImageSafely(`http://127.0.0.1:${server.port}/`, { allowAddress: allowing(server) }));
+    const error = await failureOf(
+      fetchImageSafely(`http://127.0.0.1:${server.port}/`, { allowAddress: allowing(server) }),
+    );
     expect(error).toBeInstanceOf(UrlFetchFailedError);
     expect(reason(error)).toMatch(/HTTP 302 without a Location/);
   });

@@ -6,7 +6,16 @@
  */
 import { UrlNotAllowedError } from '../../../shared/imaging/image-errors';
 import { fetchImageSafely } from '../../../shared/imaging/fetch-image-safely';
-import { allowing, closeLoopbackServers, failureOf, reason, redSquarePng, resolvingTo, servePng, startServer } from '../../support/loopback-image-servers';
+import {
+  allowing,
+  closeLoopbackServers,
+  failureOf,
+  reason,
+  redSquarePng,
+  resolvingTo,
+  servePng,
+  startServer,
+} from '../../support/loopback-image-servers';
 
 let png: Buffer;
 beforeAll(async () => {
@@ -19,7 +28,9 @@ describe('fetchImageSafely: refused before any request is sent (url_not_allowed)
     // Arrange
     const server = await startServer(servePng);
     // Act
-    const bytes = await fetchImageSafely(`http://127.0.0.1:${server.port}/logo.png`, { allowAddress: allowing(server) });
+    const bytes = await fetchImageSafely(`http://127.0.0.1:${server.port}/logo.png`, {
+      allowAddress: allowing(server),
+    });
     // Assert
     expect(bytes.equals(png)).toBe(true);
     expect(server.connections).toBe(1);
@@ -29,7 +40,11 @@ describe('fetchImageSafely: refused before any request is sent (url_not_allowed)
     ['127.0.0.1', (port: number) => `http://127.0.0.1:${port}/logo.png`, /127\.0\.0\.1 is a loopback address/],
     ['127.0.0.2', (port: number) => `http://127.0.0.2:${port}/`, /loopback/],
     ['[::1]', (port: number) => `http://[::1]:${port}/`, /::1 is a loopback address/],
-    ['[::ffff:127.0.0.1]', (port: number) => `http://[::ffff:127.0.0.1]:${port}/`, /IPv4-mapped address of 127\.0\.0\.1/],
+    [
+      '[::ffff:127.0.0.1]',
+      (port: number) => `http://[::ffff:127.0.0.1]:${port}/`,
+      /IPv4-mapped address of 127\.0\.0\.1/,
+    ],
     ['the decimal form 2130706433', (port: number) => `http://2130706433:${port}/`, /127\.0\.0\.1 is a loopback/],
     ['the hex form 0x7f.1', (port: number) => `http://0x7f.1:${port}/`, /127\.0\.0\.1 is a loopback/],
     ['localhost', (port: number) => `http://localhost:${port}/`, /localhost names this machine/],
@@ -68,24 +83,23 @@ describe('fetchImageSafely: refused before any request is sent (url_not_allowed)
     expect(performance.now() - started).toBeLessThan(200);
   });
 
-  it.each([
-    [['127.0.0.1', '10.0.0.1']],
-    [['10.0.0.1', '127.0.0.1']],
-    [['127.0.0.1', '::ffff:169.254.169.254']],
-  ])('refuses a host name resolving to %j: one private address is enough', async (addresses) => {
-    // Arrange: the hook would let 127.0.0.1 through, so only the other address can stop the request.
-    const server = await startServer(servePng);
-    const resolve = resolvingTo(...addresses);
-    // Act
-    const error = await failureOf(
-      fetchImageSafely(`http://mixed.test:${server.port}/logo.png`, { resolve, allowAddress: allowing(server) }),
-    );
-    // Assert
-    expect(error).toBeInstanceOf(UrlNotAllowedError);
-    expect(reason(error)).toMatch(/mixed\.test resolves to (10\.0\.0\.1|::ffff:169\.254\.169\.254), which is/);
-    expect(resolve).toHaveBeenCalledWith('mixed.test');
-    expect(server.connections).toBe(0);
-  });
+  it.each([[['127.0.0.1', '10.0.0.1']], [['10.0.0.1', '127.0.0.1']], [['127.0.0.1', '::ffff:169.254.169.254']]])(
+    'refuses a host name resolving to %j: one private address is enough',
+    async (addresses) => {
+      // Arrange: the hook would let 127.0.0.1 through, so only the other address can stop the request.
+      const server = await startServer(servePng);
+      const resolve = resolvingTo(...addresses);
+      // Act
+      const error = await failureOf(
+        fetchImageSafely(`http://mixed.test:${server.port}/logo.png`, { resolve, allowAddress: allowing(server) }),
+      );
+      // Assert
+      expect(error).toBeInstanceOf(UrlNotAllowedError);
+      expect(reason(error)).toMatch(/mixed\.test resolves to (10\.0\.0\.1|::ffff:169\.254\.169\.254), which is/);
+      expect(resolve).toHaveBeenCalledWith('mixed.test');
+      expect(server.connections).toBe(0);
+    },
+  );
 
   it('refuses a host name resolving to public and private addresses alike', async () => {
     const resolve = resolvingTo('93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c', '192.168.10.20');
@@ -94,16 +108,17 @@ describe('fetchImageSafely: refused before any request is sent (url_not_allowed)
     expect(reason(error)).toMatch(/cdn\.example\.test resolves to 192\.168\.10\.20, which is a private address/);
   });
 
-  it.each(['http://images.example.test:8080/logo.png', 'https://images.example.test:8443/', 'http://images.example.test:22/'])(
-    'refuses the port of %s before any DNS query',
-    async (url) => {
-      const resolve = resolvingTo('93.184.215.14');
-      const error = await failureOf(fetchImageSafely(url, { resolve }));
-      expect(error).toBeInstanceOf(UrlNotAllowedError);
-      expect(reason(error)).toMatch(/port \d+ is not 80 or 443/);
-      expect(resolve).not.toHaveBeenCalled();
-    },
-  );
+  it.each([
+    'http://images.example.test:8080/logo.png',
+    'https://images.example.test:8443/',
+    'http://images.example.test:22/',
+  ])('refuses the port of %s before any DNS query', async (url) => {
+    const resolve = resolvingTo('93.184.215.14');
+    const error = await failureOf(fetchImageSafely(url, { resolve }));
+    expect(error).toBeInstanceOf(UrlNotAllowedError);
+    expect(reason(error)).toMatch(/port \d+ is not 80 or 443/);
+    expect(resolve).not.toHaveBeenCalled();
+  });
 
   it('refuses a port other than 80 and 443 even on an address the hook lets through on another port', async () => {
     // Arrange: the hook covers 127.0.0.1 on port 80 only; the server is elsewhere.

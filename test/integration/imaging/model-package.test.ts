@@ -16,13 +16,22 @@ let work: string;
 
 beforeAll(() => {
   work = mkdtempSync(path.join(os.tmpdir(), 'model-package-test-'));
-  execFileSync('/usr/bin/python3', [path.join(ROOT, 'model-package/tests/tiny_model.py'), path.join(work, 'tiny.pt')], { env: PYTHON_ENV });
+  execFileSync('/usr/bin/python3', [path.join(ROOT, 'model-package/tests/tiny_model.py'), path.join(work, 'tiny.pt')], {
+    env: PYTHON_ENV,
+  });
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the model package', () => {
   it('is reproducible: the same weights give the same package, named by its sha256', () => {
-    const spec = { weights: path.join(work, 'tiny.pt'), id: 'tiny-test-encoder', dimensions: 32, inputSize: 64, mean: [0.5, 0.5, 0.5], std: [0.25, 0.25, 0.25] };
+    const spec = {
+      weights: path.join(work, 'tiny.pt'),
+      id: 'tiny-test-encoder',
+      dimensions: 32,
+      inputSize: 64,
+      mean: [0.5, 0.5, 0.5],
+      std: [0.25, 0.25, 0.25],
+    };
 
     const first = buildModelPackage({ ...spec, outDir: path.join(work, 'a') });
     const second = buildModelPackage({ ...spec, outDir: path.join(work, 'b') });
@@ -34,12 +43,24 @@ describe('the model package', () => {
   });
 
   it('unpacked, its own inference code loads the pinned weights and answers every example of the contract it carries', () => {
-    const built = buildModelPackage({ weights: path.join(work, 'tiny.pt'), id: 'tiny-test-encoder', dimensions: 32, inputSize: 64, mean: [0.5, 0.5, 0.5], std: [0.25, 0.25, 0.25], outDir: path.join(work, 'c') });
+    const built = buildModelPackage({
+      weights: path.join(work, 'tiny.pt'),
+      id: 'tiny-test-encoder',
+      dimensions: 32,
+      inputSize: 64,
+      mean: [0.5, 0.5, 0.5],
+      std: [0.25, 0.25, 0.25],
+      outDir: path.join(work, 'c'),
+    });
     const unpacked = path.join(work, 'unpacked');
     execFileSync('mkdir', ['-p', unpacked]);
     execFileSync('tar', ['-xzf', built.path, '-C', unpacked]);
 
-    const lines = execFileSync('/usr/bin/python3', [path.join(ROOT, 'model-package/tests/serve_package.py'), unpacked], { env: PYTHON_ENV, encoding: 'utf8' })
+    const lines = execFileSync(
+      '/usr/bin/python3',
+      [path.join(ROOT, 'model-package/tests/serve_package.py'), unpacked],
+      { env: PYTHON_ENV, encoding: 'utf8' },
+    )
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
@@ -48,10 +69,18 @@ describe('the model package', () => {
     expect(lines.map((l) => l.name)).toEqual(examples.map((e) => e.name));
     for (const valid of IMAGE_EMBEDDING_CONTRACT.examples.valid) {
       const line = lines.find((l) => l.name === valid.name);
-      expect(line).toMatchObject({ status: 200, shape: [valid.shape, 'model'].sort(), model: { id: 'tiny-test-encoder', version: `sha256:${built.weightsSha256}`, dimensions: 32 } });
+      expect(line).toMatchObject({
+        status: 200,
+        shape: [valid.shape, 'model'].sort(),
+        model: { id: 'tiny-test-encoder', version: `sha256:${built.weightsSha256}`, dimensions: 32 },
+      });
     }
     for (const invalid of IMAGE_EMBEDDING_CONTRACT.examples.invalid) {
-      expect(lines.find((l) => l.name === invalid.name)).toMatchObject({ code: invalid.code, status: IMAGE_EMBEDDING_CONTRACT.errors.codes[invalid.code as keyof typeof IMAGE_EMBEDDING_CONTRACT.errors.codes] });
+      expect(lines.find((l) => l.name === invalid.name)).toMatchObject({
+        code: invalid.code,
+        status:
+          IMAGE_EMBEDDING_CONTRACT.errors.codes[invalid.code as keyof typeof IMAGE_EMBEDDING_CONTRACT.errors.codes],
+      });
     }
   }, 120_000);
 });

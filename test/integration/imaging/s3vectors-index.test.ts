@@ -34,7 +34,10 @@ function logo(serial: string, nice: string[], isLive: boolean): LogoMetadata {
   return { serial, design: `${serial}.svg`, mark: `MARK ${serial}`, nice, isLive };
 }
 
-async function expectBackendError(promise: Promise<unknown>, reason: 'timeout' | 'throttled' | 'failed'): Promise<SearchBackendUnavailableError> {
+async function expectBackendError(
+  promise: Promise<unknown>,
+  reason: 'timeout' | 'throttled' | 'failed',
+): Promise<SearchBackendUnavailableError> {
   const err = await promise.then(
     () => undefined,
     (e: unknown) => e,
@@ -95,21 +98,44 @@ describe('S3VectorsIndex (real S3VectorsClient, S3 Vectors fake over HTTP)', () 
     // Act
     const matches = await index.query(unit(0), { topK: 2 });
     const stored = await client.send(
-      new GetVectorsCommand({ vectorBucketName: BUCKET, indexName, keys: [designKeyOf('90000001', '90000001.svg')], returnMetadata: true }),
+      new GetVectorsCommand({
+        vectorBucketName: BUCKET,
+        indexName,
+        keys: [designKeyOf('90000001', '90000001.svg')],
+        returnMetadata: true,
+      }),
     );
 
     // Assert
     expect(designKeyOf('90000001', '90000001.svg')).toMatch(/^90000001#[0-9a-f]{16}$/);
-    expect(matches[0]).toEqual({ serial: '90000001', design: '90000001.svg', mark: 'MARK 90000001', nice: ['09', '25'], isLive: true, score: 1 });
+    expect(matches[0]).toEqual({
+      serial: '90000001',
+      design: '90000001.svg',
+      mark: 'MARK 90000001',
+      nice: ['09', '25'],
+      isLive: true,
+      score: 1,
+    });
     expect(matches[1]).toMatchObject({ serial: '90000002', nice: ['25'], isLive: false, score: 0 });
-    expect(stored.vectors?.[0]?.metadata).toEqual({ serial: '90000001', design: '90000001.svg', mark: 'MARK 90000001', nice: ['09', '25'], is_live: true });
+    expect(stored.vectors?.[0]?.metadata).toEqual({
+      serial: '90000001',
+      design: '90000001.svg',
+      mark: 'MARK 90000001',
+      nice: ['09', '25'],
+      is_live: true,
+    });
   });
 
   it('keeps the three designs of a mark as three vectors and answers one row per mark, with its best design', async () => {
     // Arrange
     const { index } = await freshIndex();
     const designs = [unit(0), unit(3), unit(6)];
-    await index.put(designs.map((vector, d) => ({ vector, metadata: { ...logo('90000010', ['09'], true), design: `design-${d}.svg` } })));
+    await index.put(
+      designs.map((vector, d) => ({
+        vector,
+        metadata: { ...logo('90000010', ['09'], true), design: `design-${d}.svg` },
+      })),
+    );
     await index.put([{ vector: unit(1, 0.3), metadata: logo('90000011', ['09'], true) }]);
 
     // Act
@@ -137,7 +163,14 @@ describe('S3VectorsIndex (real S3VectorsClient, S3 Vectors fake over HTTP)', () 
     const matches = await index.query(unit(2), { topK: 10 });
 
     // Assert
-    expect(matches.map((m) => m.serial)).toEqual(['70000001', '70000003', '70000000', '70000002', '70000008', '70000009']);
+    expect(matches.map((m) => m.serial)).toEqual([
+      '70000001',
+      '70000003',
+      '70000000',
+      '70000002',
+      '70000008',
+      '70000009',
+    ]);
     for (const m of matches) expect(m.score).toBeGreaterThanOrEqual(0);
     for (const m of matches) expect(m.score).toBeLessThanOrEqual(1);
     expect(matches[0]!.score).toBeCloseTo(Math.cos(0.1), 5);

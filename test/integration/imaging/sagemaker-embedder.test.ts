@@ -9,10 +9,7 @@
  * model file, and a result the test can recompute to prove that the image crossed the wire intact.
  */
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import {
-  startSageMakerEndpointServer,
-  type LocalSageMakerEndpoint,
-} from '../../support/sagemaker-endpoint-server';
+import { startSageMakerEndpointServer, type LocalSageMakerEndpoint } from '../../support/sagemaker-endpoint-server';
 import { SageMakerClipEmbedder } from '../../../shared/adapters/aws/sagemaker-embedder';
 import { SearchBackendUnavailableError } from '../../../shared/imaging/image-errors';
 import type { Embedder, NormalizedImage } from '../../../shared/ports';
@@ -30,7 +27,11 @@ const histogramEmbedder: Embedder = {
 };
 
 /** A 224 x 224 logo: a disc of one colour on white, with a bar of another. */
-function logoImage(size = 224, disc: [number, number, number] = [200, 30, 40], bar: [number, number, number] = [20, 60, 180]): NormalizedImage {
+function logoImage(
+  size = 224,
+  disc: [number, number, number] = [200, 30, 40],
+  bar: [number, number, number] = [20, 60, 180],
+): NormalizedImage {
   const rgb = new Uint8Array(size * size * 3).fill(255);
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
@@ -84,7 +85,7 @@ describe('SageMakerClipEmbedder (real SageMakerRuntimeClient, local SageMaker-co
 
   afterEach(() => endpoint.reset());
 
-  it('sends the image as a 224 x 224 PNG in JSON and returns the endpoint\'s 512 values, L2-normalised', async () => {
+  it("sends the image as a 224 x 224 PNG in JSON and returns the endpoint's 512 values, L2-normalised", async () => {
     // Arrange
     const embedder = new SageMakerClipEmbedder(client, endpoint.endpointName);
     const image = logoImage();
@@ -191,7 +192,11 @@ describe('SageMakerClipEmbedder (real SageMakerRuntimeClient, local SageMaker-co
 
     // Assert
     expect(err.reason).toBe('failed');
-    expect(err.cause).toMatchObject({ name: 'ModelError', OriginalStatusCode: 500, OriginalMessage: 'CUDA out of memory' });
+    expect(err.cause).toMatchObject({
+      name: 'ModelError',
+      OriginalStatusCode: 500,
+      OriginalMessage: 'CUDA out of memory',
+    });
   });
 
   it.each([[500], [503]])('reports a bare HTTP %i as failed', async (status) => {
@@ -209,15 +214,39 @@ describe('SageMakerClipEmbedder (real SageMakerRuntimeClient, local SageMaker-co
 
   it.each([
     ['a body that is not JSON', 'Traceback (most recent call last): ...', /not JSON/],
-    ['an embedding of the wrong length', JSON.stringify({ embedding: [0.1, 0.2, 0.3], model: MODEL }), /returned 3 values, expected 512/],
-    ['an object without an embedding', JSON.stringify({ predictions: [], model: MODEL }), /fields the contract does not: predictions/],
+    [
+      'an embedding of the wrong length',
+      JSON.stringify({ embedding: [0.1, 0.2, 0.3], model: MODEL }),
+      /returned 3 values, expected 512/,
+    ],
+    [
+      'an object without an embedding',
+      JSON.stringify({ predictions: [], model: MODEL }),
+      /fields the contract does not: predictions/,
+    ],
     ['a model but no vector', JSON.stringify({ model: MODEL }), /no "embedding" array/],
-    ['a non-numeric value', JSON.stringify({ embedding: [...Array<number>(511).fill(0.1), 'x'], model: MODEL }), /embedding\[511\]/],
+    [
+      'a non-numeric value',
+      JSON.stringify({ embedding: [...Array<number>(511).fill(0.1), 'x'], model: MODEL }),
+      /embedding\[511\]/,
+    ],
     ['an all-zero embedding', JSON.stringify({ embedding: Array<number>(512).fill(0), model: MODEL }), /all zeros/],
-    ["the Hugging Face toolkit's plain list (not the contract)", JSON.stringify([Array<number>(512).fill(0.1)]), /not a JSON object/],
-    ['a batch shape for one image', JSON.stringify({ embeddings: [Array<number>(512).fill(0.1)], model: MODEL }), /no "embedding" array/],
+    [
+      "the Hugging Face toolkit's plain list (not the contract)",
+      JSON.stringify([Array<number>(512).fill(0.1)]),
+      /not a JSON object/,
+    ],
+    [
+      'a batch shape for one image',
+      JSON.stringify({ embeddings: [Array<number>(512).fill(0.1)], model: MODEL }),
+      /no "embedding" array/,
+    ],
     ['no model', JSON.stringify({ embedding: Array<number>(512).fill(0.1) }), /no "model"/],
-    ['a model of other dimensions', JSON.stringify({ embedding: Array<number>(512).fill(0.1), model: { ...MODEL, dimensions: 768 } }), /serves 768 dimensions/],
+    [
+      'a model of other dimensions',
+      JSON.stringify({ embedding: Array<number>(512).fill(0.1), model: { ...MODEL, dimensions: 768 } }),
+      /serves 768 dimensions/,
+    ],
   ])('reports %s as failed', async (_label, body, why) => {
     // Arrange
     const embedder = new SageMakerClipEmbedder(client, endpoint.endpointName);

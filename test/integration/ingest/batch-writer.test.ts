@@ -19,17 +19,26 @@ async function countedStore() {
     (next, context) => async (args) => {
       const requests = (args.input as { RequestItems?: Record<string, unknown[]> }).RequestItems;
       if (context.commandName === 'BatchWriteItemCommand' && requests) {
-        for (const [table, items] of Object.entries(requests)) written.set(table, (written.get(table) ?? 0) + items.length);
+        for (const [table, items] of Object.entries(requests))
+          written.set(table, (written.get(table) ?? 0) + items.length);
       }
       return next(args);
     },
     { step: 'initialize', name: 'countWrites' },
   );
-  return { store: new DynamoDbMarkStore(doc, tables), batches: new DynamoDbDataBatchStore(doc, config.tables['data-batches']), written, tables, doc };
+  return {
+    store: new DynamoDbMarkStore(doc, tables),
+    batches: new DynamoDbDataBatchStore(doc, config.tables['data-batches']),
+    written,
+    tables,
+    doc,
+  };
 }
 
-const mark = (serial: string, markText: string, overrides: Partial<MarkRecord> = {}) => markRecord(serial, markText, { source: 'writer-test', ...overrides });
-const serialsOf = async (store: DynamoDbMarkStore, key: string) => ((await store.lookup('US', [key])).get(key) ?? []).map((m) => m.serial).sort();
+const mark = (serial: string, markText: string, overrides: Partial<MarkRecord> = {}) =>
+  markRecord(serial, markText, { source: 'writer-test', ...overrides });
+const serialsOf = async (store: DynamoDbMarkStore, key: string) =>
+  ((await store.lookup('US', [key])).get(key) ?? []).map((m) => m.serial).sort();
 
 describe('a batch writer', () => {
   it('files the marks of many chunks under a shared key with one write of it, at finish', async () => {
@@ -65,14 +74,20 @@ describe('a batch writer', () => {
     expect(await serialsOf(store, 'e:tarnwhistle')).toEqual(['MOVE-2', 'MOVE-3']);
     expect(await serialsOf(store, 'e:corvellum')).toEqual([]);
     // Both are renamed in the next chunk: MOVE-3 leaves a stored key, MOVE-4 one it was only held to join.
-    await writer.write([mark('MOVE-3', 'Brackenvolt', { batchDate: '2026-11-03' }), mark('MOVE-4', 'Brackenvolt', { batchDate: '2026-11-03' })]);
+    await writer.write([
+      mark('MOVE-3', 'Brackenvolt', { batchDate: '2026-11-03' }),
+      mark('MOVE-4', 'Brackenvolt', { batchDate: '2026-11-03' }),
+    ]);
     expect(await serialsOf(store, 'e:tarnwhistle')).toEqual(['MOVE-2']);
     await writer.finish();
 
     expect(await serialsOf(store, 'e:tarnwhistle')).toEqual(['MOVE-2']);
     expect(await serialsOf(store, 'e:corvellum')).toEqual([]);
     expect(await serialsOf(store, 'e:brackenvolt')).toEqual(['MOVE-1', 'MOVE-3', 'MOVE-4']);
-    expect(await store.getMark('US', 'MOVE-3')).toMatchObject({ markText: 'Brackenvolt', lookupKeys: expect.arrayContaining(['e:brackenvolt']) });
+    expect(await store.getMark('US', 'MOVE-3')).toMatchObject({
+      markText: 'Brackenvolt',
+      lookupKeys: expect.arrayContaining(['e:brackenvolt']),
+    });
   });
 
   it('a later summary of a serial wins within the batch (a status that changes between chunks)', async () => {
@@ -80,10 +95,19 @@ describe('a batch writer', () => {
     const writer = store.openBatchWriter();
 
     await writer.write([mark('TWICE-1', 'Ossifrage Blue')]);
-    await writer.write([mark('TWICE-1', 'Ossifrage Blue', { statusCode: '602', statusCategory: 'dead', isLive: false, batchDate: '2026-11-02' })]);
+    await writer.write([
+      mark('TWICE-1', 'Ossifrage Blue', {
+        statusCode: '602',
+        statusCategory: 'dead',
+        isLive: false,
+        batchDate: '2026-11-02',
+      }),
+    ]);
     await writer.finish();
 
-    expect((await store.lookup('US', ['e:ossifrageblue'])).get('e:ossifrageblue')).toEqual([expect.objectContaining({ serial: 'TWICE-1', isLive: false, statusCategory: 'dead' })]);
+    expect((await store.lookup('US', ['e:ossifrageblue'])).get('e:ossifrageblue')).toEqual([
+      expect.objectContaining({ serial: 'TWICE-1', isLive: false, statusCategory: 'dead' }),
+    ]);
   });
 
   it('writes what it holds once it holds more than its bound, and goes on holding after that', async () => {
@@ -121,7 +145,15 @@ describe('a batch writer', () => {
 describe('unfinished batches', () => {
   it('lists the batches begun and never completed, not the complete ones nor the lock', async () => {
     const { batches } = await countedStore();
-    const begin = (batchId: string) => batches.begin({ market: 'US', kind: 'marks', batchId, source: 's', dataAsOf: '2026-11-01', startedAt: '2026-11-01T00:00:00Z' });
+    const begin = (batchId: string) =>
+      batches.begin({
+        market: 'US',
+        kind: 'marks',
+        batchId,
+        source: 's',
+        dataAsOf: '2026-11-01',
+        startedAt: '2026-11-01T00:00:00Z',
+      });
     await begin('2026-11-01#a');
     await begin('2026-11-02#b');
     await batches.complete({ market: 'US', kind: 'marks', batchId: '2026-11-02#b' }, { read: 1 }, new Date());

@@ -28,9 +28,20 @@ it('stopped mid-run: not complete; run again: complete, every record stored once
   const { raw } = createDynamoDbClients({ region: 'us-east-1', endpoint: engine.endpoint });
   await createTables(raw, 'crash');
   raw.destroy();
-  const stores = buildDataStores(loadConfig(localEnvironment({ dynamoDbEndpoint: engine.endpoint, tablePrefix: 'crash' })));
+  const stores = buildDataStores(
+    loadConfig(localEnvironment({ dynamoDbEndpoint: engine.endpoint, tablePrefix: 'crash' })),
+  );
   const run = (onProgress?: () => Promise<void>) =>
-    ingestBatch(stores, { kind: 'uspto-daily', market: 'US', input: createReadStream(SEED), batchDate: '2026-11-20', source: 'seed.xml', holder: 'crash-test', chunkSize: 2, onProgress });
+    ingestBatch(stores, {
+      kind: 'uspto-daily',
+      market: 'US',
+      input: createReadStream(SEED),
+      batchDate: '2026-11-20',
+      source: 'seed.xml',
+      holder: 'crash-test',
+      chunkSize: 2,
+      onProgress,
+    });
 
   let chunks = 0;
   const interrupted = await run(async () => {
@@ -49,7 +60,10 @@ it('stopped mid-run: not complete; run again: complete, every record stored once
   expect(resumed).toMatchObject({ complete: true, read: 11, rejected: 0 });
   expect(resumed.written + resumed.unchanged).toBe(11);
   expect(resumed.unchanged).toBeGreaterThanOrEqual(4);
-  expect(await stores.batches.get('US', 'marks', resumed.batchId)).toMatchObject({ status: 'complete', counts: expect.objectContaining({ read: 11 }) });
+  expect(await stores.batches.get('US', 'marks', resumed.batchId)).toMatchObject({
+    status: 'complete',
+    counts: expect.objectContaining({ read: 11 }),
+  });
   for (const serial of SERIALS) expect(await stores.marks.getMark('US', serial)).toBeDefined();
   expect((await stores.marks.lookup('US', ['e:tusimple'])).get('e:tusimple')).toHaveLength(3);
 });

@@ -39,11 +39,26 @@ async function put(key: string, body: Buffer | string): Promise<void> {
 }
 /** One record per key, each key encoded as S3 puts it in the event (spaces as `+`). */
 const eventOf = (...keys: string[]) =>
-  ({ Records: keys.map((key) => ({ s3: { bucket: { name: 'batches' }, object: { key: encodeURIComponent(key).replace(/%2F/g, '/').replace(/%20/g, '+') } } })) }) as unknown as S3Event;
+  ({
+    Records: keys.map((key) => ({
+      s3: {
+        bucket: { name: 'batches' },
+        object: { key: encodeURIComponent(key).replace(/%2F/g, '/').replace(/%20/g, '+') },
+      },
+    })),
+  }) as unknown as S3Event;
 const manifestLine = (serial: string, brand: { mark: string; file: string; nice: number[] }) =>
-  JSON.stringify({ serial, mark: brand.mark, file: brand.file, nice: brand.nice, is_live: true, source: 'simple-icons' });
+  JSON.stringify({
+    serial,
+    mark: brand.mark,
+    file: brand.file,
+    nice: brand.nice,
+    is_live: true,
+    source: 'simple-icons',
+  });
 /** The image search as the image-search function builds it, fresh so that it sees the latest complete batch. */
-const searchLogos = (request: Partial<LogoSearchRequest> & { image_b64: string }) => buildLogoSearch(stack.config, stores.batches).search({ country: 'US', limit: 3, ...request });
+const searchLogos = (request: Partial<LogoSearchRequest> & { image_b64: string }) =>
+  buildLogoSearch(stack.config, stores.batches).search({ country: 'US', limit: 3, ...request });
 
 beforeAll(async () => {
   stack = await createTestStack();
@@ -58,13 +73,25 @@ beforeAll(async () => {
   };
   // The marks the logos belong to, through the same event path.
   const usMarks = 'incoming/marks-jsonl/US/2026-11-20/marks.jsonl';
-  await put(usMarks, BRANDS.map((b, i) => JSON.stringify({ serial: `${US}${i}`, mark: b.mark, nice: b.nice, is_live: true })).join('\n'));
+  await put(
+    usMarks,
+    BRANDS.map((b, i) => JSON.stringify({ serial: `${US}${i}`, mark: b.mark, nice: b.nice, is_live: true })).join('\n'),
+  );
   const cnMarks = 'incoming/marks-jsonl/CN/2026-11-20/marks.jsonl';
-  await put(cnMarks, BRANDS.map((b, i) => JSON.stringify({ serial: `${CN}${i}`, mark: b.mark, nice: b.nice, is_live: true })).join('\n'));
-  await put(`${cnMarks}.coverage.json`, JSON.stringify({ country: 'CN', source: 'event test records', partial: true, coverage_note: 'a test store' }));
+  await put(
+    cnMarks,
+    BRANDS.map((b, i) => JSON.stringify({ serial: `${CN}${i}`, mark: b.mark, nice: b.nice, is_live: true })).join('\n'),
+  );
+  await put(
+    `${cnMarks}.coverage.json`,
+    JSON.stringify({ country: 'CN', source: 'event test records', partial: true, coverage_note: 'a test store' }),
+  );
   logged = [];
   const marks = await ingestS3Event(eventOf(usMarks, `${cnMarks}.coverage.json`, cnMarks), deps);
-  expect(marks).toEqual([expect.objectContaining({ complete: true, written: BRANDS.length }), expect.objectContaining({ complete: true, written: BRANDS.length })]);
+  expect(marks).toEqual([
+    expect.objectContaining({ complete: true, written: BRANDS.length }),
+    expect.objectContaining({ complete: true, written: BRANDS.length }),
+  ]);
 }, 60_000);
 beforeEach(() => {
   logged = [];
@@ -75,14 +102,27 @@ describe('a logo batch uploaded to incoming/logos/<market>/<YYYY-MM-DD>/<batch-n
     const folder = 'incoming/logos/US/2026-11-21/week 47';
     const images = BRANDS.slice(0, 3).map((b) => `${folder}/${b.file}`);
     for (const [i, key] of images.entries()) await put(key, await sampleLogo(BRANDS[i]!.file));
-    await put(`${folder}/logos.jsonl`, BRANDS.slice(0, 3).map((b, i) => manifestLine(`${US}${i}`, b)).join('\n'));
+    await put(
+      `${folder}/logos.jsonl`,
+      BRANDS.slice(0, 3)
+        .map((b, i) => manifestLine(`${US}${i}`, b))
+        .join('\n'),
+    );
 
     const summaries = await ingestS3Event(eventOf(...images, `${folder}/logos.jsonl`), deps);
 
     expect(summaries).toEqual([expect.objectContaining({ complete: true, read: 3, written: 3, rejected: 0 })]);
-    expect(logged.map((l) => l.message)).toEqual(['logo batch image', 'logo batch image', 'logo batch image', 'batch ingested']);
+    expect(logged.map((l) => l.message)).toEqual([
+      'logo batch image',
+      'logo batch image',
+      'logo batch image',
+      'batch ingested',
+    ]);
     expect(logged[0]!.data).toMatchObject({ key: images[0], manifest: `${folder}/logos.jsonl` });
-    expect(await stores.batches.get('US', 'logos', `2026-11-21#${folder}/logos.jsonl`)).toMatchObject({ status: 'complete', dataAsOf: '2026-11-21' });
+    expect(await stores.batches.get('US', 'logos', `2026-11-21#${folder}/logos.jsonl`)).toMatchObject({
+      status: 'complete',
+      dataAsOf: '2026-11-21',
+    });
     const found = await searchLogos({ image_b64: (await sampleLogo('simple-icons/nike.svg')).toString('base64') });
     expect(found).toMatchObject({ degraded: false, data_as_of: '2026-11-21' });
     expect(found.results[0]).toMatchObject({ serial: `${US}1`, mark: 'Nike', is_live: 1 });
@@ -96,7 +136,12 @@ describe('a logo batch uploaded to incoming/logos/<market>/<YYYY-MM-DD>/<batch-n
     const summaries = await ingestS3Event(eventOf(`${folder}/simple-icons/acer.svg`), deps);
 
     expect(summaries).toEqual([]);
-    expect(logged).toEqual([{ message: 'logo batch image', data: { bucket: 'batches', key: `${folder}/simple-icons/acer.svg`, manifest: `${folder}/logos.jsonl` } }]);
+    expect(logged).toEqual([
+      {
+        message: 'logo batch image',
+        data: { bucket: 'batches', key: `${folder}/simple-icons/acer.svg`, manifest: `${folder}/logos.jsonl` },
+      },
+    ]);
     expect(await stores.batches.get('US', 'logos', `2026-11-22#${folder}/logos.jsonl`)).toBeUndefined();
   });
 
@@ -105,16 +150,32 @@ describe('a logo batch uploaded to incoming/logos/<market>/<YYYY-MM-DD>/<batch-n
     await put(`${folder}/simple-icons/acer.svg`, await sampleLogo('simple-icons/acer.svg'));
     await put(`${folder}/simple-icons/3m.svg`, await sampleLogo('simple-icons/3m.svg'));
     const stranger = `${US}NOBODY`;
-    await put(`${folder}/logos.jsonl`, [manifestLine(`${US}3`, BRANDS[3]!), manifestLine(stranger, { mark: '3M', file: 'simple-icons/3m.svg', nice: [1] })].join('\n'));
+    await put(
+      `${folder}/logos.jsonl`,
+      [
+        manifestLine(`${US}3`, BRANDS[3]!),
+        manifestLine(stranger, { mark: '3M', file: 'simple-icons/3m.svg', nice: [1] }),
+      ].join('\n'),
+    );
 
     const summaries = await ingestS3Event(eventOf(`${folder}/logos.jsonl`), deps);
 
     expect(summaries).toEqual([expect.objectContaining({ complete: true, read: 2, written: 1, rejected: 1 })]);
     expect(logged.filter((l) => l.message === 'logo line rejected').map((l) => l.data)).toEqual([
-      expect.objectContaining({ key: `${folder}/logos.jsonl`, line: 2, serial: stranger, error: `no mark ${stranger} in the US store` }),
+      expect.objectContaining({
+        key: `${folder}/logos.jsonl`,
+        line: 2,
+        serial: stranger,
+        error: `no mark ${stranger} in the US store`,
+      }),
     ]);
-    expect(await stores.batches.get('US', 'logos', `2026-11-23#${folder}/logos.jsonl`)).toMatchObject({ status: 'complete' });
-    const found = await searchLogos({ image_b64: (await sampleLogo('simple-icons/3m.svg')).toString('base64'), limit: 10 });
+    expect(await stores.batches.get('US', 'logos', `2026-11-23#${folder}/logos.jsonl`)).toMatchObject({
+      status: 'complete',
+    });
+    const found = await searchLogos({
+      image_b64: (await sampleLogo('simple-icons/3m.svg')).toString('base64'),
+      limit: 10,
+    });
     expect(found.results.map((r) => r.serial)).not.toContain(stranger);
     expect(found.results.map((r) => r.serial)).toContain(`${US}3`);
   });
@@ -139,13 +200,19 @@ describe('a logo batch uploaded to incoming/logos/<market>/<YYYY-MM-DD>/<batch-n
 
     expect(summaries).toEqual([expect.objectContaining({ complete: true, read: 4, written: 1, rejected: 3 })]);
     const rejects = logged.filter((l) => l.message === 'logo line rejected').map((l) => l.data);
-    expect(rejects.map((r) => [r.line, r.serial])).toEqual([[2, `${US}1`], [3, `${US}2`], [4, `${US}2`]]);
+    expect(rejects.map((r) => [r.line, r.serial])).toEqual([
+      [2, `${US}1`],
+      [3, `${US}2`],
+      [4, `${US}2`],
+    ]);
     expect(rejects.map((r) => r.error)).toEqual([
       expect.stringMatching(/^image simple-icons\/never-uploaded\.svg: /),
       expect.stringMatching(/^image broken\.png: /),
       expect.stringMatching(/^image truncated\.svg: /),
     ]);
-    expect(await stores.batches.get('US', 'logos', `2026-11-24#${folder}/logos.jsonl`)).toMatchObject({ status: 'complete' });
+    expect(await stores.batches.get('US', 'logos', `2026-11-24#${folder}/logos.jsonl`)).toMatchObject({
+      status: 'complete',
+    });
   });
 
   it('throws when the batch cannot complete, so that S3 retries the event; the retry finishes it', async () => {
@@ -155,27 +222,45 @@ describe('a logo batch uploaded to incoming/logos/<market>/<YYYY-MM-DD>/<batch-n
     // The manifest is gone by the time the event is handled (replaced, or not yet visible).
     await rm(path.join(bucket, folder, 'logos.jsonl'));
 
-    await expect(ingestS3Event(eventOf(`${folder}/logos.jsonl`), deps)).rejects.toThrow(`batch ${folder}/logos.jsonl did not complete`);
-    expect(await stores.batches.get('US', 'logos', `2026-11-25#${folder}/logos.jsonl`)).toMatchObject({ status: 'running' });
+    await expect(ingestS3Event(eventOf(`${folder}/logos.jsonl`), deps)).rejects.toThrow(
+      `batch ${folder}/logos.jsonl did not complete`,
+    );
+    expect(await stores.batches.get('US', 'logos', `2026-11-25#${folder}/logos.jsonl`)).toMatchObject({
+      status: 'running',
+    });
 
     await put(`${folder}/logos.jsonl`, manifestLine(`${US}3`, BRANDS[3]!));
     const retried = await ingestS3Event(eventOf(`${folder}/logos.jsonl`), deps);
 
     expect(retried).toEqual([expect.objectContaining({ complete: true, written: 1 })]);
-    expect(await stores.batches.get('US', 'logos', `2026-11-25#${folder}/logos.jsonl`)).toMatchObject({ status: 'complete' });
+    expect(await stores.batches.get('US', 'logos', `2026-11-25#${folder}/logos.jsonl`)).toMatchObject({
+      status: 'complete',
+    });
   });
 
   it('takes a CN batch without a coverage sidecar: CN answers carry the coverage record of the CN mark batch', async () => {
     const folder = 'incoming/logos/CN/2026-11-21/cn-week-47';
     await put(`${folder}/simple-icons/adidas.svg`, await sampleLogo('simple-icons/adidas.svg'));
     await put(`${folder}/simple-icons/nike.svg`, await sampleLogo('simple-icons/nike.svg'));
-    await put(`${folder}/logos.jsonl`, [manifestLine(`${CN}0`, BRANDS[0]!), manifestLine(`${CN}1`, BRANDS[1]!)].join('\n'));
+    await put(
+      `${folder}/logos.jsonl`,
+      [manifestLine(`${CN}0`, BRANDS[0]!), manifestLine(`${CN}1`, BRANDS[1]!)].join('\n'),
+    );
 
     const summaries = await ingestS3Event(eventOf(`${folder}/logos.jsonl`), deps);
 
     expect(summaries).toEqual([expect.objectContaining({ complete: true, written: 2, rejected: 0 })]);
-    const found = await searchLogos({ image_b64: (await sampleLogo('simple-icons/adidas.svg')).toString('base64'), country: 'CN' });
-    expect(found).toMatchObject({ country: 'CN', source: 'event test records', partial: true, coverage_note: 'a test store', data_as_of: '2026-11-21' });
+    const found = await searchLogos({
+      image_b64: (await sampleLogo('simple-icons/adidas.svg')).toString('base64'),
+      country: 'CN',
+    });
+    expect(found).toMatchObject({
+      country: 'CN',
+      source: 'event test records',
+      partial: true,
+      coverage_note: 'a test store',
+      data_as_of: '2026-11-21',
+    });
     expect(found.results[0]).toMatchObject({ serial: `${CN}0`, jurisdiction: 'CN' });
   });
 
@@ -183,7 +268,10 @@ describe('a logo batch uploaded to incoming/logos/<market>/<YYYY-MM-DD>/<batch-n
     const folder = 'incoming/logos/US/2026-11-26/three-designs';
     const designs = ['devicon/android-original.svg', 'devicon/angular-original.svg', 'simple-icons/actix.svg'];
     for (const file of designs) await put(`${folder}/${file}`, await sampleLogo(file));
-    await put(`${folder}/logos.jsonl`, designs.map((file) => manifestLine(`${US}2`, { ...BRANDS[2]!, file })).join('\n'));
+    await put(
+      `${folder}/logos.jsonl`,
+      designs.map((file) => manifestLine(`${US}2`, { ...BRANDS[2]!, file })).join('\n'),
+    );
 
     const summaries = await ingestS3Event(eventOf(`${folder}/logos.jsonl`), deps);
 
@@ -206,7 +294,13 @@ describe('a logo batch uploaded to incoming/logos/<market>/<YYYY-MM-DD>/<batch-n
 
     const summaries = await ingestS3Event(eventOf(`${folder}/logos.jsonl`), deps);
 
-    expect(summaries).toEqual([expect.objectContaining({ complete: false, written: 0, refused: expect.stringContaining('already as of 2026-11-26') })]);
+    expect(summaries).toEqual([
+      expect.objectContaining({
+        complete: false,
+        written: 0,
+        refused: expect.stringContaining('already as of 2026-11-26'),
+      }),
+    ]);
     expect(logged.map((l) => l.message)).toEqual(['batch refused']);
     expect(await stores.batches.get('US', 'logos', `2026-11-22#${folder}/logos.jsonl`)).toBeUndefined();
   });
@@ -218,7 +312,12 @@ describe('a logo batch uploaded to incoming/logos/<market>/<YYYY-MM-DD>/<batch-n
 
     expect(summaries).toEqual([]);
     expect(logged).toEqual([
-      { message: 'ignored object', data: expect.objectContaining({ reason: expect.stringContaining('incoming/logos/<market>/<YYYY-MM-DD>/<batch-name>/logos.jsonl') }) },
+      {
+        message: 'ignored object',
+        data: expect.objectContaining({
+          reason: expect.stringContaining('incoming/logos/<market>/<YYYY-MM-DD>/<batch-name>/logos.jsonl'),
+        }),
+      },
     ]);
   });
 });

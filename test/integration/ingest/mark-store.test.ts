@@ -20,7 +20,8 @@ beforeAll(async () => {
 
 afterAll(() => doc.destroy());
 
-const mark = (serial: string, markText: string, overrides: Partial<MarkRecord> = {}): MarkRecord => markRecord(serial, markText, { source: 'mark-store-test', ...overrides });
+const mark = (serial: string, markText: string, overrides: Partial<MarkRecord> = {}): MarkRecord =>
+  markRecord(serial, markText, { source: 'mark-store-test', ...overrides });
 
 describe('a key shared by many marks', () => {
   it('holds every mark written under it, chunk after chunk, and a status change of one leaves the others alone', async () => {
@@ -29,7 +30,14 @@ describe('a key shared by many marks', () => {
       await store.upsertMarks(serials.slice(i, i + 500).map((s) => mark(s, 'Globnarrow')));
     }
 
-    const dead = await store.upsertMarks([mark('SHARED-7', 'Globnarrow', { statusCode: '602', statusCategory: 'dead', isLive: false, batchDate: '2026-11-02' })]);
+    const dead = await store.upsertMarks([
+      mark('SHARED-7', 'Globnarrow', {
+        statusCode: '602',
+        statusCategory: 'dead',
+        isLive: false,
+        batchDate: '2026-11-02',
+      }),
+    ]);
     const found = (await store.lookup('US', ['e:globnarrow'])).get('e:globnarrow')!;
 
     expect(dead).toMatchObject({ written: 1, unchanged: 0 });
@@ -51,9 +59,21 @@ describe('a key shared by many marks', () => {
 
 describe('the size budget of a key item', () => {
   const summaries = (statuses: StatusCategory[]) =>
-    new Map(statuses.map((s, i) => [`S${i}`, ['Some mark text', ['09'], s, 'word'] as [string, string[], StatusCategory, 'word']]));
-  const statusesOf = (parts: string[]) => parts.flatMap((part) => Object.values(JSON.parse(part) as Record<string, [string, string[], StatusCategory]>).map((s) => s[2]));
-  const statuses: StatusCategory[] = [...Array(20).fill('registered'), ...Array(20).fill('dead'), ...Array(20).fill('pending')];
+    new Map(
+      statuses.map((s, i) => [
+        `S${i}`,
+        ['Some mark text', ['09'], s, 'word'] as [string, string[], StatusCategory, 'word'],
+      ]),
+    );
+  const statusesOf = (parts: string[]) =>
+    parts.flatMap((part) =>
+      Object.values(JSON.parse(part) as Record<string, [string, string[], StatusCategory]>).map((s) => s[2]),
+    );
+  const statuses: StatusCategory[] = [
+    ...Array(20).fill('registered'),
+    ...Array(20).fill('dead'),
+    ...Array(20).fill('pending'),
+  ];
   const one = Buffer.byteLength(JSON.stringify({ S10: ['Some mark text', ['09'], 'registered', 'word'] }));
 
   it('keeps an item within budget untouched', () => {
@@ -89,7 +109,9 @@ describe('the size budget of a key item', () => {
   it('a real key item stays under the budget', async () => {
     await store.upsertMarks(Array.from({ length: 300 }, (_, i) => mark(`BUDGET-${i}`, 'Quillimbard')));
 
-    const item = (await doc.send(new GetCommand({ TableName: tables.markKeys, Key: { lookupKey: 'US#e:quillimbard' } }))).Item!;
+    const item = (
+      await doc.send(new GetCommand({ TableName: tables.markKeys, Key: { lookupKey: 'US#e:quillimbard' } }))
+    ).Item!;
 
     expect(Object.keys(item).sort()).toEqual(['lookupKey', 'summaries']);
     expect(Buffer.byteLength(item.summaries as string)).toBeLessThan(KEY_ITEM_BUDGET_BYTES);
@@ -101,11 +123,28 @@ describe('items written in the earlier nested form', () => {
     await doc.send(
       new PutCommand({
         TableName: tables.markKeys,
-        Item: { lookupKey: 'US#e:oldformia', marks: { 'OLD-1': { m: 'Oldformia', n: ['03'], s: 'registered', d: 'word' }, 'OLD-2': { m: 'OLDFORMIA', n: [], s: 'dead', d: 'design' } } },
+        Item: {
+          lookupKey: 'US#e:oldformia',
+          marks: {
+            'OLD-1': { m: 'Oldformia', n: ['03'], s: 'registered', d: 'word' },
+            'OLD-2': { m: 'OLDFORMIA', n: [], s: 'dead', d: 'design' },
+          },
+        },
       }),
     );
-    const old2 = mark('OLD-2', 'OLDFORMIA', { niceClasses: [], statusCode: '602', statusCategory: 'dead', isLive: false, drawingKind: 'design' });
-    await doc.send(new PutCommand({ TableName: tables.marks, Item: { ...old2, markId: 'US#OLD-2', contentHash: 'from-before', lookupKeys: ['e:oldformia'] } }));
+    const old2 = mark('OLD-2', 'OLDFORMIA', {
+      niceClasses: [],
+      statusCode: '602',
+      statusCategory: 'dead',
+      isLive: false,
+      drawingKind: 'design',
+    });
+    await doc.send(
+      new PutCommand({
+        TableName: tables.marks,
+        Item: { ...old2, markId: 'US#OLD-2', contentHash: 'from-before', lookupKeys: ['e:oldformia'] },
+      }),
+    );
   });
 
   it('are read by lookup and getMark', async () => {
@@ -114,17 +153,37 @@ describe('items written in the earlier nested form', () => {
 
     expect(found).toEqual(
       expect.arrayContaining([
-        { serial: 'OLD-1', markText: 'Oldformia', niceClasses: ['03'], isLive: true, statusCategory: 'registered', drawingKind: 'word' },
-        { serial: 'OLD-2', markText: 'OLDFORMIA', niceClasses: [], isLive: false, statusCategory: 'dead', drawingKind: 'design' },
+        {
+          serial: 'OLD-1',
+          markText: 'Oldformia',
+          niceClasses: ['03'],
+          isLive: true,
+          statusCategory: 'registered',
+          drawingKind: 'word',
+        },
+        {
+          serial: 'OLD-2',
+          markText: 'OLDFORMIA',
+          niceClasses: [],
+          isLive: false,
+          statusCategory: 'dead',
+          drawingKind: 'design',
+        },
       ]),
     );
-    expect(old2).toMatchObject({ serial: 'OLD-2', markText: 'OLDFORMIA', statusCategory: 'dead', lookupKeys: ['e:oldformia'] });
+    expect(old2).toMatchObject({
+      serial: 'OLD-2',
+      markText: 'OLDFORMIA',
+      statusCategory: 'dead',
+      lookupKeys: ['e:oldformia'],
+    });
   });
 
   it('a change rewrites the key item packed, keeping the marks it already held', async () => {
     await store.upsertMarks([mark('OLD-2', 'Oldformia', { batchDate: '2026-11-03' })]);
 
-    const item = (await doc.send(new GetCommand({ TableName: tables.markKeys, Key: { lookupKey: 'US#e:oldformia' } }))).Item!;
+    const item = (await doc.send(new GetCommand({ TableName: tables.markKeys, Key: { lookupKey: 'US#e:oldformia' } })))
+      .Item!;
     const found = (await store.lookup('US', ['e:oldformia'])).get('e:oldformia')!;
 
     expect(item.marks).toBeUndefined();
@@ -133,6 +192,10 @@ describe('items written in the earlier nested form', () => {
       ['OLD-1', true],
       ['OLD-2', true],
     ]);
-    expect(await store.getMark('US', 'OLD-2')).toMatchObject({ markText: 'Oldformia', batchDate: '2026-11-03', isLive: true });
+    expect(await store.getMark('US', 'OLD-2')).toMatchObject({
+      markText: 'Oldformia',
+      batchDate: '2026-11-03',
+      isLive: true,
+    });
   });
 });

@@ -26,21 +26,39 @@ async function countedStores(): Promise<Counted> {
     (next, context) => async (args) => {
       const requests = (args.input as { RequestItems?: Record<string, { Keys?: unknown[] }> }).RequestItems;
       if (context.commandName === 'BatchGetItemCommand' && requests) {
-        for (const [table, request] of Object.entries(requests)) reads.set(table, (reads.get(table) ?? 0) + (request.Keys?.length ?? 0));
+        for (const [table, request] of Object.entries(requests))
+          reads.set(table, (reads.get(table) ?? 0) + (request.Keys?.length ?? 0));
       }
       return next(args);
     },
     { step: 'initialize', name: 'countReads' },
   );
-  return { stores: buildDataStores(config, doc), reads, tables: { marks: config.tables.marks, markKeys: config.tables['mark-keys'] } };
+  return {
+    stores: buildDataStores(config, doc),
+    reads,
+    tables: { marks: config.tables.marks, markKeys: config.tables['mark-keys'] },
+  };
 }
 
 const jsonl = (lines: object[]) => Readable.from([lines.map((l) => JSON.stringify(l)).join('\n')]);
 const marks = (prefix: string, count: number, mark: string) =>
-  Array.from({ length: count }, (_, i) => ({ serial: `US-SEAL-${prefix}-${String(i).padStart(4, '0')}`, mark, is_live: true, nice: [9] }));
+  Array.from({ length: count }, (_, i) => ({
+    serial: `US-SEAL-${prefix}-${String(i).padStart(4, '0')}`,
+    mark,
+    is_live: true,
+    nice: [9],
+  }));
 
 function request(lines: object[], overrides: Partial<IngestRequest> = {}): IngestRequest {
-  return { kind: 'marks-jsonl', market: 'US', batchDate: '2026-11-10', source: `sealed-${Math.random().toString(36).slice(2)}`, holder: 'test', input: jsonl(lines), ...overrides };
+  return {
+    kind: 'marks-jsonl',
+    market: 'US',
+    batchDate: '2026-11-10',
+    source: `sealed-${Math.random().toString(36).slice(2)}`,
+    holder: 'test',
+    input: jsonl(lines),
+    ...overrides,
+  };
 }
 
 /** The mark store, whose batch writer fails on its `failOn`-th chunk: the batch stops there as if the process died. */
@@ -72,7 +90,9 @@ async function serialsUnder(stores: IngestStores, key: string): Promise<string[]
 }
 
 async function sealed(stores: IngestStores): Promise<boolean[]> {
-  return Promise.all([stores.keyFilters.loadSealed('US', 'keys'), stores.keyFilters.loadSealed('US', 'serials')]).then((all) => all.map((f) => f.sealed));
+  return Promise.all([stores.keyFilters.loadSealed('US', 'keys'), stores.keyFilters.loadSealed('US', 'serials')]).then(
+    (all) => all.map((f) => f.sealed),
+  );
 }
 
 describe('sealed filters', () => {
@@ -101,8 +121,13 @@ describe('sealed filters', () => {
     reads.clear();
 
     // 10 stored marks change (5 die, 5 are renamed), 20 new ones join the same key.
-    const old = marks('OLD', 10, 'Stormlantern').map((l, i) => (i < 5 ? { ...l, is_live: false } : { ...l, mark: 'Stormlantern Pro' }));
-    const summary = await ingestBatch(stores, request([...old, ...marks('NEW', 20, 'Stormlantern')], { batchDate: '2026-11-11' }));
+    const old = marks('OLD', 10, 'Stormlantern').map((l, i) =>
+      i < 5 ? { ...l, is_live: false } : { ...l, mark: 'Stormlantern Pro' },
+    );
+    const summary = await ingestBatch(
+      stores,
+      request([...old, ...marks('NEW', 20, 'Stormlantern')], { batchDate: '2026-11-11' }),
+    );
 
     expect(summary).toMatchObject({ complete: true, written: 30 });
     // The 10 stored serials are read; of the 20 new ones only a rare false "maybe" of the filter could be.
@@ -122,7 +147,10 @@ describe('sealed filters', () => {
 
     // Batch A writes two chunks of mark records under a new key, then stops before it has filed them under it.
     const lines = marks('A', 6, 'Cindergloam');
-    const interrupted = await ingestBatch({ ...stores, marks: failingOn(stores.marks, 3) }, { ...request(lines), chunkSize: 2 });
+    const interrupted = await ingestBatch(
+      { ...stores, marks: failingOn(stores.marks, 3) },
+      { ...request(lines), chunkSize: 2 },
+    );
     expect(interrupted.complete).toBe(false);
     for (const { serial } of lines.slice(0, 4)) expect(await stores.marks.getMark('US', serial)).toBeDefined();
     expect(await serialsUnder(stores, 'e:cindergloam')).toHaveLength(0);

@@ -6,7 +6,13 @@
  * The interrupted-write and racing-reader cases wrap the AWS SDK client to fail, or to let a writer in, at one chosen
  * call: that is the only way to stop a write at an exact point. Everything else is the real client on DynamoDB Local.
  */
-import { BatchGetCommand, BatchWriteCommand, PutCommand, paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  PutCommand,
+  paginateScan,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { DynamoDbMarkStore } from '../../../shared/adapters/aws/dynamodb-mark-store';
 import { KEY_ITEM_BUDGET_BYTES, KeyItemTooLargeError } from '../../../shared/adapters/aws/mark-key-items';
 import { phoneticKey } from '../../../shared/marks/lookup-keys';
@@ -27,7 +33,8 @@ beforeAll(async () => {
 
 afterAll(() => doc.destroy());
 
-const mark = (serial: string, markText: string, overrides: Partial<MarkRecord> = {}): MarkRecord => markRecord(serial, markText, { source: 'sharded-key-test', ...overrides });
+const mark = (serial: string, markText: string, overrides: Partial<MarkRecord> = {}): MarkRecord =>
+  markRecord(serial, markText, { source: 'sharded-key-test', ...overrides });
 
 const dead = { statusCode: '602', statusCategory: 'dead', isLive: false } as const;
 
@@ -39,7 +46,12 @@ const VOWEL_RUNS: string[] = [];
 })('');
 
 /** `count` marks with distinct texts that all share one phonetic key: the consonants of `frame`, vowels between. */
-function family(frame: string, count: number, serialPrefix: string, overrides: Partial<MarkRecord> = {}): { key: string; records: MarkRecord[] } {
+function family(
+  frame: string,
+  count: number,
+  serialPrefix: string,
+  overrides: Partial<MarkRecord> = {},
+): { key: string; records: MarkRecord[] } {
   const records = Array.from({ length: count }, (_, i) => {
     let n = i;
     let text = '';
@@ -78,7 +90,9 @@ async function itemsOfKey(key: string): Promise<Record<string, unknown>[]> {
 /** The items a key should have and nothing else: its base, and the overflow items of the base's generation. */
 function expectedKeysOf(key: string, base: Record<string, unknown>): string[] {
   const parts = (base.parts as number | undefined) ?? 1;
-  return [`US#${key}`, ...Array.from({ length: parts - 1 }, (_, i) => `US#${key}#${base.gen as number}.${i + 1}`)].sort((a, b) => a.localeCompare(b));
+  return [`US#${key}`, ...Array.from({ length: parts - 1 }, (_, i) => `US#${key}#${base.gen as number}.${i + 1}`)].sort(
+    (a, b) => a.localeCompare(b),
+  );
 }
 
 const summaryOf = (r: MarkRecord): MarkSummary => ({
@@ -94,7 +108,8 @@ async function marksUnder(key: string, from: DynamoDbMarkStore = store): Promise
   return ((await from.lookup('US', [key])).get(key) ?? []).sort((a, b) => a.serial.localeCompare(b.serial));
 }
 
-const bySerial = (records: readonly MarkRecord[]) => records.map(summaryOf).sort((a, b) => a.serial.localeCompare(b.serial));
+const bySerial = (records: readonly MarkRecord[]) =>
+  records.map(summaryOf).sort((a, b) => a.serial.localeCompare(b.serial));
 
 /** The document client, with `before` run ahead of each call it sends (to fail it, or to let another writer in). */
 function interceptedClient(before: (command: unknown) => void | Promise<void>): DynamoDBDocumentClient {
@@ -181,7 +196,9 @@ describe('a key shared by more marks than one item holds', () => {
     await store.upsertMarks(records);
     const before = await itemsOfKey(key);
 
-    const result = await store.upsertMarks(records.slice(0, 5).map((r) => ({ ...r, owner: 'New Owner LLC', batchDate: '2026-11-02' })));
+    const result = await store.upsertMarks(
+      records.slice(0, 5).map((r) => ({ ...r, owner: 'New Owner LLC', batchDate: '2026-11-02' })),
+    );
 
     expect(result).toMatchObject({ written: 5 });
     expect(await itemsOfKey(key)).toEqual(before);
@@ -273,7 +290,10 @@ describe('an interrupted write of a sharded key', () => {
   it('cut before its base item is written: readers still see every mark as before; the re-run converges', async () => {
     const { key, records } = family('krp', 200, 'CUTBEFORE');
     await store.upsertMarks(records);
-    const change = [{ ...records[3]!, markText: 'Oxbowlyth', batchDate: '2026-11-02' }, mark('CUTBEFORE-NEW', 'Karupe', { batchDate: '2026-11-02' })];
+    const change = [
+      { ...records[3]!, markText: 'Oxbowlyth', batchDate: '2026-11-02' },
+      mark('CUTBEFORE-NEW', 'Karupe', { batchDate: '2026-11-02' }),
+    ];
     const after = [...records.filter((r) => r.serial !== records[3]!.serial), change[1]!];
     const genBefore = (await itemsOfKey(key)).find((item) => item.lookupKey === `US#${key}`)!.gen as number;
 
@@ -281,20 +301,27 @@ describe('an interrupted write of a sharded key', () => {
     await expect(cut.upsertMarks(change)).rejects.toThrow('connection lost');
 
     expect(await marksUnder(key)).toEqual(bySerial(records));
-    expect((await itemsOfKey(key)).some((item) => String(item.lookupKey).startsWith(`US#${key}#${genBefore + 1}.`))).toBe(true);
+    expect(
+      (await itemsOfKey(key)).some((item) => String(item.lookupKey).startsWith(`US#${key}#${genBefore + 1}.`)),
+    ).toBe(true);
 
     const rerun = await store.upsertMarks(change);
 
     expect(rerun).toMatchObject({ written: 2 });
     expect(await marksUnder(key)).toEqual(bySerial(after));
     const items = await itemsOfKey(key);
-    expect(items.map((item) => item.lookupKey)).toEqual(expectedKeysOf(key, items.find((item) => item.lookupKey === `US#${key}`)!));
+    expect(items.map((item) => item.lookupKey)).toEqual(
+      expectedKeysOf(key, items.find((item) => item.lookupKey === `US#${key}`)!),
+    );
   });
 
   it('cut after its base item is written: readers see every mark of the new state; the re-run deletes what is left', async () => {
     const { key, records } = family('frt', 200, 'CUTAFTER');
     await store.upsertMarks(records);
-    const change = [{ ...records[7]!, ...dead, batchDate: '2026-11-02' }, mark('CUTAFTER-NEW', 'Furote', { batchDate: '2026-11-02' })];
+    const change = [
+      { ...records[7]!, ...dead, batchDate: '2026-11-02' },
+      mark('CUTAFTER-NEW', 'Furote', { batchDate: '2026-11-02' }),
+    ];
     const after = [...records.map((r) => (r.serial === change[0]!.serial ? change[0]! : r)), change[1]!];
     const genBefore = (await itemsOfKey(key)).find((item) => item.lookupKey === `US#${key}`)!.gen as number;
 
@@ -302,7 +329,9 @@ describe('an interrupted write of a sharded key', () => {
     await expect(cut.upsertMarks(change)).rejects.toThrow('connection lost');
 
     expect(await marksUnder(key)).toEqual(bySerial(after));
-    expect((await itemsOfKey(key)).some((item) => String(item.lookupKey).startsWith(`US#${key}#${genBefore}.`))).toBe(true);
+    expect((await itemsOfKey(key)).some((item) => String(item.lookupKey).startsWith(`US#${key}#${genBefore}.`))).toBe(
+      true,
+    );
 
     const rerun = await store.upsertMarks(change);
 
@@ -350,13 +379,34 @@ describe('items in the forms written before keys were sharded', () => {
     await doc.send(
       new PutCommand({
         TableName: tables.markKeys,
-        Item: { lookupKey: `US#${key}`, marks: Object.fromEntries(nested.map((r) => [r.serial, { m: r.markText, n: r.niceClasses, s: r.statusCategory, d: r.drawingKind }])) },
+        Item: {
+          lookupKey: `US#${key}`,
+          marks: Object.fromEntries(
+            nested.map((r) => [r.serial, { m: r.markText, n: r.niceClasses, s: r.statusCategory, d: r.drawingKind }]),
+          ),
+        },
       }),
     );
     const plain = mark('PLAIN-1', 'Plainformix');
-    await doc.send(new PutCommand({ TableName: tables.markKeys, Item: { lookupKey: 'US#e:plainformix', summaries: JSON.stringify({ [plain.serial]: [plain.markText, plain.niceClasses, 'registered', 'word'] }) } }));
+    await doc.send(
+      new PutCommand({
+        TableName: tables.markKeys,
+        Item: {
+          lookupKey: 'US#e:plainformix',
+          summaries: JSON.stringify({ [plain.serial]: [plain.markText, plain.niceClasses, 'registered', 'word'] }),
+        },
+      }),
+    );
     const old = mark('OLDNEST-1', 'Oldnestor', { niceClasses: ['03'] });
-    await doc.send(new PutCommand({ TableName: tables.markKeys, Item: { lookupKey: 'US#e:oldnestor', marks: { [old.serial]: { m: old.markText, n: ['03'], s: 'registered', d: 'word' } } } }));
+    await doc.send(
+      new PutCommand({
+        TableName: tables.markKeys,
+        Item: {
+          lookupKey: 'US#e:oldnestor',
+          marks: { [old.serial]: { m: old.markText, n: ['03'], s: 'registered', d: 'word' } },
+        },
+      }),
+    );
 
     await store.upsertMarks(records.slice(20));
     const found = await store.lookup('US', [key, 'e:plainformix', 'e:oldnestor']);
@@ -381,7 +431,9 @@ describe('a real-size key with the default budget', () => {
     expect(sizes.reduce((a, b) => a + b, 0)).toBeGreaterThan(400 * 1024);
     expect(items.length).toBeGreaterThanOrEqual(2);
     for (const size of sizes) expect(size).toBeLessThanOrEqual(KEY_ITEM_BUDGET_BYTES);
-    expect(items.map((item) => item.lookupKey)).toEqual(expectedKeysOf(key, items.find((item) => item.lookupKey === `US#${key}`)!));
+    expect(items.map((item) => item.lookupKey)).toEqual(
+      expectedKeysOf(key, items.find((item) => item.lookupKey === `US#${key}`)!),
+    );
     const found = await marksUnder(key, roomy);
     expect(found).toHaveLength(8_000);
     expect(found).toEqual(bySerial(records));

@@ -26,7 +26,12 @@ describe('the local service and its logo indexes', () => {
     writeFileSync(path.join(indexes, 'US-logo-net.usearch'), 'an index of a world that is gone');
     writeFileSync(path.join(indexes, 'US-logo-net.usearch.json'), '{}');
 
-    service = await startLocalService({ port: 0, tablePrefix: `fw${randomBytes(4).toString('hex')}`, logoIndexDir: indexes, dynamoDbEndpoint: testDynamoDbEndpoint() });
+    service = await startLocalService({
+      port: 0,
+      tablePrefix: `fw${randomBytes(4).toString('hex')}`,
+      logoIndexDir: indexes,
+      dynamoDbEndpoint: testDynamoDbEndpoint(),
+    });
 
     expect(existsSync(indexes) ? readdirSync(indexes) : []).toEqual([]);
   });

@@ -16,7 +16,10 @@ describe.each(hardCases())('$kind: $title', (hardCase) => {
   // gets it right, this test fails and the case's `known_miss` goes.
   const expectation = hardCase.known_miss ? it.failing : it;
   expectation(`is ${hardCase.risk}${hardCase.top_conflict ? ` with ${hardCase.top_conflict}` : ''}`, async () => {
-    const { results } = await corpus.screening.screen([{ title: hardCase.title, ...(hardCase.nice ? { nice: hardCase.nice } : {}) }], { detail: true });
+    const { results } = await corpus.screening.screen(
+      [{ title: hardCase.title, ...(hardCase.nice ? { nice: hardCase.nice } : {}) }],
+      { detail: true },
+    );
     const [result] = results;
 
     expect(result!.risk).toBe(hardCase.risk);
@@ -27,7 +30,10 @@ describe.each(hardCases())('$kind: $title', (hardCase) => {
 
 it('answers every item in order, with the data date of the latest US batch', async () => {
   const titles = hardCases().map((c) => c.title);
-  const { results, dataAsOf } = await corpus.screening.screen(titles.map((title) => ({ title })), {});
+  const { results, dataAsOf } = await corpus.screening.screen(
+    titles.map((title) => ({ title })),
+    {},
+  );
   expect(results.map((r) => r.name)).toEqual(titles);
   expect(dataAsOf).toBe('2026-11-22');
 });

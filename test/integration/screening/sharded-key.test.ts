@@ -24,7 +24,8 @@ let stores: IngestStores;
 /** Marks sharing the phonetic key of "Valdorin" whose texts are too far from it to be confused with it. */
 function fillers(): object[] {
   const runs: string[] = [];
-  for (const a of 'aeiou') for (const b of 'aeiou') for (const c of 'aeiou') if (a !== b && b !== c) runs.push(a + b + c);
+  for (const a of 'aeiou')
+    for (const b of 'aeiou') for (const c of 'aeiou') if (a !== b && b !== c) runs.push(a + b + c);
   return Array.from({ length: FILLERS }, (_, i) => {
     let n = i;
     let text = '';
@@ -32,7 +33,13 @@ function fillers(): object[] {
       text += consonant + runs[n % runs.length];
       n = Math.floor(n / runs.length);
     }
-    return { serial: `FILL-${String(i).padStart(5, '0')}`, mark: text[0]!.toUpperCase() + text.slice(1), is_live: true, nice: [25], drawing_kind: 'word' };
+    return {
+      serial: `FILL-${String(i).padStart(5, '0')}`,
+      mark: text[0]!.toUpperCase() + text.slice(1),
+      is_live: true,
+      nice: [25],
+      drawing_kind: 'word',
+    };
   });
 }
 
@@ -49,7 +56,14 @@ beforeAll(async () => {
   const { config } = await createTestStack();
   doc = createDynamoDbClients({ region: config.region, endpoint: config.dynamoDbEndpoint }).doc;
   markKeysTable = config.tables['mark-keys'];
-  stores = { ...buildDataStores(config, doc), marks: new DynamoDbMarkStore(doc, { marks: config.tables.marks, markKeys: markKeysTable }, { keyItemBudgetBytes: 2_000 }) };
+  stores = {
+    ...buildDataStores(config, doc),
+    marks: new DynamoDbMarkStore(
+      doc,
+      { marks: config.tables.marks, markKeys: markKeysTable },
+      { keyItemBudgetBytes: 2_000 },
+    ),
+  };
   const first = await ingestBatch(stores, batch());
   expect(first).toMatchObject({ complete: true, written: FILLERS + 1, rejected: 0 });
 });
@@ -59,7 +73,9 @@ afterAll(() => doc.destroy());
 it('the key is spread over several items, and the brand is in one of its overflow items', async () => {
   expect(fillers().every((f) => phoneticKey((f as { mark: string }).mark) === 'p:vldrn')).toBe(true);
 
-  const base = (await doc.send(new GetCommand({ TableName: markKeysTable, Key: { lookupKey: 'US#p:vldrn' }, ConsistentRead: true }))).Item!;
+  const base = (
+    await doc.send(new GetCommand({ TableName: markKeysTable, Key: { lookupKey: 'US#p:vldrn' }, ConsistentRead: true }))
+  ).Item!;
 
   expect(base.parts).toBeGreaterThanOrEqual(3);
   expect(base.summaries).not.toContain(TARGET.serial);
@@ -76,17 +92,27 @@ it('the key filter built by ingest counts each key once, not each item', async (
 it('a misspelling of the brand is found through the shared phonetic key', async () => {
   const screening = createScreeningService(stores);
 
-  const { results } = await screening.screen([{ title: 'Valdoryn running shoes for men', nice: '25' }], { detail: true });
+  const { results } = await screening.screen([{ title: 'Valdoryn running shoes for men', nice: '25' }], {
+    detail: true,
+  });
 
   expect(results[0]!.top_conflict).toBe('Valdorin');
   expect(results[0]!.conflicts).toEqual([expect.objectContaining({ serial: TARGET.serial, match: 'fuzzy' })]);
 });
 
 it('running the same batch again changes nothing', async () => {
-  const before = (await doc.send(new GetCommand({ TableName: markKeysTable, Key: { lookupKey: 'US#p:vldrn' }, ConsistentRead: true }))).Item;
+  const before = (
+    await doc.send(new GetCommand({ TableName: markKeysTable, Key: { lookupKey: 'US#p:vldrn' }, ConsistentRead: true }))
+  ).Item;
 
   const again = await ingestBatch(stores, batch());
 
   expect(again).toMatchObject({ complete: true, written: 0, unchanged: FILLERS + 1 });
-  expect((await doc.send(new GetCommand({ TableName: markKeysTable, Key: { lookupKey: 'US#p:vldrn' }, ConsistentRead: true }))).Item).toEqual(before);
+  expect(
+    (
+      await doc.send(
+        new GetCommand({ TableName: markKeysTable, Key: { lookupKey: 'US#p:vldrn' }, ConsistentRead: true }),
+      )
+    ).Item,
+  ).toEqual(before);
 });

@@ -21,9 +21,11 @@ describe('mapWithConcurrency', () => {
   });
 
   it('rejects with the first failure', async () => {
-    await expect(mapWithConcurrency([1, 2, 3], 2, async (n) => {
-      if (n === 2) throw new Error('two failed');
-      return n;
-    })).rejects.toThrow('two failed');
+    await expect(
+      mapWithConcurrency([1, 2, 3], 2, async (n) => {
+        if (n === 2) throw new Error('two failed');
+        return n;
+      }),
+    ).rejects.toThrow('two failed');
   });
 });

@@ -19,29 +19,45 @@ describe('retry', () => {
 
   it('throws the last error once the attempts run out', async () => {
     let calls = 0;
-    const failing = retry(async (attempt) => {
-      calls++;
-      throw new Error(`failure ${attempt}`);
-    }, { attempts: 4, baseMs: 1, capMs: 10, ...noWait });
+    const failing = retry(
+      async (attempt) => {
+        calls++;
+        throw new Error(`failure ${attempt}`);
+      },
+      { attempts: 4, baseMs: 1, capMs: 10, ...noWait },
+    );
     await expect(failing).rejects.toThrow('failure 4');
     expect(calls).toBe(4);
   });
 
   it('does not retry a failure the predicate refuses', async () => {
     let calls = 0;
-    const failing = retry(async () => {
-      calls++;
-      throw new TypeError('a bug, not a blip');
-    }, { attempts: 5, baseMs: 1, capMs: 10, retryable: (e) => !(e instanceof TypeError), ...noWait });
+    const failing = retry(
+      async () => {
+        calls++;
+        throw new TypeError('a bug, not a blip');
+      },
+      { attempts: 5, baseMs: 1, capMs: 10, retryable: (e) => !(e instanceof TypeError), ...noWait },
+    );
     await expect(failing).rejects.toThrow(TypeError);
     expect(calls).toBe(1);
   });
 
   it('stops when the caller has no time left for the next pause', async () => {
     const pauses: number[] = [];
-    const failing = retry(async () => {
-      throw new Error('down');
-    }, { attempts: 10, baseMs: 100, capMs: 1000, jitter: 'none', canWait: (pause) => pause <= 400, sleep: async (ms) => void pauses.push(ms) });
+    const failing = retry(
+      async () => {
+        throw new Error('down');
+      },
+      {
+        attempts: 10,
+        baseMs: 100,
+        capMs: 1000,
+        jitter: 'none',
+        canWait: (pause) => pause <= 400,
+        sleep: async (ms) => void pauses.push(ms),
+      },
+    );
     await expect(failing).rejects.toThrow('down');
     expect(pauses).toEqual([200, 400]);
   });

@@ -16,10 +16,16 @@ beforeAll(async () => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
-      seen.push({ key: request.headers['idempotency-key'] as string | undefined, auth: request.headers.authorization, body });
+      seen.push({
+        key: request.headers['idempotency-key'] as string | undefined,
+        auth: request.headers.authorization,
+        body,
+      });
       const next = script.shift() ?? { status: 200 };
       response.writeHead(next.status, { 'Content-Type': 'application/json', ...next.headers });
-      response.end(JSON.stringify(next.status === 200 ? { ok: true } : { error: { code: `code_${next.status}`, message: 'no' } }));
+      response.end(
+        JSON.stringify(next.status === 200 ? { ok: true } : { error: { code: `code_${next.status}`, message: 'no' } }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -32,13 +38,23 @@ beforeEach(() => {
 
 function client(maxAttempts = 8) {
   const waits: number[] = [];
-  const post = createApiClient({ baseUrl: `${base}/`, apiKey: 'tmk_test_key', maxAttempts, sleep: async (ms) => void waits.push(ms) });
+  const post = createApiClient({
+    baseUrl: `${base}/`,
+    apiKey: 'tmk_test_key',
+    maxAttempts,
+    sleep: async (ms) => void waits.push(ms),
+  });
   return { post, waits };
 }
 
 describe('the bulk client', () => {
   it('retries 429 and 503, waiting at least what Retry-After asks, with the same key and body each time', async () => {
-    script = [{ status: 429, headers: { 'Retry-After': '3' } }, { status: 503, headers: { 'Retry-After': '1' } }, { status: 500 }, { status: 200 }];
+    script = [
+      { status: 429, headers: { 'Retry-After': '3' } },
+      { status: 503, headers: { 'Retry-After': '1' } },
+      { status: 500 },
+      { status: 200 },
+    ];
     const { post, waits } = client();
 
     const answer = await post('/v1/batch-screen', { items: [1] }, { 'Idempotency-Key': 'k1' });
@@ -47,7 +63,9 @@ describe('the bulk client', () => {
     expect(waits[0]).toBeGreaterThanOrEqual(3000);
     expect(waits[1]).toBeGreaterThanOrEqual(1000);
     expect(waits).toHaveLength(3);
-    expect(seen.map((s) => [s.key, s.auth, s.body])).toEqual(Array(4).fill(['k1', 'Bearer tmk_test_key', '{"items":[1]}']));
+    expect(seen.map((s) => [s.key, s.auth, s.body])).toEqual(
+      Array(4).fill(['k1', 'Bearer tmk_test_key', '{"items":[1]}']),
+    );
   });
 
   it('returns any other refusal at once, without retrying', async () => {
@@ -60,7 +78,9 @@ describe('the bulk client', () => {
   it('gives up after its attempts with the last reason', async () => {
     script = [{ status: 503 }, { status: 503 }, { status: 503 }];
     const { post } = client(3);
-    await expect(post('/v1/batch-screen', {})).rejects.toThrow(new ApiCallFailedError('/v1/batch-screen failed 3 times, last: 503 code_503'));
+    await expect(post('/v1/batch-screen', {})).rejects.toThrow(
+      new ApiCallFailedError('/v1/batch-screen failed 3 times, last: 503 code_503'),
+    );
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {

@@ -68,7 +68,9 @@ describe('US sample marks (us-marks.jsonl)', () => {
   });
 
   it('marks every record live, word-only and without an invented owner', () => {
-    expect(records.filter((record) => !record.isLive || record.drawingKind !== 'word' || record.owner !== undefined)).toEqual([]);
+    expect(
+      records.filter((record) => !record.isLive || record.drawingKind !== 'word' || record.owner !== undefined),
+    ).toEqual([]);
   });
 
   it('keeps the dual-use brands screening must not cry wolf about, with their classes', () => {
@@ -126,7 +128,10 @@ describe('CN beta sample (cn-marks.jsonl, cn-coverage.json)', () => {
   });
 
   it('comes with a coverage record that admits it is a partial sample', () => {
-    const coverage = JSON.parse(readFileSync(path.join(SAMPLE_DIR, 'cn-coverage.json'), 'utf8')) as Record<string, unknown>;
+    const coverage = JSON.parse(readFileSync(path.join(SAMPLE_DIR, 'cn-coverage.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
 
     expect(coverage).toEqual({
       country: 'CN',

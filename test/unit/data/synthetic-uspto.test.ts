@@ -36,7 +36,9 @@ class CountingSink extends Writable {
   }
 }
 
-async function generated(options: SyntheticDailyXmlOptions): Promise<{ xml: Buffer; summary: SyntheticDailyXmlSummary }> {
+async function generated(
+  options: SyntheticDailyXmlOptions,
+): Promise<{ xml: Buffer; summary: SyntheticDailyXmlSummary }> {
   const sink = new CollectingSink();
   const summary = await writeSyntheticDailyXml(sink, options);
   return { xml: Buffer.concat(sink.chunks), summary };

@@ -23,7 +23,9 @@ describe('canonicalJson', () => {
   });
 
   it('keeps unicode text as JSON does, in keys and values', () => {
-    expect(canonicalJson({ 标题: '咖啡杯 ☕', é: 'ñ', '😀': '👨‍👩‍👧' })).toBe('{"é":"ñ","标题":"咖啡杯 ☕","😀":"👨‍👩‍👧"}');
+    expect(canonicalJson({ 标题: '咖啡杯 ☕', é: 'ñ', '😀': '👨‍👩‍👧' })).toBe(
+      '{"é":"ñ","标题":"咖啡杯 ☕","😀":"👨‍👩‍👧"}',
+    );
     expect(canonicalJson({ q: 'say "hi"\n' })).toBe('{"q":"say \\"hi\\"\\n"}');
   });
 
@@ -51,7 +53,11 @@ describe('canonicalJson', () => {
 function reversedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversedKeys);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).reverse().map((k) => [k, reversedKeys((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .reverse()
+        .map((k) => [k, reversedKeys((value as Record<string, unknown>)[k])]),
+    );
   }
   return value;
 }

@@ -60,7 +60,11 @@ describe('jsonBody middleware: what the HTTP tests cannot easily send', () => {
 
   it('decodes a base64-encoded UTF-8 body', async () => {
     const request = handMadeRequest({
-      event: { headers: json, body: Buffer.from('{"title":"咖啡杯"}', 'utf8').toString('base64'), isBase64Encoded: true },
+      event: {
+        headers: json,
+        body: Buffer.from('{"title":"咖啡杯"}', 'utf8').toString('base64'),
+        isBase64Encoded: true,
+      },
     });
 
     await jsonBody({ maxBodyBytes: 1000 }).before!(request);
@@ -71,7 +75,9 @@ describe('jsonBody middleware: what the HTTP tests cannot easily send', () => {
   it('refuses base64 bytes that are not UTF-8 as invalid_json', async () => {
     // "{"a":"é"}" in Latin-1: the lone 0xE9 byte is not valid UTF-8.
     const latin1 = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]);
-    const request = handMadeRequest({ event: { headers: json, body: latin1.toString('base64'), isBase64Encoded: true } });
+    const request = handMadeRequest({
+      event: { headers: json, body: latin1.toString('base64'), isBase64Encoded: true },
+    });
 
     const error = await thrownBy(() => jsonBody({ maxBodyBytes: 1000 }).before!(request));
 

@@ -18,8 +18,16 @@ describe('classifyDependencyFailure', () => {
     ['any 5xx', sdkError('ModelError', 502), 'unavailable'],
     ['a refused socket', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'unavailable'],
     ['a socket error wrapped by the SDK', new Error('AWS SDK error wrapper for Error: socket hang up'), 'unavailable'],
-    ['a cause two levels down', new Error('outer', { cause: new Error('mid', { cause: sdkError('ThrottlingException') }) }), 'throttled'],
-    ['a debit whose outcome is unknown', new DebitOutcomeUnknownError({ accountId: 'a', entryId: 'e', cost: 1 }, new Error('no answer')), 'unavailable'],
+    [
+      'a cause two levels down',
+      new Error('outer', { cause: new Error('mid', { cause: sdkError('ThrottlingException') }) }),
+      'throttled',
+    ],
+    [
+      'a debit whose outcome is unknown',
+      new DebitOutcomeUnknownError({ accountId: 'a', entryId: 'e', cost: 1 }, new Error('no answer')),
+      'unavailable',
+    ],
     ['a validation error', sdkError('ValidationException', 400), 'failed'],
     ['a plain bug', new TypeError('x is undefined'), 'failed'],
     ['not an error at all', 'oops', 'failed'],

@@ -19,7 +19,9 @@ async function envelopeFor(error: unknown, options: { language?: Language; charg
     internal: {
       requestId: 'req-abc-123',
       language: options.language ?? 'en',
-      ...(options.charged ? { charge: { points: 5, units: 1, debit: { accountId: 'acct_1', entryId: 'e1', cost: 5 } } } : {}),
+      ...(options.charged
+        ? { charge: { points: 5, units: 1, debit: { accountId: 'acct_1', entryId: 'e1', cost: 5 } } }
+        : {}),
     },
   });
   await errorEnvelope({ logger: createLogger('test') }).onError!(request);
@@ -68,7 +70,9 @@ describe('error envelope for a ServiceError', () => {
   });
 
   it('keeps field issues in details', async () => {
-    const { body } = await envelopeFor(new InvalidRequestError([{ field: 'items[3].title', message: 'must be a string' }]));
+    const { body } = await envelopeFor(
+      new InvalidRequestError([{ field: 'items[3].title', message: 'must be a string' }]),
+    );
 
     expect(body.error.details).toEqual({ issues: [{ field: 'items[3].title', message: 'must be a string' }] });
   });
@@ -78,7 +82,9 @@ describe('error envelope for a ServiceError', () => {
 
     expect(response.statusCode).toBe(503);
     expect(body.error.code).toBe('service_unavailable');
-    expect(body.error.message).toBe('Image search is unavailable right now; no points were charged. Retry in a few seconds.');
+    expect(body.error.message).toBe(
+      'Image search is unavailable right now; no points were charged. Retry in a few seconds.',
+    );
   });
 });
 
@@ -122,7 +128,11 @@ describe('error envelope for anything else', () => {
   });
 
   it("a ServiceError's look-alike is not trusted: only the class decides", async () => {
-    const lookAlike = Object.assign(new Error('I claim to be a 400'), { status: 400, code: 'invalid_request', messages: { en: 'x', zh: 'x' } });
+    const lookAlike = Object.assign(new Error('I claim to be a 400'), {
+      status: 400,
+      code: 'invalid_request',
+      messages: { en: 'x', zh: 'x' },
+    });
 
     const { response, body } = await envelopeFor(lookAlike);
 
@@ -138,7 +148,9 @@ describe('error envelope for anything else', () => {
 
     expect(en.response.statusCode).toBe(503);
     expect(en.body.error.code).toBe('service_unavailable');
-    expect(en.body.error.message).toBe('The service is unavailable right now; no points were charged. Retry in a few seconds.');
+    expect(en.body.error.message).toBe(
+      'The service is unavailable right now; no points were charged. Retry in a few seconds.',
+    );
     expect(en.response.headers['Retry-After']).toBe('5');
     expect(zh.body.error.message).toBe('服务暂时不可用，未扣除点数。请稍后重试。');
   });

@@ -9,7 +9,11 @@ function restEvent(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayPro
     path: '/v1/batch-screen',
     httpMethod: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: 'Bearer x' },
-    multiValueHeaders: { 'Content-Type': ['application/json'], Authorization: ['Bearer x'], 'Accept-Language': ['zh', 'en'] },
+    multiValueHeaders: {
+      'Content-Type': ['application/json'],
+      Authorization: ['Bearer x'],
+      'Accept-Language': ['zh', 'en'],
+    },
     queryStringParameters: { country: 'CN' },
     multiValueQueryStringParameters: { country: ['CN'], nice: ['9', '25'] },
     pathParameters: null,
@@ -38,10 +42,24 @@ describe('toHttpApiEvent', () => {
   it('lower-cases header names and joins repeated values and query parameters with commas, as format 2.0 does', () => {
     const event = toHttpApiEvent(restEvent());
 
-    expect(event.headers).toEqual({ 'content-type': 'application/json', authorization: 'Bearer x', 'accept-language': 'zh,en' });
+    expect(event.headers).toEqual({
+      'content-type': 'application/json',
+      authorization: 'Bearer x',
+      'accept-language': 'zh,en',
+    });
     expect(event.queryStringParameters).toEqual({ country: 'CN', nice: '9,25' });
-    expect(event).toMatchObject({ version: '2.0', rawPath: '/v1/batch-screen', body: '{"items":[]}', isBase64Encoded: false, routeKey: 'POST /v1/batch-screen' });
-    expect(event.requestContext).toMatchObject({ requestId: 'gw-request-1', stage: 'api', http: { method: 'POST', path: '/v1/batch-screen', sourceIp: '203.0.113.9', userAgent: 'curl/8' } });
+    expect(event).toMatchObject({
+      version: '2.0',
+      rawPath: '/v1/batch-screen',
+      body: '{"items":[]}',
+      isBase64Encoded: false,
+      routeKey: 'POST /v1/batch-screen',
+    });
+    expect(event.requestContext).toMatchObject({
+      requestId: 'gw-request-1',
+      stage: 'api',
+      http: { method: 'POST', path: '/v1/batch-screen', sourceIp: '203.0.113.9', userAgent: 'curl/8' },
+    });
   });
 
   it('leaves a format 2.0 event as it is', () => {

@@ -12,7 +12,9 @@ export interface HandMadeEvent {
   queryStringParameters?: Record<string, string>;
 }
 
-export function handMadeRequest(options: { event?: HandMadeEvent; internal?: Partial<RequestState>; error?: unknown } = {}): ApiRequest {
+export function handMadeRequest(
+  options: { event?: HandMadeEvent; internal?: Partial<RequestState>; error?: unknown } = {},
+): ApiRequest {
   const event = {
     version: '2.0',
     routeKey: 'POST /v1/test',

@@ -43,9 +43,12 @@ describe('languageOf (Accept-Language)', () => {
     expect(languageOf('*;q=0.1, zh;q=0.6')).toBe('zh');
   });
 
-  it.each(['klingon', ';;;,,,', 'zh;q=abc', 'q=0.9', '\u0000\u0001', 'fr, de', '🐼'])('garbage %j falls back to English', (header) => {
-    expect(languageOf(header)).toBe('en');
-  });
+  it.each(['klingon', ';;;,,,', 'zh;q=abc', 'q=0.9', '\u0000\u0001', 'fr, de', '🐼'])(
+    'garbage %j falls back to English',
+    (header) => {
+      expect(languageOf(header)).toBe('en');
+    },
+  );
 
   it('a malformed q-value drops only its own tag', () => {
     expect(languageOf('en;q=oops, zh;q=0.2')).toBe('zh');

@@ -1,7 +1,11 @@
 import { ParameterConflictError } from '../../../shared/errors';
 import { queryMerge } from '../../../shared/http/query-merge';
 import { validateInput } from '../../../shared/http/validate-input';
-import { imageSearchRequestSchema, IMAGE_SEARCH_QUERY_FIELDS, precheckImageSearch } from '../../../functions/image-search/schema';
+import {
+  imageSearchRequestSchema,
+  IMAGE_SEARCH_QUERY_FIELDS,
+  precheckImageSearch,
+} from '../../../functions/image-search/schema';
 import { InvalidRequestError } from '../../../shared/errors';
 import { handMadeRequest, thrownBy } from './hand-made-request';
 
@@ -40,7 +44,10 @@ describe('queryMerge', () => {
   });
 
   it('different values are a parameter_conflict naming the field', async () => {
-    const request = handMadeRequest({ event: { queryStringParameters: { limit: '20' } }, internal: { body: { limit: 10 } } });
+    const request = handMadeRequest({
+      event: { queryStringParameters: { limit: '20' } },
+      internal: { body: { limit: 10 } },
+    });
 
     const error = await thrownBy(() => queryMerge({ fields }).before!(request));
 
@@ -54,7 +61,10 @@ describe('queryMerge', () => {
   });
 
   it('an object in the body never equals a query string', async () => {
-    const request = handMadeRequest({ event: { queryStringParameters: { note: '[object Object]' } }, internal: { body: { note: {} } } });
+    const request = handMadeRequest({
+      event: { queryStringParameters: { note: '[object Object]' } },
+      internal: { body: { note: {} } },
+    });
 
     const error = await thrownBy(() => queryMerge({ fields }).before!(request));
 
@@ -87,11 +97,15 @@ describe('queryMerge', () => {
     queryMerge({ fields: IMAGE_SEARCH_QUERY_FIELDS }).before!(request);
 
     // Act
-    const error = await thrownBy(() => validateInput({ schema: imageSearchRequestSchema, precheck: precheckImageSearch }).before!(request));
+    const error = await thrownBy(() =>
+      validateInput({ schema: imageSearchRequestSchema, precheck: precheckImageSearch }).before!(request),
+    );
 
     // Assert
     expect(error).toBeInstanceOf(InvalidRequestError);
-    expect((error as InvalidRequestError).details).toEqual({ issues: [{ field: 'limit', message: 'must be a whole number from 1 to 50' }] });
+    expect((error as InvalidRequestError).details).toEqual({
+      issues: [{ field: 'limit', message: 'must be a whole number from 1 to 50' }],
+    });
   });
 
   it('a query source and a body source are two sources (image-search precheck sees the merge)', async () => {
@@ -101,7 +115,9 @@ describe('queryMerge', () => {
     });
     queryMerge({ fields: IMAGE_SEARCH_QUERY_FIELDS }).before!(request);
 
-    const error = await thrownBy(() => validateInput({ schema: imageSearchRequestSchema, precheck: precheckImageSearch }).before!(request));
+    const error = await thrownBy(() =>
+      validateInput({ schema: imageSearchRequestSchema, precheck: precheckImageSearch }).before!(request),
+    );
 
     expect((error as { code?: string }).code).toBe('image_source_conflict');
   });

@@ -47,7 +47,9 @@ describe('redactingReplacer', () => {
 
     expect(parsed).toEqual({
       headers: { Authorization: '[REDACTED]', 'content-type': 'application/json' },
-      nested: { deeper: { authorization: '[REDACTED]', list: ['Bearer [REDACTED]', { note: 'copied tmk_live_[REDACTED]' }] } },
+      nested: {
+        deeper: { authorization: '[REDACTED]', list: ['Bearer [REDACTED]', { note: 'copied tmk_live_[REDACTED]' }] },
+      },
       message: 'retry with Bearer [REDACTED]',
       count: 3,
     });
@@ -91,12 +93,18 @@ describe('pathForLog', () => {
 
   it('decodes the path, so that a percent-encoded key is redacted like a plain one', () => {
     expect(redactSecrets(pathForLog(`/v1/keys/tmk%5Flive%5F${SECRET}`)!)).toBe('/v1/keys/tmk_live_[REDACTED]');
-    expect(redactSecrets(pathForLog(`/v1/${[...`tmk_live_${SECRET}`].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`)!)).not.toContain(SECRET.slice(0, 8));
+    expect(
+      redactSecrets(
+        pathForLog(`/v1/${[...`tmk_live_${SECRET}`].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`)!,
+      ),
+    ).not.toContain(SECRET.slice(0, 8));
   });
 
   it('masks a bare secret, an upper-cased key and a path that is not UTF-8 once decoded', () => {
     expect(pathForLog(`/v1/${SECRET}`)).toBe('/v1/[REDACTED]');
-    expect(redactSecrets(pathForLog(`/v1/TMK_LIVE_${SECRET.toUpperCase().slice(0, 20)}`)!)).toBe('/v1/TMK_LIVE_[REDACTED]');
+    expect(redactSecrets(pathForLog(`/v1/TMK_LIVE_${SECRET.toUpperCase().slice(0, 20)}`)!)).toBe(
+      '/v1/TMK_LIVE_[REDACTED]',
+    );
     expect(pathForLog(`/v1/%C0%AFtmk%5Flive%5F${SECRET}%ZZ`)).toBe('/v1/%C0%AFtmk_live_[REDACTED]%ZZ');
   });
 

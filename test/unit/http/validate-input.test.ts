@@ -74,10 +74,16 @@ describe('validateInput middleware', () => {
     expect(request.internal.input).toBeUndefined();
   });
 
-  it('runs the operation\'s validate on the parsed input, after the schema and before the input is stored', async () => {
+  it("runs the operation's validate on the parsed input, after the schema and before the input is stored", async () => {
     const seen: unknown[] = [];
     const refusal = new Error('refused after the schema');
-    const validating = { ...operation, validate: (input: unknown) => { seen.push(input); throw refusal; } };
+    const validating = {
+      ...operation,
+      validate: (input: unknown) => {
+        seen.push(input);
+        throw refusal;
+      },
+    };
     const request = handMadeRequest({ internal: { body: { items: [{ title: 'Mug', nice: 21 }] } } });
 
     const error = await thrownBy(() => validateInput(validating).before!(request));

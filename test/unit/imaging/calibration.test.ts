@@ -3,7 +3,12 @@ import { LOGO_CALIBRATIONS } from '../../../shared/imaging/logo-calibrations';
 import { fitCalibration, auroc } from '../../../builders/logo-embedder/open-set-metrics';
 import type { BenchQuery } from '../../../builders/logo-embedder/logo-benchmark';
 
-const curve: Calibration = { similarity: [0.2, 0.5, 0.5, 0.9], probability: [0, 0.1, 0.4, 1], likely: 0.8, possible: 0.3 };
+const curve: Calibration = {
+  similarity: [0.2, 0.5, 0.5, 0.9],
+  probability: [0, 0.1, 0.4, 1],
+  likely: 0.8,
+  possible: 0.3,
+};
 
 describe('calibration', () => {
   it('interpolates between breakpoints and clamps outside them', () => {
@@ -14,7 +19,13 @@ describe('calibration', () => {
   });
 
   it('gives the verdict by the thresholds, and "possible" when there is no calibration', () => {
-    expect([0.9, 0.8, 0.5, 0.3, 0.29].map((p) => verdictOf(curve, p))).toEqual(['likely', 'likely', 'possible', 'possible', 'none']);
+    expect([0.9, 0.8, 0.5, 0.3, 0.29].map((p) => verdictOf(curve, p))).toEqual([
+      'likely',
+      'likely',
+      'possible',
+      'possible',
+      'none',
+    ]);
     expect(verdictOf(undefined, 0.99)).toBe('possible');
   });
 
@@ -29,7 +40,14 @@ describe('calibration', () => {
     const queries: BenchQuery[] = Array.from({ length: 100 }, (_, i) => {
       const s = i / 100;
       const right = (i * 37) % 100 < s * 100;
-      return { perturbation: 'p', group: 'simple', brand: 'B', registered: true, ms: 0, results: [{ serial: right ? 'B' : 'X', mark: '', score: s, match: 'possible', nice: '', is_live: 1 }] };
+      return {
+        perturbation: 'p',
+        group: 'simple',
+        brand: 'B',
+        registered: true,
+        ms: 0,
+        results: [{ serial: right ? 'B' : 'X', mark: '', score: s, match: 'possible', nice: '', is_live: 1 }],
+      };
     });
     const fitted = fitCalibration(queries);
     expect(fitted.probability.every((p, i) => i === 0 || p >= fitted.probability[i - 1]!)).toBe(true);

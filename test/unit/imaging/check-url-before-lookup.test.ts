@@ -79,7 +79,9 @@ describe('checkUrlBeforeLookup: refused for its shape', () => {
   });
 
   it('puts `via` in front of the reason', () => {
-    expect(verdictOf('http://10.0.0.1/', {}, 'the redirect to http://10.0.0.1/: ')).toMatch(/^the redirect to http:\/\/10\.0\.0\.1\/: 10\.0\.0\.1 is/);
+    expect(verdictOf('http://10.0.0.1/', {}, 'the redirect to http://10.0.0.1/: ')).toMatch(
+      /^the redirect to http:\/\/10\.0\.0\.1\/: 10\.0\.0\.1 is/,
+    );
   });
 
   it('refuses an IPv4 literal exactly when classifyAddress does', () => {

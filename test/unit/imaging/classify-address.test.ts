@@ -36,13 +36,23 @@ describe('classifyAddress: IPv4', () => {
     expect(reasonOf(address)).toMatch(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0',
-    '169.253.255.255', '192.167.255.255', '198.17.255.255', '223.255.255.255', '11.0.0.0', '126.255.255.255'])(
-    'takes the public address %s',
-    (address) => {
-      expect(reasonOf(address)).toBe('public');
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.215.14',
+    '100.63.255.255',
+    '100.128.0.0',
+    '172.15.255.255',
+    '172.32.0.0',
+    '169.253.255.255',
+    '192.167.255.255',
+    '198.17.255.255',
+    '223.255.255.255',
+    '11.0.0.0',
+    '126.255.255.255',
+  ])('takes the public address %s', (address) => {
+    expect(reasonOf(address)).toBe('public');
+  });
 });
 
 describe('classifyAddress: IPv6', () => {
@@ -78,8 +88,15 @@ describe('classifyAddress: IPv6', () => {
     expect(reasonOf(address)).toMatch(reason);
   });
 
-  it.each(['2606:4700:4700::1111', '2a00:1450:4001:82a::200e', '2001:4860:4860::8888', '::ffff:8.8.8.8',
-    '64:ff9b::808:808', '2002:808:808::1', '3ffe::1'])('takes the public address %s', (address) => {
+  it.each([
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:82a::200e',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '3ffe::1',
+  ])('takes the public address %s', (address) => {
     expect(reasonOf(address)).toBe('public');
   });
 

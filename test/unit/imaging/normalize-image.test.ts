@@ -33,7 +33,9 @@ async function refusalOf(bytes: Buffer): Promise<string> {
 }
 
 const svg = (body: string, attributes = 'viewBox="0 0 24 24"'): Buffer =>
-  Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ${attributes}>${body}</svg>`);
+  Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ${attributes}>${body}</svg>`,
+  );
 
 describe('normalizeImage: each accepted format, decoded for real', () => {
   it('puts a PNG logo on a transparent background onto white, trimmed, centred in a 224 x 224 RGB square', async () => {
@@ -76,7 +78,9 @@ describe('normalizeImage: each accepted format, decoded for real', () => {
     ['lossy', { quality: 80 }],
   ])('reads a %s WebP with alpha', async (_kind, webpOptions) => {
     // Arrange
-    const webp = await sharp(await transparentLogoPng()).webp(webpOptions).toBuffer();
+    const webp = await sharp(await transparentLogoPng())
+      .webp(webpOptions)
+      .toBuffer();
     // Act
     const image = await normalizeImage(webp);
     // Assert
@@ -148,8 +152,15 @@ describe('normalizeImage: each accepted format, decoded for real', () => {
 
   it('turns greyscale and 16-bit PNGs into 8-bit RGB', async () => {
     // Arrange
-    const grey = await sharp(await transparentLogoPng()).flatten({ background: '#ffffff' }).toColourspace('b-w').png().toBuffer();
-    const deep = await sharp(await transparentLogoPng()).toColourspace('rgb16').png().toBuffer();
+    const grey = await sharp(await transparentLogoPng())
+      .flatten({ background: '#ffffff' })
+      .toColourspace('b-w')
+      .png()
+      .toBuffer();
+    const deep = await sharp(await transparentLogoPng())
+      .toColourspace('rgb16')
+      .png()
+      .toBuffer();
     expect((await sharp(grey).metadata()).channels).toBe(1);
     expect((await sharp(deep).metadata()).depth).toBe('ushort');
     // Act
@@ -199,7 +210,12 @@ describe('normalizeImage: trimming', () => {
     // Act
     const image = await normalizeImage(png);
     // Assert: the square alone fills the output.
-    for (const [x, y] of [[3, 3], [220, 3], [3, 220], [112, 112]] as const) {
+    for (const [x, y] of [
+      [3, 3],
+      [220, 3],
+      [3, 220],
+      [112, 112],
+    ] as const) {
       expect(distance(at(image.rgb, x, y), [0, 0, 0])).toBeLessThanOrEqual(12);
     }
   });
@@ -235,7 +251,9 @@ describe('normalizeImage: trimming', () => {
     // Arrange: white 64 x 64 with one black pixel.
     const rgb = Buffer.alloc(64 * 64 * 3, 255);
     rgb.fill(0, (20 * 64 + 30) * 3, (20 * 64 + 30) * 3 + 3);
-    const png = await sharp(rgb, { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
+    const png = await sharp(rgb, { raw: { width: 64, height: 64, channels: 3 } })
+      .png()
+      .toBuffer();
     // Act / Assert
     await expect(normalizeImage(png)).rejects.toBeInstanceOf(ImageHasNoContentError);
   });
@@ -243,24 +261,28 @@ describe('normalizeImage: trimming', () => {
   it('finds exactly the rectangle drawn on any background (contentBox)', () => {
     fc.assert(
       fc.property(
-        fc.record({
-          width: fc.integer({ min: 3, max: 40 }),
-          height: fc.integer({ min: 3, max: 40 }),
-          background: fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)),
-          channel: fc.integer({ min: 0, max: 2 }),
-        }).chain((canvas) =>
-          fc.record({
-            canvas: fc.constant(canvas),
-            left: fc.integer({ min: 0, max: canvas.width - 2 }),
-            top: fc.integer({ min: 0, max: canvas.height - 2 }),
-          }).chain((placed) =>
-            fc.record({
-              placed: fc.constant(placed),
-              width: fc.integer({ min: 1, max: canvas.width - placed.left }),
-              height: fc.integer({ min: 2, max: canvas.height - placed.top }),
-            }),
+        fc
+          .record({
+            width: fc.integer({ min: 3, max: 40 }),
+            height: fc.integer({ min: 3, max: 40 }),
+            background: fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)),
+            channel: fc.integer({ min: 0, max: 2 }),
+          })
+          .chain((canvas) =>
+            fc
+              .record({
+                canvas: fc.constant(canvas),
+                left: fc.integer({ min: 0, max: canvas.width - 2 }),
+                top: fc.integer({ min: 0, max: canvas.height - 2 }),
+              })
+              .chain((placed) =>
+                fc.record({
+                  placed: fc.constant(placed),
+                  width: fc.integer({ min: 1, max: canvas.width - placed.left }),
+                  height: fc.integer({ min: 2, max: canvas.height - placed.top }),
+                }),
+              ),
           ),
-        ),
         ({ placed: { canvas, left, top }, width, height }) => {
           // Arrange: the rectangle differs from the background in one channel, by more than the threshold.
           const rgb = new Uint8Array(canvas.width * canvas.height * 3);
@@ -311,14 +333,18 @@ describe('normalizeImage: what is refused', () => {
   });
 
   it('refuses formats sharp can read but the API does not take (TIFF)', async () => {
-    const tiff = await sharp(await solidPng(10, 10, '#ff0000')).tiff().toBuffer();
+    const tiff = await sharp(await solidPng(10, 10, '#ff0000'))
+      .tiff()
+      .toBuffer();
     expect(await refusalOf(tiff)).toMatch(/not a PNG, JPEG, WebP, GIF or SVG image/);
   });
 
   it('refuses a truncated PNG', async () => {
     // Arrange: noise does not compress, so half the file is half the pixels.
     const noise = Buffer.from(Array.from({ length: 64 * 64 * 3 }, (_, index) => (index * 2654435761) >>> 24));
-    const png = await sharp(noise, { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
+    const png = await sharp(noise, { raw: { width: 64, height: 64, channels: 3 } })
+      .png()
+      .toBuffer();
     // Act / Assert
     expect(await refusalOf(png.subarray(0, png.length >> 1))).toMatch(/PNG data is corrupt or truncated/);
   });
@@ -348,22 +374,46 @@ describe('normalizeImage: what is refused', () => {
   });
 
   it.each([
-    ['an <image> href to a URL', '<image href="http://169.254.169.254/latest/meta-data/" width="1" height="1"/>', /external reference/],
+    [
+      'an <image> href to a URL',
+      '<image href="http://169.254.169.254/latest/meta-data/" width="1" height="1"/>',
+      /external reference/,
+    ],
     ['an xlink:href to a file', '<use xlink:href="file:///etc/passwd#x"/>', /external reference \(xlink:href=/],
     ['a protocol-relative href', '<image href="//example.com/a.png"/>', /external reference/],
     ['a relative href', '<image href="logo.png"/>', /external reference/],
-    ['an href spelled with character references', '<image href="&#104;ttp://10.0.0.1/x.png"/>', /"http:\/\/10\.0\.0\.1/],
+    [
+      'an href spelled with character references',
+      '<image href="&#104;ttp://10.0.0.1/x.png"/>',
+      /"http:\/\/10\.0\.0\.1/,
+    ],
     ['a link', '<a href="https://example.com/"><rect width="5" height="5"/></a>', /external reference/],
     ['an inline SVG (a second document)', '<image href="data:image/svg+xml;base64,PHN2Zy8+"/>', /external reference/],
-    ['a url() in a presentation attribute', '<rect width="5" height="5" fill="url(http://example.com/p.svg#g)"/>', /url\(\) in the fill attribute/],
-    ['a url() in a style attribute', '<rect width="5" height="5" style="fill:url( \'https://x.test/g\' )"/>', /url\(\) in the style attribute/],
+    [
+      'a url() in a presentation attribute',
+      '<rect width="5" height="5" fill="url(http://example.com/p.svg#g)"/>',
+      /url\(\) in the fill attribute/,
+    ],
+    [
+      'a url() in a style attribute',
+      '<rect width="5" height="5" style="fill:url( \'https://x.test/g\' )"/>',
+      /url\(\) in the style attribute/,
+    ],
     ['a url() in <style>', '<style>rect { fill: url(https://example.com/a.svg#g) }</style>', /url\(\) in <style>/],
-    ['a url() in a CDATA <style>', '<style><![CDATA[ @font-face { src: url(https://example.com/f.woff) } ]]></style>', /url\(\) in <style>/],
+    [
+      'a url() in a CDATA <style>',
+      '<style><![CDATA[ @font-face { src: url(https://example.com/f.woff) } ]]></style>',
+      /url\(\) in <style>/,
+    ],
     ['a CSS @import', '<style>@import "https://example.com/a.css";</style>', /@import/],
     ['a CSS escape', '<style>rect { fill: u\\72l(https://x.test/) }</style>', /CSS escape/],
     ['a <script>', '<script>alert(1)</script>', /<script>/],
     ['a namespaced script', '<svg:script xmlns:svg="http://www.w3.org/2000/svg">1</svg:script>', /<script>/],
-    ['a <foreignObject>', '<foreignObject width="10" height="10"><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>', /<foreignObject>/],
+    [
+      'a <foreignObject>',
+      '<foreignObject width="10" height="10"><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>',
+      /<foreignObject>/,
+    ],
     ['an event handler', '<rect width="5" height="5" onload="alert(1)"/>', /event handler attribute \(onload\)/],
   ])('refuses an SVG with %s', async (_name, body, reason) => {
     expect(await refusalOf(svg(body))).toMatch(reason);

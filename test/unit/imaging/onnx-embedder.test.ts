@@ -19,15 +19,23 @@ import type { NormalizedImage } from '../../../shared/ports';
  * so both sides agree (outside jest there is one realm and nothing of this is needed).
  */
 const MAIN_REALM_TYPED_ARRAYS = [
-  'Float32Array', 'Float64Array', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array',
-  'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array',
+  'Float32Array',
+  'Float64Array',
+  'Int8Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Int16Array',
+  'Uint16Array',
+  'Int32Array',
+  'Uint32Array',
+  'BigInt64Array',
+  'BigUint64Array',
 ];
 for (const name of MAIN_REALM_TYPED_ARRAYS) {
   (globalThis as Record<string, unknown>)[name] = runInThisContext(name);
 }
-const { CLIP_VIT_B32_VISION, OnnxEmbedder, resizeCentreCrop, toInputTensorData } = require(
-  '../../../shared/adapters/local/onnx-embedder',
-) as typeof OnnxEmbedderModule;
+const { CLIP_VIT_B32_VISION, OnnxEmbedder, resizeCentreCrop, toInputTensorData } =
+  require('../../../shared/adapters/local/onnx-embedder') as typeof OnnxEmbedderModule;
 type OnnxEmbedder = OnnxEmbedderModule.OnnxEmbedder;
 
 const FIXTURES = path.join(__dirname, '../../fixtures/models');
@@ -143,10 +151,14 @@ describe('OnnxEmbedder with the mobilenet-v2-not-clip model', () => {
   });
 
   it('refuses a configuration that does not fit the model', async () => {
-    await expect(OnnxEmbedder.load({ ...MOBILENET, dtype: 'uint8' })).rejects.toThrow(/takes float32, configured uint8/);
+    await expect(OnnxEmbedder.load({ ...MOBILENET, dtype: 'uint8' })).rejects.toThrow(
+      /takes float32, configured uint8/,
+    );
     await expect(OnnxEmbedder.load({ ...MOBILENET, inputName: 'input_1' })).rejects.toThrow(/no input "input_1"/);
     await expect(OnnxEmbedder.load({ ...MOBILENET, outputName: 'logits' })).rejects.toThrow(/no output "logits"/);
-    await expect(OnnxEmbedder.load({ ...MOBILENET, inputSize: 256 })).rejects.toThrow(/has shape \[batch, 3, 224, 224\]/);
+    await expect(OnnxEmbedder.load({ ...MOBILENET, inputSize: 256 })).rejects.toThrow(
+      /has shape \[batch, 3, 224, 224\]/,
+    );
     await expect(OnnxEmbedder.load({ ...MOBILENET, layout: 'NHWC' })).rejects.toThrow(/configured NHWC/);
   });
 

@@ -5,9 +5,22 @@ import {
   describeLogo,
 } from '../../../shared/imaging/perceptual-descriptor';
 import type { NormalizedImage } from '../../../shared/ports';
-import { loadSampleLogos, normalizeForEval, PERTURBATIONS, renderSampleLogo, seededRandom } from '../../bench/sample-logos';
+import {
+  loadSampleLogos,
+  normalizeForEval,
+  PERTURBATIONS,
+  renderSampleLogo,
+  seededRandom,
+} from '../../bench/sample-logos';
 
-const SAMPLE_FILES = ['simple-icons/adidas.svg', 'simple-icons/3m.svg', 'simple-icons/acer.svg', 'simple-icons/honda.svg', 'devicon/android-original.svg', 'devicon/angular-original.svg'];
+const SAMPLE_FILES = [
+  'simple-icons/adidas.svg',
+  'simple-icons/3m.svg',
+  'simple-icons/acer.svg',
+  'simple-icons/honda.svg',
+  'devicon/android-original.svg',
+  'devicon/angular-original.svg',
+];
 
 function dot(a: Float32Array, b: Float32Array): number {
   return a.reduce((sum, v, i) => sum + v * b[i]!, 0);
@@ -42,17 +55,20 @@ describe('PerceptualDescriptorEmbedder', () => {
     }
   });
 
-  it.each(['recolour', 'colour inversion', 'scale', 'thin border', 'JPEG'])('keeps a logo under %s nearer to itself than to the other logos', async (name) => {
-    const perturb = perturbation(name);
+  it.each(['recolour', 'colour inversion', 'scale', 'thin border', 'JPEG'])(
+    'keeps a logo under %s nearer to itself than to the other logos',
+    async (name) => {
+      const perturb = perturbation(name);
 
-    for (const [i, png] of rendered.entries()) {
-      const query = await embedder.embed(await normalizeForEval(await perturb(png, seededRandom(i + 1))));
-      const scores = originals.map((original) => dot(original, query));
+      for (const [i, png] of rendered.entries()) {
+        const query = await embedder.embed(await normalizeForEval(await perturb(png, seededRandom(i + 1))));
+        const scores = originals.map((original) => dot(original, query));
 
-      const best = scores.indexOf(Math.max(...scores));
-      expect(logos[best]!.file).toBe(logos[i]!.file);
-    }
-  });
+        const best = scores.indexOf(Math.max(...scores));
+        expect(logos[best]!.file).toBe(logos[i]!.file);
+      }
+    },
+  );
 
   it('separates different logos', () => {
     for (let i = 0; i < originals.length; i++) {
@@ -73,7 +89,12 @@ describe('PerceptualDescriptorEmbedder', () => {
 
   it('gives a blank image a fixed unit vector, and accepts other sizes', async () => {
     const blank: NormalizedImage = { rgb: new Uint8Array(224 * 224 * 3).fill(255), width: 224, height: 224 };
-    const { data, info } = await sharp(rendered[0]!).flatten({ background: '#ffffff' }).resize(64, 64, { fit: 'contain', background: '#ffffff' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(rendered[0]!)
+      .flatten({ background: '#ffffff' })
+      .resize(64, 64, { fit: 'contain', background: '#ffffff' })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
 
     const blankVector = describeLogo(blank);
     const small = describeLogo({ rgb: new Uint8Array(data), width: info.width, height: info.height });
@@ -85,6 +106,8 @@ describe('PerceptualDescriptorEmbedder', () => {
 
   it('refuses a buffer too short for its dimensions and an aborted call', async () => {
     expect(() => describeLogo({ rgb: new Uint8Array(10), width: 224, height: 224 })).toThrow(RangeError);
-    await expect(embedder.embed({ rgb: new Uint8Array(224 * 224 * 3), width: 224, height: 224 }, { signal: AbortSignal.abort() })).rejects.toThrow();
+    await expect(
+      embedder.embed({ rgb: new Uint8Array(224 * 224 * 3), width: 224, height: 224 }, { signal: AbortSignal.abort() }),
+    ).rejects.toThrow();
   });
 });

@@ -24,14 +24,21 @@ describe('candidate windows', () => {
     const checker = image(4, (x, y) => ((x + y) % 2 ? [255, 255, 255] : [0, 0, 0]));
     const out = crop(checker, WHOLE, 2);
     expect([...out.rgb]).toEqual(Array(12).fill(128));
-    const corner = crop(image(10, (x, y) => (x < 5 && y < 5 ? [200, 0, 0] : [0, 0, 0])), { x: 0, y: 0, w: 0.5, h: 0.5 }, 5);
+    const corner = crop(
+      image(10, (x, y) => (x < 5 && y < 5 ? [200, 0, 0] : [0, 0, 0])),
+      { x: 0, y: 0, w: 0.5, h: 0.5 },
+      5,
+    );
     expect([...corner.rgb.subarray(0, 3)]).toEqual([200, 0, 0]);
     expect(corner.rgb.filter((_, i) => i % 3 === 0).every((v) => v === 200)).toBe(true);
   });
 
   it('maps a window back to the pixels of the picture as sent (content box, padded square)', () => {
     // Content 200 x 100 at (50, 20): padded to a 200 square, 50 px above and below.
-    const normalised: NormalizedImage = { ...image(4, () => [0, 0, 0]), content: { left: 50, top: 20, width: 200, height: 100 } };
+    const normalised: NormalizedImage = {
+      ...image(4, () => [0, 0, 0]),
+      content: { left: 50, top: 20, width: 200, height: 100 },
+    };
     expect(regionInPicture(normalised, WHOLE)).toEqual({ x: 50, y: 20, w: 200, h: 100 });
     expect(regionInPicture(normalised, { x: 0.5, y: 0.25, w: 0.5, h: 0.5 })).toEqual({ x: 150, y: 20, w: 100, h: 100 });
     expect(regionInPicture({ ...normalised, content: undefined }, WHOLE)).toBeUndefined();
@@ -57,7 +64,9 @@ describe('the region search', () => {
   };
   const index: VectorIndex = {
     put: async () => undefined,
-    query: async (vector) => [{ serial: 'RED', design: 'red.svg', mark: 'Red', nice: [], isLive: true, score: vector[0]! }],
+    query: async (vector) => [
+      { serial: 'RED', design: 'red.svg', mark: 'Red', nice: [], isLive: true, score: vector[0]! },
+    ],
   };
   // A red square in the top-left 30% of a 224 picture.
   const picture = image(224, (x, y) => (x < 67 && y < 67 ? [255, 0, 0] : [40, 120, 40]));
@@ -88,7 +97,17 @@ describe('the region search', () => {
 
 describe('bestDesignPerMark', () => {
   it('keeps the best design of each mark, by descending score', () => {
-    const m = (serial: string, design: string, score: number): VectorMatch => ({ serial, design, mark: serial, nice: [], isLive: true, score });
-    expect(bestDesignPerMark([m('A', 'a1', 0.5), m('B', 'b1', 0.7), m('A', 'a2', 0.9), m('A', 'a3', 0.1)])).toEqual([m('A', 'a2', 0.9), m('B', 'b1', 0.7)]);
+    const m = (serial: string, design: string, score: number): VectorMatch => ({
+      serial,
+      design,
+      mark: serial,
+      nice: [],
+      isLive: true,
+      score,
+    });
+    expect(bestDesignPerMark([m('A', 'a1', 0.5), m('B', 'b1', 0.7), m('A', 'a2', 0.9), m('A', 'a3', 0.1)])).toEqual([
+      m('A', 'a2', 0.9),
+      m('B', 'b1', 0.7),
+    ]);
   });
 });

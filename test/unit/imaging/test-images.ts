@@ -16,10 +16,14 @@ export async function rectanglePng(options: {
   rect: { left: number; top: number; width: number; height: number; colour: string };
 }): Promise<Buffer> {
   const { rect } = options;
-  const patch = await sharp({ create: { width: rect.width, height: rect.height, channels: 4, background: rect.colour } })
+  const patch = await sharp({
+    create: { width: rect.width, height: rect.height, channels: 4, background: rect.colour },
+  })
     .png()
     .toBuffer();
-  return sharp({ create: { width: options.width, height: options.height, channels: 4, background: options.background } })
+  return sharp({
+    create: { width: options.width, height: options.height, channels: 4, background: options.background },
+  })
     .composite([{ input: patch, left: rect.left, top: rect.top }])
     .png()
     .toBuffer();
@@ -36,19 +40,29 @@ export function transparentLogoPng(): Promise<Buffer> {
 }
 
 export function solidPng(width: number, height: number, colour: string): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
 }
 
 /** A `width` x `height` white picture with a `colour` block over its middle half: the smallest image with content. */
 export function markPng(width: number, height: number, colour: string): Promise<Buffer> {
-  const rect = { left: Math.floor(width / 4), top: Math.floor(height / 4), width: Math.max(1, Math.ceil(width / 2)), height: Math.max(1, Math.ceil(height / 2)), colour };
+  const rect = {
+    left: Math.floor(width / 4),
+    top: Math.floor(height / 4),
+    width: Math.max(1, Math.ceil(width / 2)),
+    height: Math.max(1, Math.ceil(height / 2)),
+    colour,
+  };
   return rectanglePng({ width, height, background: { r: 255, g: 255, b: 255, alpha: 1 }, rect });
 }
 
 /** A two-frame animated GIF: the first frame a `first` block on white, the second a `second` block. */
 export async function animatedGif(first: string, second: string): Promise<Buffer> {
   const frames = await Promise.all([markPng(40, 40, first), markPng(40, 40, second)]);
-  return sharp(frames, { join: { animated: true } }).gif({ delay: [100, 100] }).toBuffer();
+  return sharp(frames, { join: { animated: true } })
+    .gif({ delay: [100, 100] })
+    .toBuffer();
 }
 
 /**

@@ -17,7 +17,14 @@ function unitVector(seed: number): Float32Array {
 }
 
 function metadataOf(i: number, overrides: Partial<LogoMetadata> = {}): LogoMetadata {
-  return { serial: `S-${i}`, design: `logo-${i}.png`, mark: `mark ${i}`, nice: i % 2 === 0 ? ['09'] : ['25'], isLive: i % 3 !== 0, ...overrides };
+  return {
+    serial: `S-${i}`,
+    design: `logo-${i}.png`,
+    mark: `mark ${i}`,
+    nice: i % 2 === 0 ? ['09'] : ['25'],
+    isLive: i % 3 !== 0,
+    ...overrides,
+  };
 }
 
 function exactNearest(vectors: Float32Array[], query: Float32Array): number {
@@ -93,7 +100,10 @@ describe('UsearchVectorIndex', () => {
     await index.put([{ vector: unitVector(6004), metadata: metadataOf(500, { design: 'design-1.svg' }) }]);
     expect(index.size).toBe(203);
     expect((await index.query(designs[0]!, { topK: 1 }))[0]).toMatchObject({ serial: 'S-500', design: 'design-0.svg' });
-    expect((await index.query(unitVector(6004), { topK: 1 }))[0]).toMatchObject({ serial: 'S-500', design: 'design-1.svg' });
+    expect((await index.query(unitVector(6004), { topK: 1 }))[0]).toMatchObject({
+      serial: 'S-500',
+      design: 'design-1.svg',
+    });
   });
 
   it('round-trips through save and load, metadata included', async () => {
@@ -108,7 +118,9 @@ describe('UsearchVectorIndex', () => {
 
       const query = unitVector(4242);
       expect(loaded.size).toBe(200);
-      expect(await loaded.query(query, { topK: 10, nice: '09' })).toEqual(await index.query(query, { topK: 10, nice: '09' }));
+      expect(await loaded.query(query, { topK: 10, nice: '09' })).toEqual(
+        await index.query(query, { topK: 10, nice: '09' }),
+      );
       expect((await loaded.query(unitVector(7000), { topK: 1 }))[0]).toMatchObject({ serial: 'S-3', mark: 'replaced' });
       await loaded.put([{ vector: unitVector(8000), metadata: metadataOf(1000) }]);
       expect(loaded.size).toBe(201);

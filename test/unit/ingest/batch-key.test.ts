@@ -4,10 +4,22 @@ import { isCoverageSidecar, isLogoBatchKey, parseBatchKey, parseLogoBatchKey } f
 
 describe('file batches: incoming/<kind>/<market>/<YYYY-MM-DD>/<file>', () => {
   it.each([
-    ['incoming/uspto-daily/US/2026-11-20/apc261120.zip', { kind: 'uspto-daily', market: 'US', batchDate: '2026-11-20', fileName: 'apc261120.zip' }],
-    ['incoming/marks-jsonl/CN/2026-11-20/cn-batch.jsonl.gz', { kind: 'marks-jsonl', market: 'CN', batchDate: '2026-11-20', fileName: 'cn-batch.jsonl.gz' }],
-    ['incoming/tsdr/US/2026-02-28/sn76044902.xml', { kind: 'tsdr', market: 'US', batchDate: '2026-02-28', fileName: 'sn76044902.xml' }],
-    ['incoming/tro/US/2026-11-20/tro_brands.csv', { kind: 'tro', market: 'US', batchDate: '2026-11-20', fileName: 'tro_brands.csv' }],
+    [
+      'incoming/uspto-daily/US/2026-11-20/apc261120.zip',
+      { kind: 'uspto-daily', market: 'US', batchDate: '2026-11-20', fileName: 'apc261120.zip' },
+    ],
+    [
+      'incoming/marks-jsonl/CN/2026-11-20/cn-batch.jsonl.gz',
+      { kind: 'marks-jsonl', market: 'CN', batchDate: '2026-11-20', fileName: 'cn-batch.jsonl.gz' },
+    ],
+    [
+      'incoming/tsdr/US/2026-02-28/sn76044902.xml',
+      { kind: 'tsdr', market: 'US', batchDate: '2026-02-28', fileName: 'sn76044902.xml' },
+    ],
+    [
+      'incoming/tro/US/2026-11-20/tro_brands.csv',
+      { kind: 'tro', market: 'US', batchDate: '2026-11-20', fileName: 'tro_brands.csv' },
+    ],
   ])('%s', (key, expected) => {
     expect(parseBatchKey(key)).toEqual(expected);
   });
@@ -19,7 +31,10 @@ describe('file batches: incoming/<kind>/<market>/<YYYY-MM-DD>/<file>', () => {
     ['incoming/tro/US/2026-11-20/', /no file name/],
     ['incoming/tro/US/2026-11-20/sub/a.csv', /expected incoming\/<kind>\/<market>\/<YYYY-MM-DD>\/<file>/],
     ['README.txt', /expected incoming\/<kind>/],
-    ['incoming/logos/US/2026-11-20/logos.jsonl', /a logo batch is a folder: incoming\/logos\/<market>\/<YYYY-MM-DD>\/<batch-name>\/logos\.jsonl/],
+    [
+      'incoming/logos/US/2026-11-20/logos.jsonl',
+      /a logo batch is a folder: incoming\/logos\/<market>\/<YYYY-MM-DD>\/<batch-name>\/logos\.jsonl/,
+    ],
   ])('refuses %s', (key, reason) => {
     expect(parseBatchKey(key)).toEqual({ error: expect.stringMatching(reason) });
   });
@@ -53,7 +68,10 @@ describe('logo batches: incoming/logos/<market>/<YYYY-MM-DD>/<batch-name>/', () 
   });
 
   it.each([
-    ['incoming/logos/US/2026-11-21/logos.jsonl', /expected incoming\/logos\/<market>\/<YYYY-MM-DD>\/<batch-name>\/logos\.jsonl/],
+    [
+      'incoming/logos/US/2026-11-21/logos.jsonl',
+      /expected incoming\/logos\/<market>\/<YYYY-MM-DD>\/<batch-name>\/logos\.jsonl/,
+    ],
     ['incoming/logos/US/2026-11-21/week-47/', /expected incoming\/logos/],
     ['incoming/logos/US/2026-11-21/week-47//a.png', /expected incoming\/logos/],
     ['incoming/logos/EU/2026-11-21/week-47/logos.jsonl', /unknown market "EU"/],
@@ -71,12 +89,17 @@ describe('logo batches: incoming/logos/<market>/<YYYY-MM-DD>/<batch-name>/', () 
   it('every object of a batch folder names the same manifest, and only the manifest starts it', () => {
     const segment = fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/);
     fc.assert(
-      fc.property(fc.constantFrom('US', 'CN'), segment, fc.array(segment, { minLength: 1, maxLength: 4 }), (market, batchName, inFolder) => {
-        const folder = `incoming/logos/${market}/2026-11-21/${batchName}`;
-        const parsed = parseLogoBatchKey(`${folder}/${inFolder.join('/')}`);
-        expect(parsed).toMatchObject({ market, batchName, manifestKey: `${folder}/logos.jsonl` });
-        expect((parsed as { isManifest: boolean }).isManifest).toBe(inFolder.join('/') === 'logos.jsonl');
-      }),
+      fc.property(
+        fc.constantFrom('US', 'CN'),
+        segment,
+        fc.array(segment, { minLength: 1, maxLength: 4 }),
+        (market, batchName, inFolder) => {
+          const folder = `incoming/logos/${market}/2026-11-21/${batchName}`;
+          const parsed = parseLogoBatchKey(`${folder}/${inFolder.join('/')}`);
+          expect(parsed).toMatchObject({ market, batchName, manifestKey: `${folder}/logos.jsonl` });
+          expect((parsed as { isManifest: boolean }).isManifest).toBe(inFolder.join('/') === 'logos.jsonl');
+        },
+      ),
     );
   });
 

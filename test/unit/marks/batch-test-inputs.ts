@@ -72,7 +72,10 @@ export function caseFileXml(fields: CaseFileFields): string {
       ? ''
       : `<case-file-statements><case-file-statement><type-code>GS0251</type-code>${element('text', fields.goods)}</case-file-statement></case-file-statements>\n`,
     (fields.classes ?? [])
-      .map((code) => `<classifications><classification>${element('international-code', code)}</classification></classifications>\n`)
+      .map(
+        (code) =>
+          `<classifications><classification>${element('international-code', code)}</classification></classifications>\n`,
+      )
       .join(''),
     fields.owner === undefined
       ? ''

@@ -21,7 +21,9 @@ describe('parseMarkJsonl on the CN sample fixture', () => {
   let results: ParsedMark[];
 
   beforeAll(async () => {
-    results = await collect(parseMarkJsonl(createReadStream(path.join(FIXTURES_DIR, 'cn/marks-sample.jsonl')), CN_BATCH));
+    results = await collect(
+      parseMarkJsonl(createReadStream(path.join(FIXTURES_DIR, 'cn/marks-sample.jsonl')), CN_BATCH),
+    );
   });
 
   it('reports every non-blank line with its own line number', () => {
@@ -80,7 +82,9 @@ describe('parseMarkJsonl on the CN sample fixture', () => {
 
   it('yields a repeated serial again, flagged as a duplicate, for the store to apply in order', () => {
     const accepted = results.filter((result) => result.ok);
-    expect(accepted.map((result) => result.ok && [result.record.serial, result.record.markText, result.duplicate])).toEqual([
+    expect(
+      accepted.map((result) => result.ok && [result.record.serial, result.record.markText, result.duplicate]),
+    ).toEqual([
       ['CN-SAMPLE-000001', '星河织造 XINGHE WEAVE', false],
       ['CN-SAMPLE-000002', '', false],
       ['CN-SAMPLE-000001', '星河织造 XINGHE', true],
@@ -140,15 +144,28 @@ describe('parseMarkJsonl rules', () => {
   });
 
   it('reports an overlong line by its length without holding it, then reads the next line', async () => {
-    const huge = JSON.stringify({ serial: 'X5', mark: 'M', goods: 'g'.repeat(JSONL_MAX_LINE_CHARS * 3), is_live: true });
-    const results = await collect(parseMarkJsonl(inChunks(Buffer.from(`${huge}\n{"serial":"X6","mark":"OK","is_live":true}\n`), 1000), CN_BATCH));
-    expect(results.map(outcome)).toEqual([`line 1: line is ${huge.length} characters long (at most ${JSONL_MAX_LINE_CHARS})`, 'ok X6']);
+    const huge = JSON.stringify({
+      serial: 'X5',
+      mark: 'M',
+      goods: 'g'.repeat(JSONL_MAX_LINE_CHARS * 3),
+      is_live: true,
+    });
+    const results = await collect(
+      parseMarkJsonl(inChunks(Buffer.from(`${huge}\n{"serial":"X6","mark":"OK","is_live":true}\n`), 1000), CN_BATCH),
+    );
+    expect(results.map(outcome)).toEqual([
+      `line 1: line is ${huge.length} characters long (at most ${JSONL_MAX_LINE_CHARS})`,
+      'ok X6',
+    ]);
   });
 
   it('accepts Windows line endings, a byte order mark, blank lines and a last line without newline', async () => {
     const bytes = Buffer.concat([
       Buffer.from([0xef, 0xbb, 0xbf]),
-      Buffer.from('{"serial":"W1","mark":"ONE","is_live":true}\r\n\r\n{"serial":"W2","mark":"TWO","is_live":true}', 'utf8'),
+      Buffer.from(
+        '{"serial":"W1","mark":"ONE","is_live":true}\r\n\r\n{"serial":"W2","mark":"TWO","is_live":true}',
+        'utf8',
+      ),
     ]);
     const results = await collect(parseMarkJsonl(inChunks(bytes, 3), CN_BATCH));
     expect(results.map((result) => [result.line, result.ok && result.record.markText])).toEqual([
@@ -158,7 +175,10 @@ describe('parseMarkJsonl rules', () => {
   });
 
   it('ends with an encoding error naming the line when the bytes are not UTF-8', async () => {
-    const bytes = Buffer.from('{"serial":"L1","mark":"OK","is_live":true}\n{"serial":"L2","mark":"CAFÉ","is_live":true}\n', 'latin1');
+    const bytes = Buffer.from(
+      '{"serial":"L1","mark":"OK","is_live":true}\n{"serial":"L2","mark":"CAFÉ","is_live":true}\n',
+      'latin1',
+    );
 
     const { items, error } = await collectUntilError(parseMarkJsonl(inChunks(bytes, 4096), CN_BATCH));
 

@@ -1,4 +1,10 @@
-import { editDistance, exactKey, lookupKeysOfMark, normalizeText, phoneticKey } from '../../../shared/marks/lookup-keys';
+import {
+  editDistance,
+  exactKey,
+  lookupKeysOfMark,
+  normalizeText,
+  phoneticKey,
+} from '../../../shared/marks/lookup-keys';
 
 describe('normalizeText', () => {
   it.each([
@@ -60,7 +66,9 @@ describe('phonetic keys catch misspellings and sound-alikes', () => {
 describe('lookupKeysOfMark', () => {
   it('files a mixed-script mark under the whole and each script', () => {
     const keys = lookupKeysOfMark('星河织造 XINGHE WEAVE', 'xing he zhi zao');
-    expect(keys).toEqual(expect.arrayContaining(['e:星河织造xingheweave', 'e:星河织造', 'e:xingheweave', 'e:xinghezhizao']));
+    expect(keys).toEqual(
+      expect.arrayContaining(['e:星河织造xingheweave', 'e:星河织造', 'e:xingheweave', 'e:xinghezhizao']),
+    );
   });
 
   it('a word mark has an exact and a phonetic key', () => {

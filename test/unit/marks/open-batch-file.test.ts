@@ -29,8 +29,17 @@ async function serialsOf(filePath: string): Promise<string[]> {
 }
 
 const SAMPLE_SERIALS = [
-  '87310367', '87703889', '87703896', '87796079', '71112081', '71522974',
-  '72029003', '72045204', '72243407', '72244388', '72244547',
+  '87310367',
+  '87703889',
+  '87703896',
+  '87796079',
+  '71112081',
+  '71522974',
+  '72029003',
+  '72045204',
+  '72243407',
+  '72244388',
+  '72244547',
 ];
 
 describe('openBatchStream', () => {
@@ -96,4 +105,3 @@ describe('openBatchStream', () => {
     expect((error as Error).message).toContain('corrupt.xml.gz: cannot be read');
   });
 });
-

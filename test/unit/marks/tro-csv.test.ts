@@ -12,7 +12,9 @@ function csv(...rows: string[]): AsyncGenerator<Buffer> {
 
 describe('readTroList on the real sample list', () => {
   it('gives one entry per brand, with the values of its row', async () => {
-    const { entries, rejects } = await readTroList(createReadStream(path.join(FIXTURES_DIR, 'tro/tro_brands_sample.csv')));
+    const { entries, rejects } = await readTroList(
+      createReadStream(path.join(FIXTURES_DIR, 'tro/tro_brands_sample.csv')),
+    );
 
     expect(rejects).toEqual([]);
     expect(entries).toHaveLength(19);

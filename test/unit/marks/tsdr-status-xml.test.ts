@@ -97,7 +97,10 @@ describe('parseTsdrStatusXml on bad documents', () => {
   it('reports a document whose status code is not in the USPTO table as a rejected record', async () => {
     const altered = sample('sn76044902.xml')
       .toString('utf8')
-      .replace('<MarkCurrentStatusCode>702</MarkCurrentStatusCode>', '<MarkCurrentStatusCode>123</MarkCurrentStatusCode>');
+      .replace(
+        '<MarkCurrentStatusCode>702</MarkCurrentStatusCode>',
+        '<MarkCurrentStatusCode>123</MarkCurrentStatusCode>',
+      );
 
     const result = await parseTsdrStatusXml(altered, OPTIONS);
 

@@ -33,17 +33,149 @@ function parseText(xml: string): Promise<ParsedMark[]> {
  * and the line of each <case-file> tag), not produced by the parser.
  */
 const SAMPLE_EXPECTATIONS = [
-  { line: 252, serial: '87310367', registrationNumber: undefined, filingDate: '2017-01-23', statusCode: '688', markText: 'TUSIMPLE', drawingKind: 'word', niceClasses: ['09', '12', '39', '42'], owner: 'TuSimple', statusCategory: 'pending', isLive: false },
-  { line: 557, serial: '87703889', registrationNumber: undefined, filingDate: '2017-11-30', statusCode: '630', markText: 'TU SIMPLE', drawingKind: 'both', niceClasses: ['09', '12', '39', '42'], owner: 'TuSimple', statusCategory: 'pending', isLive: false },
-  { line: 774, serial: '87703896', registrationNumber: undefined, filingDate: '2017-11-30', statusCode: '630', markText: 'TU SIMPLE', drawingKind: 'both', niceClasses: ['09', '12', '39', '42'], owner: 'TuSimple', statusCategory: 'pending', isLive: false },
-  { line: 979, serial: '87796079', registrationNumber: undefined, filingDate: '2018-02-13', statusCode: '630', markText: 'CLEANPULP', drawingKind: 'word', niceClasses: ['42'], owner: 'Solenis Technologies, L.P.', statusCategory: 'pending', isLive: false },
-  { line: 1125, serial: '71112081', registrationNumber: '0124134', filingDate: '1918-07-11', statusCode: '800', markText: 'CUTEX', drawingKind: 'word', niceClasses: ['08'], owner: 'CUTEX, INC.', statusCategory: 'registered', isLive: true },
-  { line: 1445, serial: '71522974', registrationNumber: '0436748', filingDate: '1947-05-24', statusCode: '800', markText: 'COLUMBIAN', drawingKind: 'word', niceClasses: ['16'], owner: 'Quality Park, LLC', statusCategory: 'registered', isLive: true },
-  { line: 1779, serial: '72029003', registrationNumber: '0657968', filingDate: '1957-04-29', statusCode: '800', markText: 'B & G', drawingKind: 'word', niceClasses: ['06'], owner: 'FLUID HANDLING LLC', statusCategory: 'registered', isLive: true },
-  { line: 2061, serial: '72045204', registrationNumber: '0672905', filingDate: '1958-02-03', statusCode: '800', markText: 'ROCK CREEK', drawingKind: 'both', niceClasses: ['32'], owner: 'CANADA DRY POTOMAC CORPORATION', statusCategory: 'registered', isLive: true },
-  { line: 2353, serial: '72243407', registrationNumber: '0832787', filingDate: '1966-04-14', statusCode: '800', markText: 'CELANESE', drawingKind: 'both', niceClasses: ['01'], owner: 'CELANESE INTERNATIONAL CORPORATION', statusCategory: 'registered', isLive: true },
-  { line: 2665, serial: '72244388', registrationNumber: '0864928', filingDate: '1966-04-27', statusCode: '703', markText: 'AUDION', drawingKind: 'word', niceClasses: ['07'], owner: 'AUDION ELEKTRO B.V.', statusCategory: 'registered', isLive: true },
-  { line: 2856, serial: '72244547', registrationNumber: '0843074', filingDate: '1966-04-29', statusCode: '800', markText: 'CARBOLINE', drawingKind: 'word', niceClasses: ['01', '02', '03', '19'], owner: 'CARBOLINE INTERNATIONAL CORPORATION', statusCategory: 'registered', isLive: true },
+  {
+    line: 252,
+    serial: '87310367',
+    registrationNumber: undefined,
+    filingDate: '2017-01-23',
+    statusCode: '688',
+    markText: 'TUSIMPLE',
+    drawingKind: 'word',
+    niceClasses: ['09', '12', '39', '42'],
+    owner: 'TuSimple',
+    statusCategory: 'pending',
+    isLive: false,
+  },
+  {
+    line: 557,
+    serial: '87703889',
+    registrationNumber: undefined,
+    filingDate: '2017-11-30',
+    statusCode: '630',
+    markText: 'TU SIMPLE',
+    drawingKind: 'both',
+    niceClasses: ['09', '12', '39', '42'],
+    owner: 'TuSimple',
+    statusCategory: 'pending',
+    isLive: false,
+  },
+  {
+    line: 774,
+    serial: '87703896',
+    registrationNumber: undefined,
+    filingDate: '2017-11-30',
+    statusCode: '630',
+    markText: 'TU SIMPLE',
+    drawingKind: 'both',
+    niceClasses: ['09', '12', '39', '42'],
+    owner: 'TuSimple',
+    statusCategory: 'pending',
+    isLive: false,
+  },
+  {
+    line: 979,
+    serial: '87796079',
+    registrationNumber: undefined,
+    filingDate: '2018-02-13',
+    statusCode: '630',
+    markText: 'CLEANPULP',
+    drawingKind: 'word',
+    niceClasses: ['42'],
+    owner: 'Solenis Technologies, L.P.',
+    statusCategory: 'pending',
+    isLive: false,
+  },
+  {
+    line: 1125,
+    serial: '71112081',
+    registrationNumber: '0124134',
+    filingDate: '1918-07-11',
+    statusCode: '800',
+    markText: 'CUTEX',
+    drawingKind: 'word',
+    niceClasses: ['08'],
+    owner: 'CUTEX, INC.',
+    statusCategory: 'registered',
+    isLive: true,
+  },
+  {
+    line: 1445,
+    serial: '71522974',
+    registrationNumber: '0436748',
+    filingDate: '1947-05-24',
+    statusCode: '800',
+    markText: 'COLUMBIAN',
+    drawingKind: 'word',
+    niceClasses: ['16'],
+    owner: 'Quality Park, LLC',
+    statusCategory: 'registered',
+    isLive: true,
+  },
+  {
+    line: 1779,
+    serial: '72029003',
+    registrationNumber: '0657968',
+    filingDate: '1957-04-29',
+    statusCode: '800',
+    markText: 'B & G',
+    drawingKind: 'word',
+    niceClasses: ['06'],
+    owner: 'FLUID HANDLING LLC',
+    statusCategory: 'registered',
+    isLive: true,
+  },
+  {
+    line: 2061,
+    serial: '72045204',
+    registrationNumber: '0672905',
+    filingDate: '1958-02-03',
+    statusCode: '800',
+    markText: 'ROCK CREEK',
+    drawingKind: 'both',
+    niceClasses: ['32'],
+    owner: 'CANADA DRY POTOMAC CORPORATION',
+    statusCategory: 'registered',
+    isLive: true,
+  },
+  {
+    line: 2353,
+    serial: '72243407',
+    registrationNumber: '0832787',
+    filingDate: '1966-04-14',
+    statusCode: '800',
+    markText: 'CELANESE',
+    drawingKind: 'both',
+    niceClasses: ['01'],
+    owner: 'CELANESE INTERNATIONAL CORPORATION',
+    statusCategory: 'registered',
+    isLive: true,
+  },
+  {
+    line: 2665,
+    serial: '72244388',
+    registrationNumber: '0864928',
+    filingDate: '1966-04-27',
+    statusCode: '703',
+    markText: 'AUDION',
+    drawingKind: 'word',
+    niceClasses: ['07'],
+    owner: 'AUDION ELEKTRO B.V.',
+    statusCategory: 'registered',
+    isLive: true,
+  },
+  {
+    line: 2856,
+    serial: '72244547',
+    registrationNumber: '0843074',
+    filingDate: '1966-04-29',
+    statusCode: '800',
+    markText: 'CARBOLINE',
+    drawingKind: 'word',
+    niceClasses: ['01', '02', '03', '19'],
+    owner: 'CARBOLINE INTERNATIONAL CORPORATION',
+    statusCategory: 'registered',
+    isLive: true,
+  },
 ] as const;
 
 describe('parseUsptoDailyXml on the real 11-record daily sample', () => {
@@ -173,7 +305,9 @@ describe('parseUsptoDailyXml record-level rejects', () => {
   });
 
   it('accepts a mark of exactly 1000 characters', async () => {
-    const [result] = await parseText(dailyXmlDocument([caseFileXml({ serial: '90000003', statusCode: '700', mark: 'Y'.repeat(1000) })]));
+    const [result] = await parseText(
+      dailyXmlDocument([caseFileXml({ serial: '90000003', statusCode: '700', mark: 'Y'.repeat(1000) })]),
+    );
     expect(result?.ok && result.record.markText.length).toBe(1000);
   });
 
@@ -197,13 +331,17 @@ describe('parseUsptoDailyXml record-level rejects', () => {
   });
 
   it('keeps a design-only mark with empty text', async () => {
-    const [result] = await parseText(dailyXmlDocument([caseFileXml({ serial: '90000006', statusCode: '700', drawingCode: '2000', classes: ['025'] })]));
+    const [result] = await parseText(
+      dailyXmlDocument([caseFileXml({ serial: '90000006', statusCode: '700', drawingCode: '2000', classes: ['025'] })]),
+    );
     expect(result?.ok && result.record).toMatchObject({ markText: '', drawingKind: 'design', niceClasses: ['25'] });
   });
 
   it('drops USPTO-only class codes that are not Nice classes (A, B, 200)', async () => {
     const [result] = await parseText(
-      dailyXmlDocument([caseFileXml({ serial: '90000007', statusCode: '700', mark: 'CERT', classes: ['A', '200', '025', '025'] })]),
+      dailyXmlDocument([
+        caseFileXml({ serial: '90000007', statusCode: '700', mark: 'CERT', classes: ['A', '200', '025', '025'] }),
+      ]),
     );
     expect(result?.ok && result.record.niceClasses).toEqual(['25']);
   });
@@ -217,7 +355,9 @@ describe('parseUsptoDailyXml record-level rejects', () => {
 
     const results = await parseText(xml);
 
-    expect(results.map((result) => result.ok && [result.record.serial, result.record.isLive, result.duplicate])).toEqual([
+    expect(
+      results.map((result) => result.ok && [result.record.serial, result.record.isLive, result.duplicate]),
+    ).toEqual([
       ['90000010', true, false],
       ['90000011', true, false],
       ['90000010', false, true],
@@ -257,7 +397,10 @@ describe('parseUsptoDailyXml on a broken file', () => {
     ['plain text', 'this is not xml at all'],
     ['binary bytes', '\u0000\u0001\u0002PNG garbage'],
     ['an empty file', ''],
-    ['an unescaped ampersand', '<trademark-applications-daily><case-file><serial-number>A & B</serial-number></case-file></trademark-applications-daily>'],
+    [
+      'an unescaped ampersand',
+      '<trademark-applications-daily><case-file><serial-number>A & B</serial-number></case-file></trademark-applications-daily>',
+    ],
   ])('rejects %s with a syntax error', async (_label, text) => {
     const { items, error } = await collectUntilError(parseUsptoDailyXml(inChunks(Buffer.from(text), 8), BATCH));
     expect(items).toEqual([]);
@@ -346,7 +489,10 @@ describe('parseUsptoDailyXml encodings', () => {
   });
 
   it('refuses a declared encoding it cannot decode, and a UTF-16 declaration over single-byte text', async () => {
-    const shiftJis = Buffer.from(dailyXmlDocument(latinCaseFiles, '<?xml version="1.0" encoding="Shift_JIS"?>'), 'latin1');
+    const shiftJis = Buffer.from(
+      dailyXmlDocument(latinCaseFiles, '<?xml version="1.0" encoding="Shift_JIS"?>'),
+      'latin1',
+    );
     const fakeUtf16 = Buffer.from(dailyXmlDocument(latinCaseFiles, '<?xml version="1.0" encoding="UTF-16"?>'), 'utf8');
 
     const shiftJisOutcome = await collectUntilError(parseUsptoDailyXml(inChunks(shiftJis, 4096), BATCH));

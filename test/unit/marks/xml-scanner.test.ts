@@ -64,7 +64,9 @@ function scanError(chunks: string[]): XmlScanError {
 
 const FIXTURES = path.join(__dirname, '../../fixtures/uspto');
 const DAILY = readFileSync(path.join(FIXTURES, 'daily-xml-sample/seed.xml'), 'utf8');
-const TSDR = ['rn2178784-ST-961_D3.xml', 'rn2178784-ST-962.2.1.xml', 'sn76044902.xml'].map((f) => readFileSync(path.join(FIXTURES, 'tsdr-samples', f), 'utf8'));
+const TSDR = ['rn2178784-ST-961_D3.xml', 'rn2178784-ST-962.2.1.xml', 'sn76044902.xml'].map((f) =>
+  readFileSync(path.join(FIXTURES, 'tsdr-samples', f), 'utf8'),
+);
 
 async function syntheticDaily(records: number): Promise<string> {
   const out = new PassThrough();
@@ -80,9 +82,12 @@ describe('XmlScanner against saxes', () => {
     expect(scanned(chunksOf(DAILY, size))).toEqual(bySaxes(DAILY));
   });
 
-  it.each(TSDR.map((text, i) => [i, text] as const))('reads TSDR sample %i (attributes, namespaces) alike', (_i, text) => {
-    expect(scanned(chunksOf(text, 13))).toEqual(bySaxes(text));
-  });
+  it.each(TSDR.map((text, i) => [i, text] as const))(
+    'reads TSDR sample %i (attributes, namespaces) alike',
+    (_i, text) => {
+      expect(scanned(chunksOf(text, 13))).toEqual(bySaxes(text));
+    },
+  );
 
   it('reads a generated daily file alike', async () => {
     const text = await syntheticDaily(40);
@@ -110,12 +115,22 @@ describe('XmlScanner against saxes', () => {
 
   it('agrees on every document saxes accepts, cut anywhere (property)', () => {
     const name = fc.constantFrom('a', 'b', 'case-file', 'x:y', '_z');
-    const text = fc.constantFrom('plain', ' spaced out ', 'A &amp; B', '&lt;tag&gt;', '&#233;t&#xE9;', 'é ü 中文', '\n  ');
+    const text = fc.constantFrom(
+      'plain',
+      ' spaced out ',
+      'A &amp; B',
+      '&lt;tag&gt;',
+      '&#233;t&#xE9;',
+      'é ü 中文',
+      '\n  ',
+    );
     const tree: fc.Arbitrary<string> = fc.letrec((tie) => ({
       node: fc.oneof(
         { depthSize: 'small' },
         text,
-        fc.tuple(name, fc.array(tie('node'), { maxLength: 4 })).map(([n, children]) => `<${n}>${(children as string[]).join('')}</${n}>`),
+        fc
+          .tuple(name, fc.array(tie('node'), { maxLength: 4 }))
+          .map(([n, children]) => `<${n}>${(children as string[]).join('')}</${n}>`),
         name.map((n) => `<${n}/>`),
         fc.constantFrom('<![CDATA[ <raw> & ]]>', '<!-- note -->', '<?pi x?>'),
       ),
@@ -132,16 +147,20 @@ describe('XmlScanner against saxes', () => {
   it('agrees with saxes on damaged copies of the real sample whenever saxes accepts them', () => {
     const start = DAILY.indexOf('<case-file>');
     fc.assert(
-      fc.property(fc.integer({ min: start, max: DAILY.length - 1 }), fc.constantFrom('', '<', '>', '&', '/', '"', 'x'), (at, insert) => {
-        const doc = DAILY.slice(0, at) + insert + DAILY.slice(at + 1);
-        let expected: Event[] | undefined;
-        try {
-          expected = bySaxes(doc);
-        } catch {
-          return;
-        }
-        expect(scanned(chunksOf(doc, 997))).toEqual(expected);
-      }),
+      fc.property(
+        fc.integer({ min: start, max: DAILY.length - 1 }),
+        fc.constantFrom('', '<', '>', '&', '/', '"', 'x'),
+        (at, insert) => {
+          const doc = DAILY.slice(0, at) + insert + DAILY.slice(at + 1);
+          let expected: Event[] | undefined;
+          try {
+            expected = bySaxes(doc);
+          } catch {
+            return;
+          }
+          expect(scanned(chunksOf(doc, 997))).toEqual(expected);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -149,7 +168,17 @@ describe('XmlScanner against saxes', () => {
 
 describe('XmlScanner skipping an element', () => {
   // Inside the skipped element: a longer name that starts with its own, a reference, a comment.
-  const doc = ['<r>', '<keep>a</keep>', '<skip x="1">', '  <skip-more>no</skip-more><inner>no &amp; no</inner>', '  <!-- note -->', '</skip >', '<keep>b</keep>', '<late/>', '</r>'].join('\n');
+  const doc = [
+    '<r>',
+    '<keep>a</keep>',
+    '<skip x="1">',
+    '  <skip-more>no</skip-more><inner>no &amp; no</inner>',
+    '  <!-- note -->',
+    '</skip >',
+    '<keep>b</keep>',
+    '<late/>',
+    '</r>',
+  ].join('\n');
 
   function skipping(chunks: string[]): { events: Event[]; lateLine: number } {
     const events: Event[] = [];
@@ -168,14 +197,34 @@ describe('XmlScanner skipping an element', () => {
     return { events: merged(events), lateLine };
   }
 
-  it.each([1, 2, 3, 5, 8, 1000])('reports the element opening and closing and nothing inside it, in chunks of %i', (size) => {
-    const { events, lateLine } = skipping(chunksOf(doc, size));
-    expect(events).toEqual(['o:r', 'o:keep', 't:a', 'c:keep', 'o:skip', 'c:skip', 'o:keep', 't:b', 'c:keep', 'o:late', 'c:late', 'c:r']);
-    expect(lateLine).toBe(8);
-  });
+  it.each([1, 2, 3, 5, 8, 1000])(
+    'reports the element opening and closing and nothing inside it, in chunks of %i',
+    (size) => {
+      const { events, lateLine } = skipping(chunksOf(doc, size));
+      expect(events).toEqual([
+        'o:r',
+        'o:keep',
+        't:a',
+        'c:keep',
+        'o:skip',
+        'c:skip',
+        'o:keep',
+        't:b',
+        'c:keep',
+        'o:late',
+        'c:late',
+        'c:r',
+      ]);
+      expect(lateLine).toBe(8);
+    },
+  );
 
   it('still finds an element left open inside the end', () => {
-    const scanner: XmlScanner = new XmlScanner({ openTag: (name) => name === 'skip' && scanner.skipElement(), text: () => undefined, closeTag: () => undefined });
+    const scanner: XmlScanner = new XmlScanner({
+      openTag: (name) => name === 'skip' && scanner.skipElement(),
+      text: () => undefined,
+      closeTag: () => undefined,
+    });
     scanner.write('<r><skip><a></a>');
     expect(() => scanner.close()).toThrow(/unclosed tag: skip/);
   });

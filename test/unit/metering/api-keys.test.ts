@@ -1,4 +1,11 @@
-import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, newId, randomBase62 } from '../../../shared/metering/api-keys';
+import {
+  displayPrefix,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+  newId,
+  randomBase62,
+} from '../../../shared/metering/api-keys';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -74,7 +81,9 @@ describe('hashApiKey', () => {
   it('hashes the UTF-8 bytes of a key', () => {
     // Expected values from coreutils: printf '%s' <text> | sha256sum
     expect(hashApiKey('中')).toBe('a567bdaa11367f260f0708391f4d10766b5962f565d9e432f17981a3584fe1e2');
-    expect(hashApiKey('tmk_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4Z')).toBe('f540de6424099bdf0ded572ffce7cf25421c1b36d2f73b40f77266f4437c0cbb');
+    expect(hashApiKey('tmk_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4Z')).toBe(
+      'f540de6424099bdf0ded572ffce7cf25421c1b36d2f73b40f77266f4437c0cbb',
+    );
   });
 
   it('differs for keys that differ in one character', () => {

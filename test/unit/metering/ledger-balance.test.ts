@@ -2,7 +2,17 @@ import { ledgerBalance } from '../../../shared/metering/accounts';
 import type { LedgerEntry } from '../../../shared/ports';
 
 function entry(kind: LedgerEntry['kind'], status: LedgerEntry['status'], points: number): LedgerEntry {
-  return { accountId: 'acct_1', entryId: `e${points}${status}`, kind, status, operation: 'op', points, units: 1, requestId: 'r', at: '2025-01-01T00:00:00.000Z' };
+  return {
+    accountId: 'acct_1',
+    entryId: `e${points}${status}`,
+    kind,
+    status,
+    operation: 'op',
+    points,
+    units: 1,
+    requestId: 'r',
+    at: '2025-01-01T00:00:00.000Z',
+  };
 }
 
 describe('ledgerBalance', () => {

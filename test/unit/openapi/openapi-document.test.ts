@@ -50,7 +50,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('has every route, and no path that is not a route', () => {
-    const documented = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods as object).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods as object).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(documented.sort()).toEqual(PUBLIC_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
     const served = new Set(ROUTES.map((r) => `${r.method} ${r.path.replace(/^\/v1\/v1\//, '/v1/')}`));
     for (const route of documented) expect(served.has(route)).toBe(true);
@@ -61,25 +63,35 @@ describe('the OpenAPI document', () => {
     ['/v1/batch-screen', 'post', batchScreenRequestSchema],
     ['/v1/image-search', 'post', imageSearchRequestSchema],
     ['/v1/allowlist', 'put', putAllowlistRequestSchema],
-  ] as const)('%s %s: the request body is the schema the function validates with, and its example passes it', (path, method, schema) => {
-    const body = doc.paths[path]![method]!.requestBody!.content['application/json']!;
-    expect(body.schema).toEqual(requestJsonSchema(schema as z.ZodType));
-    expect((schema as z.ZodType).safeParse(body.example).success).toBe(true);
-  });
+  ] as const)(
+    '%s %s: the request body is the schema the function validates with, and its example passes it',
+    (path, method, schema) => {
+      const body = doc.paths[path]![method]!.requestBody!.content['application/json']!;
+      expect(body.schema).toEqual(requestJsonSchema(schema as z.ZodType));
+      expect((schema as z.ZodType).safeParse(body.example).success).toBe(true);
+    },
+  );
 
   it('GET /v1/usage: one query parameter per field of the query schema, none required', () => {
     const parameters = doc.paths['/v1/usage']!.get!.parameters!;
     const fields = Object.keys(requestJsonSchema(usageQuerySchema).properties as object);
     expect(parameters.map((p) => `${p.in}:${p.name}`)).toEqual(fields.map((f) => `query:${f}`));
     expect(parameters.every((p) => !p.required)).toBe(true);
-    expect(parameters.find((p) => p.name === 'limit')!.schema).toMatchObject({ minimum: 1, maximum: 1000, default: 100 });
+    expect(parameters.find((p) => p.name === 'limit')!.schema).toMatchObject({
+      minimum: 1,
+      maximum: 1000,
+      default: 100,
+    });
   });
 
   it('documents every error code the service can raise, with its status', () => {
     // Every file that declares service errors: the chain's and image intake's.
-    const source = ['../../../shared/errors.ts', '../../../shared/imaging/image-errors.ts'].map((f) => readFileSync(require.resolve(f), 'utf8')).join('\n');
+    const source = ['../../../shared/errors.ts', '../../../shared/imaging/image-errors.ts']
+      .map((f) => readFileSync(require.resolve(f), 'utf8'))
+      .join('\n');
     const raised = new Map<string, number>();
-    for (const m of source.matchAll(/readonly status = (\d+);\s*readonly code = '([a-z_]+)'/g)) raised.set(m[2]!, Number(m[1]));
+    for (const m of source.matchAll(/readonly status = (\d+);\s*readonly code = '([a-z_]+)'/g))
+      raised.set(m[2]!, Number(m[1]));
     expect(raised.size).toBeGreaterThan(20);
     for (const [code, status] of raised) expect([code, ERROR_CATALOGUE[code]?.status]).toEqual([code, status]);
     expect(doc.components.schemas.Error.properties.error.properties.code.enum).toEqual(Object.keys(ERROR_CATALOGUE));
@@ -94,8 +106,14 @@ describe('the OpenAPI document', () => {
     expect(images.cost!({ country: 'US', limit: 10, detail: false, url: 'https://example.com/a.png' }).points).toBe(5);
     expect([screening.minTier, images.minTier]).toEqual(['professional', 'professional']);
 
-    expect(doc.paths['/v1/batch-screen']!.post!).toMatchObject({ 'x-points-cost': { points: 1, per: 'item' }, 'x-min-tier': 'professional' });
-    expect(doc.paths['/v1/image-search']!.post!).toMatchObject({ 'x-points-cost': { points: 5, per: 'call' }, 'x-min-tier': 'professional' });
+    expect(doc.paths['/v1/batch-screen']!.post!).toMatchObject({
+      'x-points-cost': { points: 1, per: 'item' },
+      'x-min-tier': 'professional',
+    });
+    expect(doc.paths['/v1/image-search']!.post!).toMatchObject({
+      'x-points-cost': { points: 5, per: 'call' },
+      'x-min-tier': 'professional',
+    });
     expect(doc.paths['/v1/account']!.get!).toMatchObject({ 'x-points-cost': { points: 0 }, 'x-min-tier': 'free' });
     expect(PRICE_LIST.filter((p) => p.points > 0).map((p) => p.operation)).toEqual(['batch-screen', 'image-search']);
     expect(doc.info.description).toMatch(/free < basic < professional < enterprise/);
@@ -103,7 +121,9 @@ describe('the OpenAPI document', () => {
 
   it('lists the error codes of each operation by status', () => {
     const responses = doc.paths['/v1/batch-screen']!.post!.responses;
-    expect(Object.keys(responses)).toEqual(expect.arrayContaining(['200', '400', '401', '402', '403', '409', '413', '415', '422', '429']));
+    expect(Object.keys(responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '402', '403', '409', '413', '415', '422', '429']),
+    );
     expect(responses['403']!.description).toContain('`tier_not_allowed`');
     expect(responses['403']!.description).toContain('`account_suspended`');
     expect(doc.paths['/v1/openapi.json']!.get!.security).toEqual([]);

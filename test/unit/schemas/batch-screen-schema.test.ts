@@ -42,7 +42,9 @@ describe('batch-screen precheck', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(InvalidRequestError);
-    expect((thrown as InvalidRequestError).details).toEqual({ issues: [{ field: 'items', message: 'must be an array of {"title": "..."} objects' }] });
+    expect((thrown as InvalidRequestError).details).toEqual({
+      issues: [{ field: 'items', message: 'must be an array of {"title": "..."} objects' }],
+    });
   });
 
   it('leaves a missing items to the schema', () => {
@@ -61,9 +63,15 @@ describe('batch-screen schema', () => {
   });
 
   it('reads each item nice class to its two-digit form', () => {
-    const parsed = batchScreenRequestSchema.safeParse({ items: [{ title: 'a', nice: 9 }, { title: 'b', nice: '21' }, { title: 'c' }], detail: true });
+    const parsed = batchScreenRequestSchema.safeParse({
+      items: [{ title: 'a', nice: 9 }, { title: 'b', nice: '21' }, { title: 'c' }],
+      detail: true,
+    });
 
-    expect(parsed.data).toEqual({ items: [{ title: 'a', nice: '09' }, { title: 'b', nice: '21' }, { title: 'c' }], detail: true });
+    expect(parsed.data).toEqual({
+      items: [{ title: 'a', nice: '09' }, { title: 'b', nice: '21' }, { title: 'c' }],
+      detail: true,
+    });
   });
 
   it('names a non-string title as items[3].title', () => {
@@ -78,7 +86,9 @@ describe('batch-screen schema', () => {
 
   it('accepts a 500-character title and refuses a 501-character one', () => {
     expect(issuesFor({ items: [{ title: 'x'.repeat(500) }] })).toEqual([]);
-    expect(issuesFor({ items: [{ title: 'x'.repeat(501) }] })).toEqual([{ field: 'items[0].title', message: 'must be at most 500 characters' }]);
+    expect(issuesFor({ items: [{ title: 'x'.repeat(501) }] })).toEqual([
+      { field: 'items[0].title', message: 'must be at most 500 characters' },
+    ]);
   });
 
   it('counts an emoji as one character (500 emoji are 1,000 UTF-16 units)', () => {
@@ -86,7 +96,9 @@ describe('batch-screen schema', () => {
     expect(fiveHundredEmoji.length).toBe(1000);
 
     expect(issuesFor({ items: [{ title: fiveHundredEmoji }] })).toEqual([]);
-    expect(issuesFor({ items: [{ title: `${fiveHundredEmoji}😀` }] })).toEqual([{ field: 'items[0].title', message: 'must be at most 500 characters' }]);
+    expect(issuesFor({ items: [{ title: `${fiveHundredEmoji}😀` }] })).toEqual([
+      { field: 'items[0].title', message: 'must be at most 500 characters' },
+    ]);
   });
 
   it('counts Chinese characters one each', () => {

@@ -17,14 +17,33 @@ describe('niceClassSchema', () => {
     expect(parsed.data).toBe(expected);
   });
 
-  it.each<unknown>([0, 46, 100, -1, 9.5, '9.5', 'abc', '', '   ', '009', '+9', '0', '00', '46', 'IX', '9a', '1e1', null, true, [9], { nice: 9 }])(
-    'refuses %j',
-    (input) => {
-      const parsed = niceClassSchema.safeParse(input);
+  it.each<unknown>([
+    0,
+    46,
+    100,
+    -1,
+    9.5,
+    '9.5',
+    'abc',
+    '',
+    '   ',
+    '009',
+    '+9',
+    '0',
+    '00',
+    '46',
+    'IX',
+    '9a',
+    '1e1',
+    null,
+    true,
+    [9],
+    { nice: 9 },
+  ])('refuses %j', (input) => {
+    const parsed = niceClassSchema.safeParse(input);
 
-      expect(parsed.success).toBe(false);
-    },
-  );
+    expect(parsed.success).toBe(false);
+  });
 
   it('says what a Nice class is when the value is out of range', () => {
     const parsed = niceClassSchema.safeParse(46);

@@ -45,7 +45,10 @@ describe('an account screening its own brand', () => {
   });
 
   it('never affects another account: the same title without the list is screened as before', async () => {
-    const [mine, theirs] = await Promise.all([screen('Apple iPhone 15 case by Anker', ['Anker']), screen('Apple iPhone 15 case by Anker', [])]);
+    const [mine, theirs] = await Promise.all([
+      screen('Apple iPhone 15 case by Anker', ['Anker']),
+      screen('Apple iPhone 15 case by Anker', []),
+    ]);
     expect(mine.top_conflict).not.toBe('Anker');
     expect(theirs.top_conflict).toBe('Anker');
     expect(theirs.conflicts!.some((c) => c.allowlisted)).toBe(false);

@@ -143,7 +143,7 @@ describe('nominative use', () => {
 });
 
 describe('tie-breaks', () => {
-  it("the brand a case is for before a colour mark", async () => {
+  it('the brand a case is for before a colour mark', async () => {
     expect((await screen('Silicone Case for Samsung Galaxy S21 Smoke Grey')).top_conflict).toBe('SAMSUNG');
   });
 });

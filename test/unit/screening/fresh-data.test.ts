@@ -25,8 +25,21 @@ afterEach(() => {
 });
 
 async function registerZorblaxa(): Promise<void> {
-  const line = JSON.stringify({ serial: 'FRESH-000001', mark: 'Zorblaxa', nice: [9], is_live: true, drawing_kind: 'word' });
-  const summary = await ingestBatch(corpus.stores, { kind: 'marks-jsonl', market: 'US', input: Readable.from([`${line}\n`]), batchDate: '2026-11-25', source: 'fresh-batch', holder: 'fresh-data-test' });
+  const line = JSON.stringify({
+    serial: 'FRESH-000001',
+    mark: 'Zorblaxa',
+    nice: [9],
+    is_live: true,
+    drawing_kind: 'word',
+  });
+  const summary = await ingestBatch(corpus.stores, {
+    kind: 'marks-jsonl',
+    market: 'US',
+    input: Readable.from([`${line}\n`]),
+    batchDate: '2026-11-25',
+    source: 'fresh-batch',
+    holder: 'fresh-data-test',
+  });
   expect(summary.complete).toBe(true);
 }
 

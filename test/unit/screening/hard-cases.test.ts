@@ -17,7 +17,10 @@ describe.each(hardCases())('$kind: $title', (hardCase) => {
   // gets it right, this test fails and the case's `known_miss` goes.
   const expectation = hardCase.known_miss ? it.failing : it;
   expectation(`is ${hardCase.risk}${hardCase.top_conflict ? ` with ${hardCase.top_conflict}` : ''}`, async () => {
-    const { results } = await corpus.screening.screen([{ title: hardCase.title, ...(hardCase.nice ? { nice: hardCase.nice } : {}) }], { detail: true });
+    const { results } = await corpus.screening.screen(
+      [{ title: hardCase.title, ...(hardCase.nice ? { nice: hardCase.nice } : {}) }],
+      { detail: true },
+    );
     const [result] = results;
 
     expect(result!.risk).toBe(hardCase.risk);

@@ -33,10 +33,51 @@ const topClassOf = (title: string): string | undefined => inferNiceClasses(words
 
 describe('generic words', () => {
   it.each([
-    'slicer', 'slicers', 'earbuds', 'earbud', 'headphones', 'stainless', 'steel', 'black', 'navy', 'xl', 'xxl', '3xl',
-    'cm', 'oz', 'ml', 'pcs', 'pack', 'cotton', 'polyester', 'leather', 'wireless', 'bluetooth', 'usb', 'women', 'mens',
-    'sneakers', 'sneaker', 'handbag', 'knife', 'knives', 'whistle', 'lanyard', 'floral', 'rectangular', 'unisex',
-    '连衣裙', '衣裙', '鞋', '手机壳', '男', '女', '款', '新款', '不锈钢', '黑色',
+    'slicer',
+    'slicers',
+    'earbuds',
+    'earbud',
+    'headphones',
+    'stainless',
+    'steel',
+    'black',
+    'navy',
+    'xl',
+    'xxl',
+    '3xl',
+    'cm',
+    'oz',
+    'ml',
+    'pcs',
+    'pack',
+    'cotton',
+    'polyester',
+    'leather',
+    'wireless',
+    'bluetooth',
+    'usb',
+    'women',
+    'mens',
+    'sneakers',
+    'sneaker',
+    'handbag',
+    'knife',
+    'knives',
+    'whistle',
+    'lanyard',
+    'floral',
+    'rectangular',
+    'unisex',
+    '连衣裙',
+    '衣裙',
+    '鞋',
+    '手机壳',
+    '男',
+    '女',
+    '款',
+    '新款',
+    '不锈钢',
+    '黑色',
   ])('%s is generic', (word) => {
     expect(isGenericWord(word)).toBe(true);
   });
@@ -224,10 +265,13 @@ describe('inferNiceClasses', () => {
 
   it('never throws and always returns valid weights, whatever the words', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string(), fc.constantFrom('for', 'with', 'shoes', 'case', 'apple', '鞋'))), (words) => {
-        const classes = inferNiceClasses(words);
-        return classes.every((weight) => /^\d\d$/.test(weight.nice) && weight.weight > 0 && weight.weight <= 1);
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.string(), fc.constantFrom('for', 'with', 'shoes', 'case', 'apple', '鞋'))),
+        (words) => {
+          const classes = inferNiceClasses(words);
+          return classes.every((weight) => /^\d\d$/.test(weight.nice) && weight.weight > 0 && weight.weight <= 1);
+        },
+      ),
     );
   });
 });

@@ -8,10 +8,27 @@ import { MAX_CJK_WORDS, MAX_LATIN_WORDS, RunTable } from '../../../shared/screen
 import { factsOfNormalised, isDescriptor, isGivenName, isGenericWord } from '../../../shared/screening/lexicon';
 import { wordsOfTitle } from '../../../shared/screening/title-words';
 
-const titleArbitrary = fc.array(
-  fc.oneof(fc.constantFrom('Apple', 'iPhone15', 'for', 'CASE', 'Nike™', 'Ni\u200bke', '耐克运动鞋', 'x', '15', "Men's", 'Crème'), fc.string()),
-  { maxLength: 12 },
-).map((parts) => parts.join(' '));
+const titleArbitrary = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        'Apple',
+        'iPhone15',
+        'for',
+        'CASE',
+        'Nike™',
+        'Ni\u200bke',
+        '耐克运动鞋',
+        'x',
+        '15',
+        "Men's",
+        'Crème',
+      ),
+      fc.string(),
+    ),
+    { maxLength: 12 },
+  )
+  .map((parts) => parts.join(' '));
 
 describe('wordsOfTitle', () => {
   it('splits letters from digits, keeps what was written and knows capitals', () => {
@@ -26,7 +43,10 @@ describe('wordsOfTitle', () => {
   });
 
   it('marks a word joined to the next by "&" with no space, and only such a word', () => {
-    const marked = (title: string) => wordsOfTitle(title).filter((w) => w.ampersand).map((w) => w.text);
+    const marked = (title: string) =>
+      wordsOfTitle(title)
+        .filter((w) => w.ampersand)
+        .map((w) => w.text);
 
     expect(marked('Lock&Lock Storage Box')).toEqual(['Lock']);
     expect(marked('H&M Cotton Tee and AT&T Phone')).toEqual(['H', 'AT']);
@@ -83,11 +103,17 @@ describe('RunTable', () => {
     fc.assert(
       fc.property(titleArbitrary, (title) => {
         const words = wordsOfTitle(title);
-        const summary = (table: RunTable) => table.candidatesOf(words).map((c) => [c.start, c.end, c.run.joined, c.run.exactKey, c.run.phoneticKey]);
+        const summary = (table: RunTable) =>
+          table.candidatesOf(words).map((c) => [c.start, c.end, c.run.joined, c.run.exactKey, c.run.phoneticKey]);
 
         expect(summary(shared)).toEqual(summary(new RunTable()));
         for (const c of shared.candidatesOf(words)) {
-          expect(c.run.joined).toBe(words.slice(c.start, c.end).map((w) => w.norm).join(''));
+          expect(c.run.joined).toBe(
+            words
+              .slice(c.start, c.end)
+              .map((w) => w.norm)
+              .join(''),
+          );
           expect(c.end - c.start).toBeLessThanOrEqual(c.run.cjk ? MAX_CJK_WORDS : MAX_LATIN_WORDS);
         }
       }),
