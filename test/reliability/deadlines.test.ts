@@ -10,7 +10,7 @@ import { API_FUNCTION_TIMEOUT_SECONDS } from '../../functions/limits';
 import { auditAccount } from '../../shared/metering/accounts';
 import { createTestStack, type TestStack } from '../support/test-stack';
 import { post, readJson, startTestServer } from '../support/test-server';
-import { solidPng } from '../unit/imaging/test-images';
+import { markPng } from '../unit/imaging/test-images';
 
 /** What a function must answer within: its timeout less the deadline margin (DEADLINE_MARGIN_MS, 1.5 s). */
 const DEADLINE_MS = API_FUNCTION_TIMEOUT_SECONDS * 1000 - 1500;
@@ -113,7 +113,7 @@ describe(`with the production timeout (${API_FUNCTION_TIMEOUT_SECONDS} s)`, () =
   it('normal image searches stay available while the hostile SVGs arrive, 4 at a time', async () => {
     const { apiKey } = await stack.openAccount({ points: 100_000 });
     const auth = { Authorization: `Bearer ${apiKey}` };
-    const logo = (await solidPng(256, 256, '#c0392b')).toString('base64');
+    const logo = (await markPng(256, 256, '#c0392b')).toString('base64');
     const normalSearches = async (count: number): Promise<number[]> => {
       const times: number[] = [];
       for (let i = 0; i < count; i++) {
