@@ -26,8 +26,13 @@ const envSchema = z.object({
   /** How long an in-progress Idempotency-Key blocks a duplicate before a crashed request's lock may be taken over. */
   IDEMPOTENCY_LOCK_SECONDS: positiveInt(120),
   ...Object.fromEntries(TABLES.map((t) => [tableEnvVar(t.id), tableNameSchema])),
-  /** Logo indexes: a local folder (npm start, tests), or S3 (bucket and prefix) in AWS. */
-  LOGO_INDEX_DIR: z.string().min(1).default('.local/indexes'),
+  /**
+   * Logo indexes: a local folder (npm start, tests), or S3 (bucket and prefix) in AWS. Without one, the `indexes`
+   * folder of the local state (TMK_STATE_DIR, `.local` by default), so that a test, benchmark or evaluation run with
+   * a state folder of its own never touches the indexes of an `npm start`.
+   */
+  LOGO_INDEX_DIR: z.string().min(1).optional(),
+  TMK_STATE_DIR: z.string().min(1).default('.local'),
   LOGOS_BUCKET: z.string().min(3).optional(),
   DEGRADED_INDEX_PREFIX: z.string().default('degraded-index/'),
   /**
@@ -101,7 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     tables,
     screening: { refreshSeconds: e.SCREENING_REFRESH_SECONDS, workBudget: e.SCREENING_WORK_BUDGET },
     logos: {
-      indexDir: e.LOGO_INDEX_DIR,
+      indexDir: e.LOGO_INDEX_DIR ?? `${e.TMK_STATE_DIR}/indexes`,
       ...(e.LOGOS_BUCKET ? { bucket: e.LOGOS_BUCKET } : {}),
       degradedPrefix: e.DEGRADED_INDEX_PREFIX,
       ...(e.CLIP_ENDPOINT_NAME && e.LOGO_INDEX_US_ARN && e.LOGO_INDEX_CN_ARN

@@ -1,7 +1,10 @@
 /** Shared by the benchmarks: percentiles, a bounded in-flight runner, the machine line, and BENCHMARKS.md sections. */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+// Benchmarks and evaluations keep their local state in a folder of their own: a running `npm start` is never touched.
+process.env.TMK_STATE_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'tmk-bench-state-'));
 
 export function percentile(sortedMs: number[], p: number): number {
   if (sortedMs.length === 0) return Number.NaN;
