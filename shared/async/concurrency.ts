@@ -21,7 +21,7 @@ export function concurrencyLimit(limit: number): Limit {
 }
 
 /** Runs `task` over every item with at most `limit` in flight; results in item order. */
-export function mapWithConcurrency<T, R>(
+export async function mapWithConcurrency<T, R>(
   items: readonly T[],
   limit: number,
   task: (item: T, index: number) => Promise<R>,

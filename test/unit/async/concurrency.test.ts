@@ -1,4 +1,4 @@
-import { mapWithConcurrency } from '../../../shared/async/concurrency';
+import { concurrencyLimit, mapWithConcurrency } from '../../../shared/async/concurrency';
 import { sleep } from '../../../shared/async/retry';
 
 describe('mapWithConcurrency', () => {
@@ -27,5 +27,32 @@ describe('mapWithConcurrency', () => {
         return n;
       }),
     ).rejects.toThrow('two failed');
+  });
+});
+
+describe('concurrencyLimit', () => {
+  it('runs tasks handed over one at a time with at most `limit` at once, in the order they came', async () => {
+    const gate = concurrencyLimit(2);
+    const started: number[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const task = (n: number) => async () => {
+      started.push(n);
+      most = Math.max(most, ++inFlight);
+      await sleep(5);
+      inFlight--;
+      return n * 10;
+    };
+    const results = await Promise.all([1, 2, 3, 4, 5].map((n) => gate(task(n))));
+    expect(results).toEqual([10, 20, 30, 40, 50]);
+    expect(started).toEqual([1, 2, 3, 4, 5]);
+    expect(most).toBe(2);
+  });
+
+  it('frees its place when a task fails', async () => {
+    const gate = concurrencyLimit(1);
+    await expect(gate(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(gate(async () => 'next')).resolves.toBe('next');
+    expect(() => concurrencyLimit(0)).toThrow(RangeError);
   });
 });
