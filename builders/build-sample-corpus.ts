@@ -12,6 +12,9 @@
  *   3. validate every line with the canonical JSONL schema before writing anything;
  *   4. copy the plain, self-contained SVG logos of the sample marks that have one, with a manifest line each.
  * The same inputs always give the same files, so the corpus can be rebuilt and diffed.
+ *
+ * Over 400 lines: most of it is the SVG self-containment check (step 4) and the class table reader (step 2), each
+ * used only here; a one-off builder, run by hand, read top to bottom.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

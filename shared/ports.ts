@@ -1,6 +1,9 @@
 /**
  * The ports the domain and the HTTP chain depend on. Adapters live in shared/adapters/aws (DynamoDB, ...) and
  * shared/adapters/local; the composition root (shared/composition/) picks them from config.
+ *
+ * Over 400 lines on purpose: this file is the whole boundary between the domain and the outside, read as one page
+ * (every interface an adapter must honour, with the contract in its comments); split by port it would hide that.
  */
 import type { Tier } from './metering/tiers';
 import type { DrawingKind, Market, MarkRecord, StatusCategory } from './marks/mark-record';

@@ -214,67 +214,48 @@ export class DynamoDbUsageLedger implements UsageLedger {
   async credit(input: { accountId: string; points: number; note: string; now: Date }): Promise<number> {
     if (!Number.isSafeInteger(input.points) || input.points <= 0)
       throw new RangeError('credit must be a positive whole number of points');
-    const at = input.now.toISOString();
-    const creditId = newId('credit');
-    const entry: LedgerEntry = {
-      accountId: input.accountId,
-      entryId: `${at}#${creditId}`,
-      kind: 'credit',
-      status: 'credited',
-      operation: 'credit',
-      points: input.points,
-      units: 0,
-      requestId: creditId,
-      at,
-      note: input.note.slice(0, 200),
-    };
-    try {
-      await this.moveWithRecord(
-        {
-          Key: { accountId: input.accountId },
-          UpdateExpression: 'ADD points :points',
-          ConditionExpression: 'attribute_exists(accountId)',
-          ExpressionAttributeValues: { ':points': input.points },
-        },
-        entry,
-      );
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (reasons && conditionFailedAt(reasons, 0)) throw new AccountNotFoundError();
-      throw error;
-    }
-    const account = await this.doc.send(
-      new GetCommand({ TableName: this.tables.accounts, Key: { accountId: input.accountId }, ConsistentRead: true }),
-    );
-    return Number(account.Item?.points ?? 0);
+    return this.moveByHand(input, { kind: 'credit', status: 'credited', idPrefix: 'credit', note: input.note });
   }
 
   async adjust(input: { accountId: string; points: number; reason: string; now: Date }): Promise<number> {
     if (!Number.isSafeInteger(input.points) || input.points <= 0)
       throw new RangeError('an adjustment takes off a positive whole number of points');
+    return this.moveByHand(input, { kind: 'adjustment', status: 'adjusted', idPrefix: 'adj', note: input.reason });
+  }
+
+  /**
+   * A movement made by hand (admin CLI): a credit adds points; an adjustment takes them off, never below zero
+   * (InsufficientPointsError with the balance). The record says who and why; the balance after is returned.
+   */
+  private async moveByHand(
+    input: { accountId: string; points: number; now: Date },
+    how: { kind: 'credit' | 'adjustment'; status: 'credited' | 'adjusted'; idPrefix: 'credit' | 'adj'; note: string },
+  ): Promise<number> {
     const at = input.now.toISOString();
-    const adjustmentId = newId('adj');
+    const id = newId(how.idPrefix);
     const entry: LedgerEntry = {
       accountId: input.accountId,
-      entryId: `${at}#${adjustmentId}`,
-      kind: 'adjustment',
-      status: 'adjusted',
-      operation: 'adjustment',
+      entryId: `${at}#${id}`,
+      kind: how.kind,
+      status: how.status,
+      operation: how.kind,
       points: input.points,
       units: 0,
-      requestId: adjustmentId,
+      requestId: id,
       at,
-      note: input.reason.slice(0, 200),
+      note: how.note.slice(0, 200),
     };
+    const update =
+      how.kind === 'credit'
+        ? { UpdateExpression: 'ADD points :points', ConditionExpression: 'attribute_exists(accountId)' }
+        : {
+            UpdateExpression: 'SET points = points - :points',
+            ConditionExpression: 'attribute_exists(accountId) AND points >= :points',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+          };
     try {
       await this.moveWithRecord(
-        {
-          Key: { accountId: input.accountId },
-          UpdateExpression: 'SET points = points - :points',
-          ConditionExpression: 'attribute_exists(accountId) AND points >= :points',
-          ExpressionAttributeValues: { ':points': input.points },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        },
+        { Key: { accountId: input.accountId }, ExpressionAttributeValues: { ':points': input.points }, ...update },
         entry,
       );
     } catch (error) {
