@@ -29,7 +29,8 @@ async function sizeOf(image: Buffer): Promise<{ width: number; height: number }>
   return { width, height };
 }
 
-function hslToRgb(h: number, s: number, l: number): [number, number, number] {
+/** HSL (hue in degrees, saturation and lightness 0-1) to 8-bit RGB. */
+export function hslToRgb(h: number, s: number, l: number): [number, number, number] {
   const c = (1 - Math.abs(2 * l - 1)) * s;
   const hp = (((h % 360) + 360) % 360) / 60;
   const x = c * (1 - Math.abs((hp % 2) - 1));
@@ -39,7 +40,8 @@ function hslToRgb(h: number, s: number, l: number): [number, number, number] {
   return [Math.round((r + m) * 255), Math.round((g + m) * 255), Math.round((b + m) * 255)];
 }
 
-function rgbToHsl(r: number, g: number, b: number): [number, number, number] {
+/** 8-bit RGB to HSL (hue in degrees, saturation and lightness 0-1). */
+export function rgbToHsl(r: number, g: number, b: number): [number, number, number] {
   const [rn, gn, bn] = [r / 255, g / 255, b / 255];
   const max = Math.max(rn, gn, bn);
   const min = Math.min(rn, gn, bn);

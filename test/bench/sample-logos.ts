@@ -20,6 +20,7 @@ import { normalizeImage } from '../../shared/imaging/normalize-image';
 import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
 import { machineLine, runAndWriteSection } from './bench-support';
 import { seededRandom } from '../../builders/synthetic-uspto/random';
+import { hslToRgb, rgbToHsl } from '../../builders/logo-embedder/seller-pictures';
 
 const LOGO_FOLDER = path.join(__dirname, '../../data/sample/logos');
 const RENDER_SIZE = 400;
@@ -78,28 +79,6 @@ async function placed(logo: Buffer, scale: number, left: number, top: number): P
     .flatten({ background: WHITE })
     .png()
     .toBuffer();
-}
-
-function hslToRgb(h: number, s: number, l: number): [number, number, number] {
-  const c = (1 - Math.abs(2 * l - 1)) * s;
-  const hp = (((h % 360) + 360) % 360) / 60;
-  const x = c * (1 - Math.abs((hp % 2) - 1));
-  const [r, g, b] =
-    hp < 1 ? [c, x, 0] : hp < 2 ? [x, c, 0] : hp < 3 ? [0, c, x] : hp < 4 ? [0, x, c] : hp < 5 ? [x, 0, c] : [c, 0, x];
-  const m = l - c / 2;
-  return [Math.round((r + m) * 255), Math.round((g + m) * 255), Math.round((b + m) * 255)];
-}
-
-function rgbToHsl(r: number, g: number, b: number): [number, number, number] {
-  const [rn, gn, bn] = [r / 255, g / 255, b / 255];
-  const max = Math.max(rn, gn, bn);
-  const min = Math.min(rn, gn, bn);
-  const l = (max + min) / 2;
-  if (max === min) return [0, 0, l];
-  const d = max - min;
-  const s = d / (1 - Math.abs(2 * l - 1));
-  const h = max === rn ? 60 * (((gn - bn) / d) % 6) : max === gn ? 60 * ((bn - rn) / d + 2) : 60 * ((rn - gn) / d + 4);
-  return [h, s, l];
 }
 
 /** Coloured parts change hue; black, grey or white parts take a random saturated colour (lightness kept apart). */
