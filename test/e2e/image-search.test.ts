@@ -2,6 +2,8 @@
  * POST /v1/image-search over real HTTP on DynamoDB Local, with real sharp, a few real sample logos ingested by
  * the logo ingest, and the in-process descriptor index. The CLIP primary path runs against the local
  * SageMaker-compatible endpoint (SageMaker has no local form: that server speaks its InvokeEndpoint contract).
+ *
+ * Over 400 lines on purpose: one operation over HTTP, its cases sharing one stack with ingested logos.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

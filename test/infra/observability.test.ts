@@ -1,6 +1,8 @@
 /**
  * Alarms and the billing dashboard of dev and prod. Nothing here depends on the bundles' content, so bundling is
  * skipped (routes, functions and grants are checked against real bundles in the other suites).
+ *
+ * Over 400 lines on purpose: one concern (alarms and the dashboard) of two synthesised environments, built once.
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { environmentConfig } from '../../infra/config/environments';

@@ -1,6 +1,8 @@
 /**
  * The stateless stack of dev, synthesised once with real esbuild bundles: routes, functions, environment
  * variables and each function's exact permissions.
+ *
+ * Over 400 lines on purpose: one synthesised stack (routes, functions, grants), built once for all its assertions.
  */
 import { environmentConfig } from '../../infra/config/environments';
 import { ROUTES } from '../../functions/routes';

@@ -4,6 +4,8 @@
  * error has the one envelope, and the balance moves only on a 2xx, by exactly the documented cost (1 point per
  * item, 5 per image search). The first half names the hostile bodies one by one; the second lets fast-check mix
  * every part of a request.
+ *
+ * Over 400 lines on purpose: one subject (every kind of hostile request against one running server), its cases sharing that server and its audit.
  */
 import fc from 'fast-check';
 import type { RunningServer } from '../../local/server';

@@ -31,6 +31,8 @@
  * knob (`throttleNext`), not a measurement; filtering on a key declared non-filterable is answered with a
  * ValidationException here (the service's exact answer is not documented); metadata sizes are measured as JSON,
  * which approximates the service's own accounting.
+ *
+ * Over 400 lines on purpose: it fakes one whole remote API (every S3 Vectors call the adapter makes, with its errors), read as one page.
  */
 import { S3VectorsClient } from '@aws-sdk/client-s3vectors';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

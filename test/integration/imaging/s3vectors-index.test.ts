@@ -5,6 +5,8 @@
  * is replaced: test/support/s3vectors-fake.ts implements its JSON REST API (POST /CreateVectorBucket, /CreateIndex,
  * /PutVectors, /QueryVectors, /GetVectors; its errors and limits; exact cosine search; the filter language). The SDK
  * itself (serialisation, SigV4 signing, error parsing, retries) is not mocked.
+ *
+ * Over 400 lines on purpose: one adapter against one fake server, its cases sharing it.
  */
 import {
   CreateIndexCommand,

@@ -5,6 +5,8 @@
  *
  * The interrupted-write and racing-reader cases wrap the AWS SDK client to fail, or to let a writer in, at one chosen
  * call: that is the only way to stop a write at an exact point. Everything else is the real client on DynamoDB Local.
+ *
+ * Over 400 lines on purpose: one mechanism (sharded key items), its cases sharing one table set.
  */
 import {
   BatchGetCommand,

@@ -1,4 +1,8 @@
-/** Real sharp on real PNG, JPEG, WebP, GIF and SVG made in the tests. */
+/**
+ * Real sharp on real PNG, JPEG, WebP, GIF and SVG made in the tests.
+ *
+ * Over 400 lines on purpose: one function (image normalisation) over every format and limit.
+ */
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { ImageHasNoContentError, ImageUnreadableError } from '../../../shared/imaging/image-errors';

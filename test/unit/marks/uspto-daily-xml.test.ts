@@ -1,3 +1,4 @@
+/** Over 400 lines on purpose: one parser (the USPTO daily XML), its field cases and properties together. */
 import { createReadStream, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { BatchEncodingError, BatchFormatError, BatchSyntaxError } from '../../../shared/marks/batch-errors';
