@@ -30,7 +30,7 @@ async function sizeOf(image: Buffer): Promise<{ width: number; height: number }>
 }
 
 /** HSL (hue in degrees, saturation and lightness 0-1) to 8-bit RGB. */
-export function hslToRgb(h: number, s: number, l: number): [number, number, number] {
+function hslToRgb(h: number, s: number, l: number): [number, number, number] {
   const c = (1 - Math.abs(2 * l - 1)) * s;
   const hp = (((h % 360) + 360) % 360) / 60;
   const x = c * (1 - Math.abs((hp % 2) - 1));
@@ -41,7 +41,7 @@ export function hslToRgb(h: number, s: number, l: number): [number, number, numb
 }
 
 /** 8-bit RGB to HSL (hue in degrees, saturation and lightness 0-1). */
-export function rgbToHsl(r: number, g: number, b: number): [number, number, number] {
+function rgbToHsl(r: number, g: number, b: number): [number, number, number] {
   const [rn, gn, bn] = [r / 255, g / 255, b / 255];
   const max = Math.max(rn, gn, bn);
   const min = Math.min(rn, gn, bn);
@@ -53,7 +53,11 @@ export function rgbToHsl(r: number, g: number, b: number): [number, number, numb
   return [h, s, l];
 }
 
-const recolour: Perturbation = async (logo, random) => {
+/**
+ * The logo with its colours changed, as a PNG: coloured parts change hue; black, grey or white parts take a random
+ * saturated colour (lightness kept apart).
+ */
+export async function recoloured(logo: Buffer, random: () => number): Promise<Buffer> {
   const { data, info } = await sharp(logo).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   const rotation = 90 + random() * 180;
   const hue = random() * 360;
@@ -64,12 +68,12 @@ const recolour: Perturbation = async (logo, random) => {
     data[p + 1] = g;
     data[p + 2] = b;
   }
-  return onWhite(
-    await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
-      .png()
-      .toBuffer(),
-  );
-};
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
+    .png()
+    .toBuffer();
+}
+
+const recolour: Perturbation = async (logo, random) => onWhite(await recoloured(logo, random));
 
 const rotate15: Perturbation = async (logo, random) =>
   sharp(await onWhite(logo))

@@ -20,6 +20,18 @@ import type { Embedder } from '../ports';
 import { createTracer, traced } from '../tracing';
 import { buildDataStores } from './data-stores';
 
+/** Where the descriptor (degraded-path) indexes live: S3 in AWS, a local folder otherwise. */
+function degradedIndexStore(config: AppConfig): S3UsearchIndexStore | FolderUsearchIndexStore {
+  return config.logos.bucket
+    ? new S3UsearchIndexStore(
+        new S3Client({ region: config.region }),
+        config.logos.bucket,
+        config.logos.degradedPrefix,
+        DEFAULT_INDEX_FOLDER,
+      )
+    : new FolderUsearchIndexStore(config.logos.indexDir);
+}
+
 /** One learned embedder per process: the model is loaded once, on first use. */
 let learnedEmbedder: { modelPath: string; embedder: Embedder } | undefined;
 function learnedEmbedderOf(modelPath: string): Embedder {
@@ -34,14 +46,7 @@ function learnedEmbedderOf(modelPath: string): Embedder {
  * S3 as the fallback.
  */
 export function buildLogoSearch(config: AppConfig, batches = buildDataStores(config).batches): LogoSearchService {
-  const indexes = config.logos.bucket
-    ? new S3UsearchIndexStore(
-        new S3Client({ region: config.region }),
-        config.logos.bucket,
-        config.logos.degradedPrefix,
-        DEFAULT_INDEX_FOLDER,
-      )
-    : new FolderUsearchIndexStore(config.logos.indexDir);
+  const indexes = degradedIndexStore(config);
   const clip = config.logos.clip;
   const arns = config.logos.vectorIndexArns;
   const tracer = createTracer(config.serviceName);
@@ -71,14 +76,7 @@ export function buildLogoSearch(config: AppConfig, batches = buildDataStores(con
 
 /** What logo ingest needs: the marks, the batches, the index store, and every embedder in use. */
 export function buildLogoIngest(config: AppConfig, stores = buildDataStores(config)): LogoIngestDeps {
-  const indexes = config.logos.bucket
-    ? new S3UsearchIndexStore(
-        new S3Client({ region: config.region }),
-        config.logos.bucket,
-        config.logos.degradedPrefix,
-        DEFAULT_INDEX_FOLDER,
-      )
-    : new FolderUsearchIndexStore(config.logos.indexDir);
+  const indexes = degradedIndexStore(config);
   const clip = config.logos.clip;
   const embedders: LogoIngestDeps['embedders'] = [{ embedder: new PerceptualDescriptorEmbedder() }];
   if (clip) {

@@ -20,7 +20,7 @@ import { normalizeImage } from '../../shared/imaging/normalize-image';
 import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
 import { machineLine, runAndWriteSection } from './bench-support';
 import { seededRandom } from '../../builders/synthetic-uspto/random';
-import { hslToRgb, rgbToHsl } from '../../builders/logo-embedder/seller-pictures';
+import { recoloured } from '../../builders/logo-embedder/seller-pictures';
 
 const LOGO_FOLDER = path.join(__dirname, '../../data/sample/logos');
 const RENDER_SIZE = 400;
@@ -81,23 +81,8 @@ async function placed(logo: Buffer, scale: number, left: number, top: number): P
     .toBuffer();
 }
 
-/** Coloured parts change hue; black, grey or white parts take a random saturated colour (lightness kept apart). */
-const recolour: Perturbation = async (logo, random) => {
-  const { data, info } = await sharp(logo).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const rotation = 90 + random() * 180;
-  const hue = random() * 360;
-  for (let p = 0; p < data.length; p += 4) {
-    const [h, s, l] = rgbToHsl(data[p]!, data[p + 1]!, data[p + 2]!);
-    const [r, g, b] = s < 0.15 ? hslToRgb(hue, 0.8, 0.3 + 0.45 * l) : hslToRgb(h + rotation, s, l);
-    data[p] = r;
-    data[p + 1] = g;
-    data[p + 2] = b;
-  }
-  const raw = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
-    .png()
-    .toBuffer();
-  return onWhite(raw);
-};
+/** Colours changed as the logo embedder's evaluation changes them (builders/logo-embedder/seller-pictures.ts). */
+const recolour: Perturbation = async (logo, random) => onWhite(await recoloured(logo, random));
 
 const invert: Perturbation = async (logo) =>
   sharp(await onWhite(logo))

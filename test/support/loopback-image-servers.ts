@@ -48,6 +48,12 @@ export async function startServer(
   return state;
 }
 
+/** For a suite: the red PNG made before its tests, and every server it started closed after each test. */
+export function useLoopbackServers(): void {
+  beforeAll(redSquarePng);
+  afterEach(closeLoopbackServers);
+}
+
 export async function closeLoopbackServers(): Promise<void> {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 }

@@ -82,23 +82,11 @@ export class DynamoDbAccountStore implements AccountStore {
   }
 
   async revokeApiKey(accountId: string, keyId: string, now: Date): Promise<boolean> {
-    const key = (await this.listApiKeys(accountId)).find((k) => k.keyId === keyId);
-    if (!key) return false;
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tables.apiKeys,
-          Key: { keyHash: key.keyHash },
-          UpdateExpression: 'SET revokedAt = :now',
-          ConditionExpression: 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)',
-          ExpressionAttributeValues: { ':now': now.toISOString() },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+    return this.updateKey(accountId, keyId, {
+      UpdateExpression: 'SET revokedAt = :now',
+      ConditionExpression: 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)',
+      ExpressionAttributeValues: { ':now': now.toISOString() },
+    });
   }
 
   async setTier(accountId: string, tier: Tier): Promise<void> {
@@ -116,19 +104,30 @@ export class DynamoDbAccountStore implements AccountStore {
   }
 
   async expireApiKey(accountId: string, keyId: string, expiresAt: string): Promise<boolean> {
+    return this.updateKey(accountId, keyId, {
+      UpdateExpression: 'SET expiresAt = :at',
+      // A key already revoked, or already set to expire sooner, stays as it is.
+      ConditionExpression:
+        'attribute_exists(keyHash) AND attribute_not_exists(revokedAt) AND (attribute_not_exists(expiresAt) OR expiresAt > :at)',
+      ExpressionAttributeValues: { ':at': expiresAt },
+    });
+  }
+
+  /** A conditional change to one of the account's keys: false when the key is not the account's or the condition fails. */
+  private async updateKey(
+    accountId: string,
+    keyId: string,
+    change: {
+      UpdateExpression: string;
+      ConditionExpression: string;
+      ExpressionAttributeValues: Record<string, unknown>;
+    },
+  ): Promise<boolean> {
     const key = (await this.listApiKeys(accountId)).find((k) => k.keyId === keyId);
     if (!key) return false;
     try {
       await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tables.apiKeys,
-          Key: { keyHash: key.keyHash },
-          UpdateExpression: 'SET expiresAt = :at',
-          // A key already revoked, or already set to expire sooner, stays as it is.
-          ConditionExpression:
-            'attribute_exists(keyHash) AND attribute_not_exists(revokedAt) AND (attribute_not_exists(expiresAt) OR expiresAt > :at)',
-          ExpressionAttributeValues: { ':at': expiresAt },
-        }),
+        new UpdateCommand({ TableName: this.tables.apiKeys, Key: { keyHash: key.keyHash }, ...change }),
       );
       return true;
     } catch (error) {

@@ -8,20 +8,16 @@ import { UrlFetchFailedError } from '../../../shared/imaging/image-errors';
 import { fetchImageSafely, type ResolvedAddress } from '../../../shared/imaging/fetch-image-safely';
 import {
   allowing,
-  closeLoopbackServers,
   failureOf,
   reason,
   redSquarePng,
   resolvingTo,
   servePng,
   startServer,
+  useLoopbackServers,
 } from '../../support/loopback-image-servers';
 
-let png: Buffer;
-beforeAll(async () => {
-  png = await redSquarePng();
-});
-afterEach(closeLoopbackServers);
+useLoopbackServers();
 
 describe('fetchImageSafely: what fails once a request may be sent (url_fetch_failed)', () => {
   it('gives up on a server that never answers, within the timeout', async () => {
@@ -95,6 +91,7 @@ describe('fetchImageSafely: what fails once a request may be sent (url_fetch_fai
   });
 
   it('takes exactly maxBytes', async () => {
+    const png = await redSquarePng();
     const server = await startServer(servePng);
     const bytes = await fetchImageSafely(`http://127.0.0.1:${server.port}/`, {
       allowAddress: allowing(server),

@@ -8,20 +8,16 @@ import { UrlFetchFailedError, UrlNotAllowedError } from '../../../shared/imaging
 import { fetchImageSafely, type ResolvedAddress } from '../../../shared/imaging/fetch-image-safely';
 import {
   allowing,
-  closeLoopbackServers,
   failureOf,
   reason,
   redSquarePng,
   resolvingTo,
   servePng,
   startServer,
+  useLoopbackServers,
 } from '../../support/loopback-image-servers';
 
-let png: Buffer;
-beforeAll(async () => {
-  png = await redSquarePng();
-});
-afterEach(closeLoopbackServers);
+useLoopbackServers();
 
 describe('fetchImageSafely: fetching through the checked address', () => {
   it('returns the bytes of a PNG, asking by the original host name', async () => {
@@ -34,7 +30,7 @@ describe('fetchImageSafely: fetching through the checked address', () => {
       allowAddress: allowing(server),
     });
     // Assert
-    expect(bytes.equals(png)).toBe(true);
+    expect(bytes.equals(await redSquarePng())).toBe(true);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.url).toBe('/logo.png?v=2');
     expect(server.requests[0]!.headers.host).toBe(`images.example.test:${server.port}`);
@@ -56,7 +52,7 @@ describe('fetchImageSafely: fetching through the checked address', () => {
       allowAddress: allowing(server),
     });
     // Assert
-    expect(bytes.equals(png)).toBe(true);
+    expect(bytes.equals(await redSquarePng())).toBe(true);
     expect(resolve).toHaveBeenCalledTimes(1);
     expect(server.connections).toBe(1);
   });
@@ -67,7 +63,7 @@ describe('fetchImageSafely: fetching through the checked address', () => {
       resolve: resolvingTo('::1'),
       allowAddress: allowing(server),
     });
-    expect(bytes.equals(png)).toBe(true);
+    expect(bytes.equals(await redSquarePng())).toBe(true);
   });
 });
 
@@ -81,7 +77,7 @@ describe('fetchImageSafely: redirects', () => {
     // Act
     const bytes = await fetchImageSafely(`http://127.0.0.1:${server.port}/start`, { allowAddress: allowing(server) });
     // Assert
-    expect(bytes.equals(png)).toBe(true);
+    expect(bytes.equals(await redSquarePng())).toBe(true);
     expect(server.requests.map((request) => request.url)).toEqual(['/start', '/images/logo.png']);
   });
 
@@ -157,7 +153,7 @@ describe('fetchImageSafely: redirects', () => {
       fetchImageSafely(`http://127.0.0.1:${server.port}/hop/1`, { ...options, maxRedirects: 0 }),
     );
     // Assert
-    expect(three.equals(png)).toBe(true);
+    expect(three.equals(await redSquarePng())).toBe(true);
     expect(four).toBeInstanceOf(UrlFetchFailedError);
     expect(reason(four)).toBe('more than 3 redirects');
     expect(reason(noneAllowed)).toBe('more than 0 redirects');

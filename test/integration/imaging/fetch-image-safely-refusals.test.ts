@@ -8,20 +8,16 @@ import { UrlNotAllowedError } from '../../../shared/imaging/image-errors';
 import { fetchImageSafely } from '../../../shared/imaging/fetch-image-safely';
 import {
   allowing,
-  closeLoopbackServers,
   failureOf,
   reason,
   redSquarePng,
   resolvingTo,
   servePng,
   startServer,
+  useLoopbackServers,
 } from '../../support/loopback-image-servers';
 
-let png: Buffer;
-beforeAll(async () => {
-  png = await redSquarePng();
-});
-afterEach(closeLoopbackServers);
+useLoopbackServers();
 
 describe('fetchImageSafely: refused before any request is sent (url_not_allowed)', () => {
   it('reaches a loopback server when, and only when, the test hook lets it through (the control)', async () => {
@@ -32,7 +28,7 @@ describe('fetchImageSafely: refused before any request is sent (url_not_allowed)
       allowAddress: allowing(server),
     });
     // Assert
-    expect(bytes.equals(png)).toBe(true);
+    expect(bytes.equals(await redSquarePng())).toBe(true);
     expect(server.connections).toBe(1);
   });
 

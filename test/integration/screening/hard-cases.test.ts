@@ -3,7 +3,7 @@
  * tool by (test/fixtures/screening/hard-cases.json): dual-use words, nominative use, misspellings, Chinese,
  * generic-only titles, TRO brands, an invisible character inside a brand, and the item's own class.
  */
-import { hardCases } from '../../support/hard-cases';
+import { describeHardCases, hardCases } from '../../support/hard-cases';
 import { createSampleCorpusStack, type SampleCorpusStack } from '../../support/sample-corpus-stack';
 
 let corpus: SampleCorpusStack;
@@ -11,22 +11,7 @@ beforeAll(async () => {
   corpus = await createSampleCorpusStack();
 }, 120_000);
 
-describe.each(hardCases())('$kind: $title', (hardCase) => {
-  // A case the brand-use model is known to get wrong (its reason in the fixture) is expected to fail: when a model
-  // gets it right, this test fails and the case's `known_miss` goes.
-  const expectation = hardCase.known_miss ? it.failing : it;
-  expectation(`is ${hardCase.risk}${hardCase.top_conflict ? ` with ${hardCase.top_conflict}` : ''}`, async () => {
-    const { results } = await corpus.screening.screen(
-      [{ title: hardCase.title, ...(hardCase.nice ? { nice: hardCase.nice } : {}) }],
-      { detail: true },
-    );
-    const [result] = results;
-
-    expect(result!.risk).toBe(hardCase.risk);
-    if (hardCase.top_conflict !== undefined) expect(result!.top_conflict).toBe(hardCase.top_conflict);
-    if (hardCase.tro_hit !== undefined) expect(result!.tro_hit).toBe(hardCase.tro_hit);
-  });
-});
+describeHardCases(() => corpus.screening);
 
 it('answers every item in order, with the data date of the latest US batch', async () => {
   const titles = hardCases().map((c) => c.title);
