@@ -3,14 +3,11 @@
  * does) against the local server, lists the tools and calls them; each call is a real, charged API call.
  */
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { buildDataStores } from '../../shared/composition/data-stores';
-import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import type { RunningServer } from '../../local/server';
-import { createTestStack, type TestStack } from '../support/test-stack';
-import { startTestServer } from '../support/test-server';
+import { startOneMarkServer } from '../support/one-mark-server';
+import type { TestStack } from '../support/test-stack';
 
 const ROOT = path.resolve(__dirname, '../..');
 let stack: TestStack;
@@ -18,17 +15,7 @@ let server: RunningServer;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  stack = await createTestStack();
-  const marks = [{ serial: 'US-MCP-ANKER', mark: 'Anker', nice: [9], is_live: true, drawing_kind: 'word' }];
-  await ingestBatch(buildDataStores(stack.config), {
-    holder: 'e2e-mcp',
-    source: 'e2e',
-    kind: 'marks-jsonl',
-    market: 'US',
-    input: Readable.from([JSON.stringify(marks[0])]),
-    batchDate: '2026-11-20',
-  });
-  server = await startTestServer(stack);
+  ({ stack, server } = await startOneMarkServer('e2e-mcp'));
 });
 afterAll(async () => {
   for (const client of clients) await client.close();

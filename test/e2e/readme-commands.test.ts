@@ -9,12 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Readable } from 'node:stream';
-import { buildDataStores } from '../../shared/composition/data-stores';
-import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import type { RunningServer } from '../../local/server';
-import { createTestStack, type TestStack } from '../support/test-stack';
-import { startTestServer } from '../support/test-server';
+import { startOneMarkServer } from '../support/one-mark-server';
+import type { TestStack } from '../support/test-stack';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SECTION = "## A new customer's first hour";
@@ -35,17 +32,7 @@ let server: RunningServer;
 let scratch: string;
 
 beforeAll(async () => {
-  stack = await createTestStack();
-  const marks = [{ serial: 'US-README-ANKER', mark: 'Anker', nice: [9], is_live: true, drawing_kind: 'word' }];
-  await ingestBatch(buildDataStores(stack.config), {
-    holder: 'e2e-readme',
-    source: 'e2e',
-    kind: 'marks-jsonl',
-    market: 'US',
-    input: Readable.from([JSON.stringify(marks[0])]),
-    batchDate: '2026-11-20',
-  });
-  server = await startTestServer(stack);
+  ({ stack, server } = await startOneMarkServer('e2e-readme'));
   scratch = mkdtempSync(path.join(os.tmpdir(), 'readme-'));
   for (const entry of ['package.json', 'node_modules', 'tsconfig.json', 'local', 'shared', 'functions', 'data'])
     symlinkSync(path.join(ROOT, entry), path.join(scratch, entry));

@@ -3,8 +3,8 @@
  * key and period as a table and CSV, negative adjustments, suspend and resume, key rotation; each recorded in the
  * account's ledger.
  */
-import { runAdmin } from '../../local/admin-cli';
 import { hashApiKey } from '../../shared/metering/api-keys';
+import { runAdminOn } from '../support/admin-runner';
 import { createTestStack, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
@@ -13,11 +13,7 @@ beforeAll(async () => {
   stack = await createTestStack();
 });
 
-async function admin(...argv: string[]): Promise<string> {
-  const lines: string[] = [];
-  await runAdmin(argv, stack.env, (line) => lines.push(line));
-  return lines.join('\n');
-}
+const admin = (...argv: string[]): Promise<string> => runAdminOn(stack, argv);
 
 const debit = (accountId: string, keyId: string, cost: number, at: string, operation = 'batch-screen') =>
   stack.deps.ledger.debit({

@@ -4,6 +4,7 @@
 import { runAdmin } from '../../local/admin-cli';
 import { runIngestCli } from '../../local/ingest-cli';
 import { hashApiKey } from '../../shared/metering/api-keys';
+import { runAdminOn } from '../support/admin-runner';
 import { createTestStack, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
@@ -13,11 +14,7 @@ beforeAll(async () => {
 });
 
 /** Runs one admin command and returns what it printed. */
-async function admin(...argv: string[]): Promise<string> {
-  const lines: string[] = [];
-  await runAdmin(argv, stack.env, (line) => lines.push(line));
-  return lines.join('\n');
-}
+const admin = (...argv: string[]): Promise<string> => runAdminOn(stack, argv);
 
 /** The JSON a command printed first (issue-key prints a reminder after it). */
 function firstJson<T>(output: string): T {
