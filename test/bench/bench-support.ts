@@ -2,6 +2,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 
 // Benchmarks and evaluations keep their local state in a folder of their own: a running `npm start` is never touched.
 process.env.TMK_STATE_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'tmk-bench-state-'));
@@ -65,4 +66,19 @@ export function runAndWriteSection(title: string, measure: () => Promise<string>
       console.error(error);
       process.exit(1);
     });
+}
+
+const TITLE_FIXTURES = path.join(__dirname, '../fixtures/titles');
+
+/** Real listing titles (flipkart-dev and markup-amazon), blank ones left out, each cut to `maxChars`. */
+export function realTitles(maxChars = 500): string[] {
+  const flipkart = (
+    parse(readFileSync(path.join(TITLE_FIXTURES, 'flipkart-dev/flipkart_dev.csv'), 'utf8'), { columns: true }) as {
+      product_name: string;
+    }[]
+  ).map((r) => r.product_name);
+  const amazon = Object.values(
+    JSON.parse(readFileSync(path.join(TITLE_FIXTURES, 'markup-amazon/titles.json'), 'utf8')) as Record<string, string>,
+  );
+  return [...flipkart, ...amazon].filter((t) => t.trim()).map((t) => t.slice(0, maxChars));
 }

@@ -9,31 +9,17 @@ import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { buildDataStores } from '../../shared/composition/data-stores';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { loadSampleCorpus } from '../../local/sample-corpus';
 import { csvLine } from '../../local/bulk/csv-text';
 import { createTestStack } from '../support/test-stack';
 import { startTestServer } from '../support/test-server';
-import { machineLine, percentile, runInFlight } from './bench-support';
+import { machineLine, percentile, realTitles, runInFlight } from './bench-support';
 
 const ROOT = path.join(__dirname, '../..');
-const FIXTURES = path.join(__dirname, '../fixtures/titles');
 const BULK_ROWS = 100_000;
 const CALLS = 500;
-
-function realTitles(): string[] {
-  const flipkart = (
-    parse(readFileSync(path.join(FIXTURES, 'flipkart-dev/flipkart_dev.csv'), 'utf8'), { columns: true }) as {
-      product_name: string;
-    }[]
-  ).map((r) => r.product_name);
-  const amazon = Object.values(
-    JSON.parse(readFileSync(path.join(FIXTURES, 'markup-amazon/titles.json'), 'utf8')) as Record<string, string>,
-  );
-  return [...flipkart, ...amazon].filter((t) => t.trim()).map((t) => t.slice(0, 480));
-}
 
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
@@ -72,7 +58,7 @@ export async function benchCustomer(): Promise<string> {
     const usageRun = await timed('/v1/usage?limit=100');
 
     // The bulk tool as its own process: its peak RSS is the figure, the server's memory is not.
-    const titles = realTitles();
+    const titles = realTitles(480);
     const input = path.join(dir, 'listings.csv');
     const lines = [csvLine(['sku', 'title'])];
     for (let i = 0; i < BULK_ROWS; i++)

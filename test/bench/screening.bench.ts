@@ -4,10 +4,7 @@
  *  - 1,000-title batches end to end over HTTP (auth, debit, screening, response), each batch new titles;
  *  - DynamoDB calls per 1,000-title batch (BatchGetItem calls made by the screening, cold cache).
  */
-import { parse } from 'csv-parse/sync';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
 import { buildDataStores } from '../../shared/composition/data-stores';
 import { buildApiHandler } from '../../shared/http/api-handler';
@@ -19,21 +16,7 @@ import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { createLocalApp, listen } from '../../local/server';
 import { loadSampleCorpus } from '../../local/sample-corpus';
 import { createTestStack } from '../support/test-stack';
-import { machineLine, percentile } from './bench-support';
-
-const FIXTURES = path.join(__dirname, '../fixtures/titles');
-
-function benchTitles(): string[] {
-  const flipkart = (
-    parse(readFileSync(path.join(FIXTURES, 'flipkart-dev/flipkart_dev.csv'), 'utf8'), { columns: true }) as {
-      product_name: string;
-    }[]
-  ).map((r) => r.product_name);
-  const amazon = Object.values(
-    JSON.parse(readFileSync(path.join(FIXTURES, 'markup-amazon/titles.json'), 'utf8')) as Record<string, string>,
-  );
-  return [...flipkart, ...amazon].filter((t) => t.trim()).map((t) => t.slice(0, 500));
-}
+import { machineLine, percentile, realTitles } from './bench-support';
 
 /** Time per title of 500-character titles built to cost the most: CJK, single letters, one long word, digits. */
 async function worstCaseTitles(screener: { screen(items: { title: string }[]): Promise<unknown> }): Promise<string> {
@@ -59,7 +42,7 @@ export async function benchScreening(): Promise<string> {
   try {
     const stack = await createTestStack();
     await loadSampleCorpus(buildDataStores(stack.config));
-    const titles = benchTitles();
+    const titles = realTitles();
 
     // DynamoDB calls made by screening, counted at the SDK.
     let batchGets = 0;
