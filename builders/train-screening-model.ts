@@ -5,28 +5,35 @@
  *     "registered" corpus: the sample corpus plus every labelled brand as a mark, through the real ingest code.
  *  2. Train: every match in the train split's titles, in the same titles with their brand taken out, and in
  *     titles whose brand is spelt evasively or misspelt (evasion-variants.ts); labelled by labelOf.
- *  3. Fit L2 logistic regression for each L2 strength; keep the one with the lowest log loss on validation.
+ *  3. builders/screening/fit-trees.py (sklearn under /usr/bin/python3, fixed seed): gradient-boosted trees fitted
+ *     on train; the depth and number of trees with the lowest log loss on validation; Platt scaling on validation.
  *  4. Thresholds, on validation: 中 from the lowest probability at which at most 2% of the brand-removed titles
- *     carry a conflict the labels call no brand use; 高 likewise at 0.5%.
- *  5. Write the weights, thresholds, the data they came from (names, counts, SHA-256) and this command.
+ *     carry a conflict the labels call no brand use, raised as far as it goes without losing a branded title's own
+ *     brand (false-alarm budget that buys no recall is not spent); 高 likewise at 0.5%.
+ *  5. Write the trees, the scaling, the thresholds, the data they came from (names, counts, SHA-256) and this command.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { FEATURE_NAMES } from '../shared/screening/brand-use-features';
+import { FEATURE_COUNT, FEATURE_NAMES } from '../shared/screening/brand-use-features';
+import { BrandUseModel, type TreeData } from '../shared/screening/brand-use-model';
 import { evasiveSpelling, misspelling } from './screening/evasion-variants';
-import { fitLogistic, logLoss, predict, type LogisticFit } from './screening/logistic-regression';
 import {
   labelledExamples,
   loadCorpus,
   splitTitles,
   SPLIT_SEED,
   type LabelledExample,
+  type SplitTitles,
 } from './screening/screening-dataset';
-import type { LabelledTitle } from './screening/labelled-titles';
+import { brandKey, type LabelledTitle } from './screening/labelled-titles';
 
 const OUT = path.join(__dirname, '../data/screening/brand-use-model.json');
-const LAMBDAS = [1, 3, 10, 30, 100, 300];
+const PYTHON = '/usr/bin/python3';
+const FIT_TREES = path.join(__dirname, 'screening/fit-trees.py');
+const TREE_SEED = 20261125;
 const MEDIUM_FALSE_ALARMS = 0.02;
 const HIGH_FALSE_ALARMS = 0.005;
 const NOMINATIVE = FEATURE_NAMES.indexOf('cue_nominative');
@@ -67,29 +74,118 @@ function thresholdFor(
   return Math.min(0.99, Math.max(0.05, cut + 1e-6));
 }
 
+/**
+ * The highest threshold from `cut` up that keeps every branded title whose own brand reaches `cut`: the lowest
+ * best probability of a title's own brand at or above `cut`.
+ */
+function keepingRecall(
+  branded: readonly LabelledExample[][],
+  probability: (e: LabelledExample) => number,
+  cut: number,
+): number {
+  let lowest = Number.POSITIVE_INFINITY;
+  for (const list of branded) {
+    const own = list.filter((e) => e.label === 1 && e.title.brandKeys.includes(brandKey(e.match.mark)));
+    const best = Math.max(0, ...own.map(probability));
+    if (best >= cut) lowest = Math.min(lowest, best);
+  }
+  return Number.isFinite(lowest) ? lowest : cut;
+}
+
 function hashOf(titles: readonly LabelledTitle[]): string {
   return createHash('sha256')
     .update(titles.map((t) => `${t.set}\t${t.id}\t${t.title}\t${t.brand}`).join('\n'))
     .digest('hex');
 }
 
-/** The L2 strength whose fit has the lowest log loss on the validation split, with that fit. */
-function bestByValidation(
-  rows: readonly Float64Array[],
-  labels: readonly number[],
-  validation: readonly LabelledExample[],
-): { fit: LogisticFit; lambda: number; loss: number } {
-  let best: { fit: LogisticFit; lambda: number; loss: number } | undefined;
-  for (const lambda of LAMBDAS) {
-    const fit = fitLogistic(rows, labels, lambda);
-    const loss = logLoss(
-      validation.map((e) => predict(fit, e.features)),
-      validation.map((e) => e.label),
-    );
-    console.log(`lambda ${lambda}: validation log loss ${loss.toFixed(4)} (${fit.iterations} iterations)`);
-    if (!best || loss < best.loss) best = { fit, lambda, loss };
+interface FittedTrees {
+  init: number;
+  learningRate: number;
+  trees: TreeData[];
+  platt: { a: number; b: number };
+  chosen: { depth: number; trees: number; validationLogLoss: number; calibratedLogLoss: number };
+  tried: unknown;
+  params: Record<string, number>;
+}
+
+function writeMatrix(dir: string, name: string, examples: readonly LabelledExample[]): void {
+  const x = new Float64Array(examples.length * FEATURE_COUNT);
+  examples.forEach((e, i) => {
+    x.set(e.features, i * FEATURE_COUNT);
+  });
+  writeFileSync(path.join(dir, `${name}.f64`), Buffer.from(x.buffer));
+  writeFileSync(path.join(dir, `${name}.y`), Uint8Array.from(examples.map((e) => e.label)));
+}
+
+/** The trees fitted on train, their number and depth chosen and their margin scaled on validation (fit-trees.py). */
+function fitTrees(train: readonly LabelledExample[], validation: readonly LabelledExample[]): FittedTrees {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brand-use-'));
+  try {
+    writeMatrix(dir, 'train', train);
+    writeMatrix(dir, 'validation', validation);
+    writeFileSync(path.join(dir, 'meta.json'), JSON.stringify({ features: FEATURE_COUNT, seed: TREE_SEED }));
+    const out = execFileSync(PYTHON, [FIT_TREES, dir], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' },
+    });
+    return JSON.parse(out) as FittedTrees;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  return best!;
+}
+
+function provisional(fitted: FittedTrees): BrandUseModel {
+  return new BrandUseModel({
+    ...fitted,
+    version: 'provisional',
+    features: FEATURE_NAMES,
+    thresholds: { medium: 0.5, high: 0.9 },
+    trainedOn: {},
+  });
+}
+
+/** Leaf values to 7 significant digits for the data file; thresholds stay exact (a rounded one could cross a value). */
+function compactTree(tree: TreeData): TreeData {
+  return { ...tree, value: tree.value.map((v) => Number(v.toPrecision(7))) };
+}
+
+/** The 中 and 高 thresholds of the fitted model, from the validation titles (step 4 above). */
+function thresholdsOn(
+  validationSplit: SplitTitles,
+  validationTitles: readonly LabelledTitle[],
+  validationByTitle: readonly LabelledExample[][],
+  fit: BrandUseModel,
+): { medium: number; high: number } {
+  const removedIds = new Set(validationSplit.removed.map((t) => t.id));
+  const scored = (list: LabelledExample[]) =>
+    list.map((e) => ({ p: fit.probability(e.features), label: e.label, nominative: e.features[NOMINATIVE] === 1 }));
+  const removedAll = validationTitles
+    .map((t, i) => (removedIds.has(t.id) ? scored(validationByTitle[i]!) : undefined))
+    .filter((x) => x !== undefined);
+  if (process.env.SHOW_FALSE_ALARMS) {
+    const worst = validationTitles.flatMap((t, i) =>
+      removedIds.has(t.id)
+        ? validationByTitle[i]!.filter((e) => e.label === 0).map((e) => ({
+            p: fit.probability(e.features),
+            mark: e.match.mark,
+            title: t.title,
+          }))
+        : [],
+    );
+    for (const w of worst.sort((a, b) => b.p - a.p).slice(0, 60))
+      console.log(`${w.p.toFixed(3)}\t${w.mark}\t${w.title}`);
+  }
+  const brandedIds = new Set(validationSplit.branded.map((t) => t.id));
+  const branded = validationByTitle.filter((_, i) => brandedIds.has(validationTitles[i]!.id));
+  const medium = keepingRecall(
+    branded,
+    (e) => fit.probability(e.features),
+    thresholdFor(removedAll, MEDIUM_FALSE_ALARMS, false),
+  );
+  const high = Math.max(medium, thresholdFor(removedAll, HIGH_FALSE_ALARMS, true));
+  return { medium, high };
 }
 
 async function main(): Promise<void> {
@@ -101,43 +197,22 @@ async function main(): Promise<void> {
   const train = (await labelledExamples(corpus.screener, trainTitles)).flat();
   const validationByTitle = await labelledExamples(corpus.screener, validationTitles);
   const validation = validationByTitle.flat();
-  const rows = train.map((e) => e.features);
-  const labels = train.map((e) => e.label);
 
-  const { fit, lambda, loss } = bestByValidation(rows, labels, validation);
-  const removedIds = new Set(splits.validation.removed.map((t) => t.id));
-  const scored = (list: LabelledExample[]) =>
-    list.map((e) => ({ p: predict(fit, e.features), label: e.label, nominative: e.features[NOMINATIVE] === 1 }));
-  const removedAll = validationTitles
-    .map((t, i) => (removedIds.has(t.id) ? scored(validationByTitle[i]!) : undefined))
-    .filter((x) => x !== undefined);
-  if (process.env.SHOW_FALSE_ALARMS) {
-    const worst = validationTitles.flatMap((t, i) =>
-      removedIds.has(t.id)
-        ? validationByTitle[i]!.filter((e) => e.label === 0).map((e) => ({
-            p: predict(fit, e.features),
-            mark: e.match.mark,
-            title: t.title,
-          }))
-        : [],
-    );
-    for (const w of worst.sort((a, b) => b.p - a.p).slice(0, 60))
-      console.log(`${w.p.toFixed(3)}\t${w.mark}\t${w.title}`);
-  }
-  const medium = thresholdFor(removedAll, MEDIUM_FALSE_ALARMS, false);
-  const high = Math.max(medium, thresholdFor(removedAll, HIGH_FALSE_ALARMS, true));
+  const fitted = fitTrees(train, validation);
+  const { medium, high } = thresholdsOn(splits.validation, validationTitles, validationByTitle, provisional(fitted));
 
-  const weights = fit.weights.map((w) => Number(w.toPrecision(6)));
-  const version = `${new Date().toISOString().slice(0, 10)}-${createHash('sha256').update(JSON.stringify(weights)).digest('hex').slice(0, 8)}`;
+  const trees = fitted.trees.map(compactTree);
+  const digest = createHash('sha256')
+    .update(JSON.stringify([fitted.init, fitted.platt, trees]))
+    .digest('hex');
+  const version = `${new Date().toISOString().slice(0, 10)}-${digest.slice(0, 8)}`;
   const count = (titles: readonly LabelledTitle[], set: string) => titles.filter((t) => t.set === set).length;
   const model = {
     version,
     about:
-      'Brand-use model of batch screening: logistic regression over shared/screening/brand-use-features.ts. Written by npm run train:screen; do not edit by hand.',
+      'Brand-use model of batch screening: gradient-boosted trees over shared/screening/brand-use-features.ts, Platt-scaled. Written by npm run train:screen; do not edit by hand.',
     command: 'npm run train:screen',
     features: FEATURE_NAMES,
-    intercept: Number(fit.intercept.toPrecision(6)),
-    weights,
     thresholds: { medium: Number(medium.toFixed(4)), high: Number(high.toFixed(4)) },
     trainedOn: {
       data: [
@@ -156,22 +231,31 @@ async function main(): Promise<void> {
         markup: count(splits.train.branded, 'markup-amazon'),
         brands: splits.brands.train.size,
       },
-      trainExamples: { total: train.length, positive: labels.filter((l) => l === 1).length },
+      trainExamples: { total: train.length, positive: train.filter((e) => e.label === 1).length },
       trainSha256: hashOf(trainTitles),
       validationTitles: {
         branded: splits.validation.branded.length,
         brandRemoved: splits.validation.removed.length,
         brands: splits.brands.validation.size,
       },
+      validationExamples: { total: validation.length, positive: validation.filter((e) => e.label === 1).length },
       validationSha256: hashOf(validationTitles),
-      l2: lambda,
-      validationLogLoss: Number(loss.toFixed(4)),
-      thresholdRule: `medium: lowest probability at which at most ${MEDIUM_FALSE_ALARMS * 100}% of validation brand-removed titles carry a conflict labelled no brand use; high: the same at ${HIGH_FALSE_ALARMS * 100}%, nominative uses aside`,
+      trees: {
+        ...fitted.chosen,
+        tried: fitted.tried,
+        params: fitted.params,
+        fitter: 'builders/screening/fit-trees.py (sklearn GradientBoostingClassifier)',
+      },
+      thresholdRule: `medium: lowest probability at which at most ${MEDIUM_FALSE_ALARMS * 100}% of validation brand-removed titles carry a conflict labelled no brand use, raised to the lowest best probability of a validation title's own brand above it; high: the same at ${HIGH_FALSE_ALARMS * 100}%, nominative uses aside`,
     },
+    init: fitted.init,
+    learningRate: fitted.learningRate,
+    platt: fitted.platt,
+    trees,
   };
-  writeFileSync(OUT, `${JSON.stringify(model, null, 1)}\n`);
+  writeFileSync(OUT, `${JSON.stringify(model)}\n`);
   console.log(
-    `model ${version}: ${train.length} examples (${model.trainedOn.trainExamples.positive} brand uses), L2 ${lambda}, thresholds 中 ${model.thresholds.medium} 高 ${model.thresholds.high}; ${((Date.now() - started) / 1000).toFixed(1)} s -> ${path.relative(process.cwd(), OUT)}`,
+    `model ${version}: ${train.length} examples (${model.trainedOn.trainExamples.positive} brand uses), ${fitted.chosen.trees} trees of depth ${fitted.chosen.depth}, thresholds 中 ${model.thresholds.medium} 高 ${model.thresholds.high}; ${((Date.now() - started) / 1000).toFixed(1)} s -> ${path.relative(process.cwd(), OUT)}`,
   );
 }
 

@@ -1,10 +1,11 @@
 /**
- * Candidate brand uses in a title: runs of consecutive words (up to 4 Latin words, up to 6 CJK words, since
+ * Candidate brand uses in a title: runs of consecutive words (up to 4 Latin words as written, up to 6 CJK words, since
  * segmentation often cuts a Chinese brand into single characters), each with the lookup keys that could find a
  * mark for it. A connecting word ("for", "with", "the", "it" ...), a lone letter or a lone number is not looked up
  * on its own, nor is a run of nothing but connecting words; a longer run that has them is ("The North Face",
  * "Post-it", "Galz4ever", "3M"), though one that starts with a connecting word only at the head of the title or at
- * "the": the market's key filter answers most such keys without a read.
+ * "the": the market's key filter answers most such keys without a read. Words written as one token count once
+ * ("R18Jewels-Fashion&U" is five words, r/18/jewels/fashion/u, and one name), up to MAX_LATIN_PARTS words in all.
  *
  * A run's text and keys depend only on its words, and the same runs come up in title after title ("for iphone",
  * "stainless steel"), so runs live in a table (a tree of words: "black" -> "black diamond" -> ...) and each is
@@ -16,6 +17,11 @@ import type { TitleWord } from './title-words';
 
 export const MAX_LATIN_WORDS = 4;
 export const MAX_CJK_WORDS = 6;
+/** The most words a Latin run spans, however few tokens they are written as. */
+export const MAX_LATIN_PARTS = 8;
+
+/** The word is written joined to the next one, in one token ("3D", "Post-it", "Lock&Lock"). */
+const joinedToNext = (word: TitleWord) => word.continued || word.hyphen || word.ampersand;
 
 /** A run of words as text and keys, shared by every title that has it. */
 export interface Run {
@@ -64,7 +70,7 @@ export class RunTable {
       // A run starts at a connecting word only at the head of the title or at "the" ("The North Face"): anywhere
       // else ("case for iphone") such runs would only add keys.
       if (start > 0 && !first.cjk && first.facts.stopword && first.norm !== 'the') continue;
-      const limit = Math.min(words.length, start + (first.cjk ? MAX_CJK_WORDS : MAX_LATIN_WORDS));
+      const limit = this.limitOf(words, start);
       let level = this.roots;
       let node: RunNode | undefined;
       for (let end = start + 1; end <= limit; end++) {
@@ -80,6 +86,20 @@ export class RunTable {
       }
     }
     return out;
+  }
+
+  /** One past the last word a run from `start` may reach. */
+  private limitOf(words: readonly TitleWord[], start: number): number {
+    if (words[start]!.cjk) return Math.min(words.length, start + MAX_CJK_WORDS);
+    const partsLimit = Math.min(words.length, start + MAX_LATIN_PARTS);
+    let tokens = 1;
+    let end = start + 1;
+    while (end < partsLimit) {
+      if (!joinedToNext(words[end - 1]!)) tokens++;
+      if (tokens > MAX_LATIN_WORDS) break;
+      end++;
+    }
+    return end;
   }
 
   private add(

@@ -138,12 +138,16 @@ async function recallOf(
   return figures;
 }
 
-async function measureMode(mode: CorpusMode, splits: ReturnType<typeof splitTitles>): Promise<ModeFigures> {
+async function measureMode(
+  mode: CorpusMode,
+  splits: ReturnType<typeof splitTitles>,
+  split: 'validation' | 'test' = 'test',
+): Promise<ModeFigures> {
   const corpus = await loadCorpus(mode);
-  const recall = await recallOf(corpus, mode, splits.test.branded);
+  const recall = await recallOf(corpus, mode, splits[split].branded);
   const removed = await screenAll(
     corpus,
-    splits.test.removed.map((t) => ({ title: t.title })),
+    splits[split].removed.map((t) => ({ title: t.title })),
   );
   const flagged = removed.filter((r) => r.risk !== '低');
   const explained = flagged.filter((r) => namesAnotherBrand(r));
@@ -326,4 +330,32 @@ ${levels}
 `;
 }
 
-if (require.main === module) runAndWriteSection('Screening quality', evaluateScreening);
+/**
+ * `npm run eval:screen -- --validation`: the registered corpus's figures on the VALIDATION split, printed and not
+ * written anywhere, for developing the features and the model without looking at the test split.
+ */
+async function validationFigures(): Promise<void> {
+  const f = await measureMode('registered', splitTitles(), 'validation');
+  const { recall: r, alarms: a } = f;
+  console.log(
+    [
+      `validation, registered: brand recall ${pct(r.hits, r.n)} (${r.n - r.hits} of ${r.n} missed); ordinary-word brands ${pct(r.ordinaryHits, r.ordinaryN)} of ${r.ordinaryN}`,
+      `brand-removed flagged ${pct(a.flagged.length, a.n)} (${a.flagged.length} of ${a.n}); not on a coined brand word ${pct(a.flagged.length - a.explained, a.n)} (${a.flagged.length - a.explained}); 高 ${a.high}, not on a coined word ${a.high - a.explainedHigh}`,
+      '',
+      'flagged, not on a coined brand word:',
+      ...a.flagged.filter((x) => !namesAnotherBrand(x)).map((x) => `  ${x.risk} ${x.top_conflict}\t${x.name}`),
+      '',
+      'missed:',
+      ...r.misses.map((m) => `  ${m}`),
+    ].join('\n'),
+  );
+}
+
+if (require.main === module) {
+  if (process.argv.includes('--validation'))
+    validationFigures().catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+  else runAndWriteSection('Screening quality', evaluateScreening);
+}

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { normalizeText } from '../../../shared/marks/lookup-keys';
-import { MAX_CJK_WORDS, MAX_LATIN_WORDS, RunTable } from '../../../shared/screening/candidates';
+import { MAX_CJK_WORDS, MAX_LATIN_PARTS, MAX_LATIN_WORDS, RunTable } from '../../../shared/screening/candidates';
 import { factsOfNormalised, isDescriptor, isGivenName, isGenericWord } from '../../../shared/screening/lexicon';
 import { wordsOfTitle } from '../../../shared/screening/title-words';
 
@@ -96,6 +96,9 @@ describe('RunTable', () => {
     expect(table.candidatesOf(wordsOfTitle('Post-it Notes')).map((c) => c.run.joined)).toContain('postit');
     expect(table.candidatesOf(wordsOfTitle('The North Face')).map((c) => c.run.joined)).toContain('thenorthface');
     expect(table.candidatesOf(wordsOfTitle('3M Tape')).map((c) => c.run.joined)).toContain('3m');
+    expect(table.candidatesOf(wordsOfTitle('R18Jewels-Fashion&U Metal Bangle')).map((c) => c.run.joined)).toContain(
+      'r18jewelsfashionu',
+    );
   });
 
   it('finds the runs a fresh table finds, whatever came before (and after it starts afresh)', () => {
@@ -114,7 +117,14 @@ describe('RunTable', () => {
               .map((w) => w.norm)
               .join(''),
           );
-          expect(c.end - c.start).toBeLessThanOrEqual(c.run.cjk ? MAX_CJK_WORDS : MAX_LATIN_WORDS);
+          // Words written as one token ("R18Jewels-Fashion&U") count once, up to MAX_LATIN_PARTS words in all.
+          const span = words.slice(c.start, c.end);
+          const tokens = span.filter((w, i) => i === span.length - 1 || !(w.continued || w.hyphen || w.ampersand));
+          if (c.run.cjk) expect(span.length).toBeLessThanOrEqual(MAX_CJK_WORDS);
+          else {
+            expect(tokens.length).toBeLessThanOrEqual(MAX_LATIN_WORDS);
+            expect(span.length).toBeLessThanOrEqual(MAX_LATIN_PARTS);
+          }
         }
       }),
     );
