@@ -1,10 +1,17 @@
 /**
  * The CDK app: `cdk synth|deploy -c env=dev|staging|prod` (dev by default). Account and region come from the CLI's
- * environment (profile or AWS_* variables). `-c modelPackageUri=s3://.../<sha256>/model.tar.gz`: the pinned model
- * package the embedding endpoint serves (required unless `-c clipEndpointName=NAME` names an existing endpoint), `-c alarmEmail=ADDRESS` to subscribe an address to the alarms.
+ * environment (profile or AWS_* variables). The primary logo embedder is the learned one, in the functions; CLIP on
+ * SageMaker instead with `-c logoEmbedder=clip -c modelPackageUri=s3://.../<sha256>/model.tar.gz` (the pinned model
+ * package the endpoint created for it serves) or `-c clipEndpointName=NAME` (an existing endpoint).
+ * `-c alarmEmail=ADDRESS` subscribes an address to the alarms.
  */
 import { App } from 'aws-cdk-lib';
-import { environmentConfig, ModelPackageError, UnknownEnvironmentError } from './config/environments';
+import {
+  environmentConfig,
+  LogoEmbedderChoiceError,
+  ModelPackageError,
+  UnknownEnvironmentError,
+} from './config/environments';
 import { addEnvironment } from './stacks/environment';
 
 function optionalContext(app: App, key: string): string | undefined {
@@ -18,6 +25,7 @@ try {
   const config = environmentConfig(envName, {
     account: process.env.CDK_DEFAULT_ACCOUNT,
     region: process.env.CDK_DEFAULT_REGION,
+    logoEmbedder: optionalContext(app, 'logoEmbedder'),
     clipEndpointName: optionalContext(app, 'clipEndpointName'),
     modelPackageUri: optionalContext(app, 'modelPackageUri'),
     alarmEmail: optionalContext(app, 'alarmEmail'),
@@ -25,7 +33,11 @@ try {
   addEnvironment(app, config);
   app.synth();
 } catch (error) {
-  if (error instanceof UnknownEnvironmentError || error instanceof ModelPackageError) {
+  if (
+    error instanceof UnknownEnvironmentError ||
+    error instanceof ModelPackageError ||
+    error instanceof LogoEmbedderChoiceError
+  ) {
     console.error(error.message);
     process.exit(1);
   }

@@ -7,8 +7,8 @@ import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-la
 import type { BuildOptions } from 'esbuild';
 
 /**
- * The AWS SDK v3 ships with the Node.js 22 Lambda runtime; sharp and usearch come from the native-modules layer;
- * onnxruntime-node (the learned logo embedder, loaded only on first use) is not in the package yet (README).
+ * The AWS SDK v3 ships with the Node.js 22 Lambda runtime; sharp, usearch and onnxruntime-node (the learned logo
+ * embedder, loaded only on first use) come from the native-modules layer (native-modules-layer.ts).
  */
 export const EXTERNAL_MODULES: readonly string[] = ['@aws-sdk/*', 'sharp', 'usearch', 'onnxruntime-node'];
 

@@ -1,7 +1,13 @@
 /**
- * The S3 Vectors store of logo embeddings: one vector bucket, one index per market. The dimension and metric come
- * from the environment's config (CLIP ViT-B/32: 512, cosine). Every metadata key is filterable unless listed as
- * non-filterable, so `nice` and `is_live` (the query filters) stay filterable and the display fields do not.
+ * The S3 Vectors store of logo embeddings: one vector bucket, one index per market. Each index follows the primary
+ * embedder of the environment's config: as wide as its vectors (the learned logo-net: 128; CLIP ViT-B/32: 512),
+ * cosine, and named `<embedder>-<market>` (`logo-net-us`). A change of embedder therefore replaces the indexes
+ * (CloudFormation creates the new names, then deletes the old): vectors of one embedder never meet another's
+ * queries, and the new indexes fill as logo batches are ingested again (infra/DEPLOY.md). The names live inside a
+ * vector bucket CloudFormation names, so environments sharing an account do not collide.
+ *
+ * Every metadata key is filterable unless listed as non-filterable, so `nice` and `is_live` (the query filters)
+ * stay filterable and the display fields do not.
  */
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import { CfnIndex, CfnVectorBucket } from 'aws-cdk-lib/aws-s3vectors';
@@ -16,6 +22,8 @@ export const FILTERABLE_METADATA = ['nice', 'is_live'] as const;
 export const NON_FILTERABLE_METADATA = ['serial', 'design', 'mark', 'jurisdiction'] as const;
 
 export interface LogoVectorIndexesProps {
+  /** The primary embedder's name (lower-case letters, digits and hyphens): the indexes are named after it. */
+  embedder: string;
   dimension: number;
   distanceMetric: 'cosine' | 'euclidean';
   removalPolicy: RemovalPolicy;
@@ -36,6 +44,7 @@ export class LogoVectorIndexes extends Construct {
     for (const market of MARKETS) {
       const index = new CfnIndex(this, `Index${market}`, {
         vectorBucketArn: this.vectorBucket.attrVectorBucketArn,
+        indexName: indexNameOf(props.embedder, market),
         dataType: 'float32',
         dimension: props.dimension,
         distanceMetric: props.distanceMetric,
@@ -51,4 +60,11 @@ export class LogoVectorIndexes extends Construct {
   indexArn(market: Market): string {
     return this.indexes[market].attrIndexArn;
   }
+}
+
+/** A market's index name for an embedder: S3 Vectors takes 3 to 63 lower-case letters, digits, hyphens and dots. */
+export function indexNameOf(embedder: string, market: Market): string {
+  const name = `${embedder}-${market.toLowerCase()}`;
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name)) throw new Error(`not an S3 Vectors index name: ${name}`);
+  return name;
 }

@@ -32,6 +32,7 @@ export class StatefulStack extends Stack {
       incomingLifecycle: config.incomingLifecycle,
     });
     this.logoVectors = new LogoVectorIndexes(this, 'LogoVectors', {
+      embedder: config.vectors.embedder,
       dimension: config.vectors.dimension,
       distanceMetric: config.vectors.distanceMetric,
       removalPolicy: config.removalPolicy,

@@ -1,7 +1,8 @@
 /**
  * The code and what serves it: the REST API behind its WAF, one function per route, the not-found function, the ingest pipeline,
- * the sharp layer, the CLIP endpoint, the alarms and the billing dashboard. Every permission is granted here,
- * function by function, on exactly the resources of the stateful stack it needs.
+ * the native-modules layer, the CLIP endpoint (only where CLIP is the primary logo embedder), the alarms and the
+ * billing dashboard. Every permission is granted here, function by function, on exactly the resources of the
+ * stateful stack it needs.
  */
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -11,13 +12,13 @@ import type { EnvironmentConfig } from '../config/environments';
 import { ServiceAlarms } from '../constructs/alarms';
 import { ApiFunction, METERED_TABLE_ACTIONS } from '../constructs/api-function';
 import { BillingDashboard } from '../constructs/billing-dashboard';
-import type { FunctionId } from '../constructs/bundling';
+import { type BundledFile, type FunctionId, PROJECT_ROOT } from '../constructs/bundling';
 import { ClipEndpoint } from '../constructs/clip-endpoint';
 import { DEGRADED_INDEX_PREFIX } from '../constructs/data-buckets';
 import { TrademarkRestApi } from '../constructs/rest-api';
 import { IngestPipeline } from '../constructs/ingest-pipeline';
 import { ServiceMetrics } from '../constructs/service-metrics';
-import { SharpLayer } from '../constructs/sharp-layer';
+import { NativeModulesLayer } from '../constructs/native-modules-layer';
 import type { StatefulStack } from './stateful-stack';
 import type { DataTables } from '../constructs/data-tables';
 import { RENDERER_FILE } from '../../functions/docs/renderer-asset';
@@ -36,12 +37,20 @@ export const IMAGE_ENV = {
   cnIndexArn: 'LOGO_INDEX_CN_ARN',
   clipEndpointName: 'CLIP_ENDPOINT_NAME',
   logoEmbedder: 'LOGO_EMBEDDER',
+  logoModelPath: 'LOGO_MODEL_PATH',
 } as const;
+
+/** The learned logo embedder's model, as committed (data/models/logo-embedder, model card beside it). */
+export const LOGO_MODEL_SOURCE = path.join(PROJECT_ROOT, 'data', 'models', 'logo-embedder', 'logo-embedder.onnx');
+/** Its name beside the image functions' bundles, and where the Lambda finds it (the bundle's folder, /var/task). */
+export const LOGO_MODEL_FILE = 'logo-embedder.onnx';
+export const LAMBDA_LOGO_MODEL_PATH = `/var/task/${LOGO_MODEL_FILE}`;
 
 export class StatelessStack extends Stack {
   readonly functions: Record<FunctionId, ApiFunction>;
   readonly api: TrademarkRestApi;
-  readonly clip: ClipEndpoint;
+  /** The CLIP endpoint, only where CLIP is the primary logo embedder. */
+  readonly clip?: ClipEndpoint;
   readonly ingestPipeline: IngestPipeline;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
@@ -51,13 +60,15 @@ export class StatelessStack extends Stack {
     const logRemovalPolicy =
       config.removalPolicy === RemovalPolicy.DESTROY ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
 
-    const sharp = new SharpLayer(this, 'SharpLayer');
-    this.clip = new ClipEndpoint(this, 'Clip', {
-      choice: config.clip,
-      prefix: config.prefix,
-      ...(config.modelPackage ? { modelPackage: config.modelPackage } : {}),
-    });
-    this.functions = this.createFunctions(config, stateful, sharp, logRemovalPolicy);
+    const nativeModules = new NativeModulesLayer(this, 'NativeModulesLayer');
+    if (config.logoEmbedder.kind === 'clip') {
+      this.clip = new ClipEndpoint(this, 'Clip', {
+        choice: config.logoEmbedder.endpoint,
+        prefix: config.prefix,
+        ...(config.modelPackage ? { modelPackage: config.modelPackage } : {}),
+      });
+    }
+    this.functions = this.createFunctions(config, stateful, nativeModules, logRemovalPolicy);
 
     this.grantTableAccess(tables);
     this.grantImageSearchAccess(stateful);
@@ -75,14 +86,14 @@ export class StatelessStack extends Stack {
       value: alarms.topic.topicArn,
     });
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingestPipeline.deadLetters.queueUrl });
-    new CfnOutput(this, 'ClipEndpointName', { value: this.clip.endpointName });
+    if (this.clip) new CfnOutput(this, 'ClipEndpointName', { value: this.clip.endpointName });
   }
 
   /** One function per route, the ingest function and the not-found function, with their settings and environment. */
   private createFunctions(
     config: EnvironmentConfig,
     stateful: StatefulStack,
-    sharp: SharpLayer,
+    nativeModules: NativeModulesLayer,
     logRemovalPolicy: RemovalPolicy,
   ): Record<FunctionId, ApiFunction> {
     const tables = stateful.data.tables;
@@ -93,17 +104,7 @@ export class StatelessStack extends Stack {
       logRetention: config.logRetention,
       logRemovalPolicy,
     };
-    const imageEnvironment = {
-      [IMAGE_ENV.logosBucket]: stateful.buckets.logos.bucketName,
-      [IMAGE_ENV.degradedIndexPrefix]: DEGRADED_INDEX_PREFIX,
-      [IMAGE_ENV.usIndexArn]: stateful.logoVectors.indexArn('US'),
-      [IMAGE_ENV.cnIndexArn]: stateful.logoVectors.indexArn('CN'),
-      [IMAGE_ENV.clipEndpointName]: this.clip.endpointName,
-      // The learned logo embedder runs in-process, but its model file and onnxruntime-node's linux-arm64 binary are
-      // not in the Lambda package yet: until they are, the functions keep to CLIP (or the descriptor) rather than
-      // fail every ingest on a missing model.
-      [IMAGE_ENV.logoEmbedder]: 'none',
-    };
+    const image = imageFunctionSettings(stateful, this.clip);
 
     // (config.functions.api carries memorySize, timeout and reservedConcurrency.)
     const batchScreen = new ApiFunction(this, 'BatchScreen', {
@@ -118,8 +119,9 @@ export class StatelessStack extends Stack {
       functionId: 'image-search',
       tables,
       ...config.functions.api,
-      layers: [sharp.layer],
-      environment: imageEnvironment,
+      layers: [nativeModules.layer],
+      environment: image.environment,
+      files: image.files,
     });
     const ingest = new ApiFunction(this, 'Ingest', {
       ...common,
@@ -127,8 +129,9 @@ export class StatelessStack extends Stack {
       tables,
       memorySize: config.functions.ingest.memorySize,
       timeout: config.functions.ingest.timeout,
-      layers: [sharp.layer],
-      environment: imageEnvironment,
+      layers: [nativeModules.layer],
+      environment: image.environment,
+      files: image.files,
     });
     const notFound = new ApiFunction(this, 'NotFound', {
       ...common,
@@ -213,7 +216,7 @@ export class StatelessStack extends Stack {
     batchScreen.grantTable(tables['tro-brands'], 'read');
   }
 
-  /** Image search: queries the vector indexes, reads the degraded indexes, invokes CLIP. */
+  /** Image search: queries the vector indexes, reads the degraded indexes, invokes CLIP where it is the primary. */
   private grantImageSearchAccess(stateful: StatefulStack): void {
     const imageSearch = this.functions['image-search'];
     imageSearch.grantVectorIndexes(logoIndexArns(stateful), ['s3vectors:QueryVectors', 's3vectors:GetVectors']);
@@ -223,7 +226,7 @@ export class StatelessStack extends Stack {
     imageSearch.fn.addToRolePolicy(
       new PolicyStatement({ actions: ['s3:ListBucket'], resources: [stateful.buckets.logos.bucketArn] }),
     );
-    this.clip.grantInvoke(imageSearch.fn);
+    this.clip?.grantInvoke(imageSearch.fn);
   }
 
   /** Ingest: writes the mark tables, the vector indexes and the degraded indexes. */
@@ -232,10 +235,10 @@ export class StatelessStack extends Stack {
     const tables = stateful.data.tables;
     for (const id of ['marks', 'mark-keys', 'tro-brands', 'data-batches'] as const)
       ingest.grantTable(tables[id], 'readWrite');
-    // Logo batches: images and manifests are read under incoming/ (the pipeline's grant), CLIP vectors go to the
-    // vector indexes, and the degraded index of the market is read, extended and written back.
+    // Logo batches: images and manifests are read under incoming/ (the pipeline's grant), the primary embedder's
+    // vectors go to the vector indexes, and the degraded index of the market is read, extended and written back.
     ingest.grantVectorIndexes(logoIndexArns(stateful), ['s3vectors:PutVectors']);
-    this.clip.grantInvoke(ingest.fn);
+    this.clip?.grantInvoke(ingest.fn);
     const logos = stateful.buckets.logos;
     ingest.grantObjectRead(logos, DEGRADED_INDEX_PREFIX);
     ingest.fn.addToRolePolicy(
@@ -325,4 +328,36 @@ export class StatelessStack extends Stack {
 /** The logo vector indexes of both markets. */
 function logoIndexArns(stateful: StatefulStack): string[] {
   return [stateful.logoVectors.indexArn('US'), stateful.logoVectors.indexArn('CN')];
+}
+
+/**
+ * The image functions' environment and shipped files. The learned embedder (the default primary): its model file
+ * beside the bundle, LOGO_MODEL_PATH naming it there, onnxruntime-node from the layer; its vectors in the indexes.
+ * CLIP (where configured): the endpoint's name, and no learned model (shared/config.ts: CLIP and the learned
+ * embedder are never both primary). Either way the descriptor index under DEGRADED_INDEX_PREFIX is the degraded path.
+ */
+function imageFunctionSettings(
+  stateful: StatefulStack,
+  clip: ClipEndpoint | undefined,
+): { environment: Record<string, string>; files: BundledFile[] } {
+  const shared = {
+    [IMAGE_ENV.logosBucket]: stateful.buckets.logos.bucketName,
+    [IMAGE_ENV.degradedIndexPrefix]: DEGRADED_INDEX_PREFIX,
+    [IMAGE_ENV.usIndexArn]: stateful.logoVectors.indexArn('US'),
+    [IMAGE_ENV.cnIndexArn]: stateful.logoVectors.indexArn('CN'),
+  };
+  if (clip) {
+    return {
+      environment: { ...shared, [IMAGE_ENV.clipEndpointName]: clip.endpointName, [IMAGE_ENV.logoEmbedder]: 'none' },
+      files: [],
+    };
+  }
+  return {
+    environment: {
+      ...shared,
+      [IMAGE_ENV.logoEmbedder]: 'learned',
+      [IMAGE_ENV.logoModelPath]: LAMBDA_LOGO_MODEL_PATH,
+    },
+    files: [{ from: LOGO_MODEL_SOURCE, to: LOGO_MODEL_FILE }],
+  };
 }

@@ -1,6 +1,7 @@
 /**
- * Logo search and logo ingest: the descriptor index from a folder or S3; the primary embedder on SageMaker with
- * S3 Vectors where configured. Only the image functions load this (and so S3, SageMaker, S3 Vectors and sharp).
+ * Logo search and logo ingest: the descriptor index from a folder or S3; the primary embedder, the learned one
+ * in-process (over S3 Vectors where their ARNs are set) or CLIP on SageMaker where configured. Only the image
+ * functions load this (and so S3, SageMaker, S3 Vectors and sharp).
  */
 import { S3Client } from '@aws-sdk/client-s3';
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';

@@ -1,7 +1,8 @@
 /**
  * Bundle size and cold initialisation of each Lambda handler, bundled with exactly the options the stacks give
  * NodejsFunction (infra/constructs/bundling.ts).
- *  - size: the minified index.js (source map excluded; the sharp layer is not part of any bundle);
+ *  - size: the minified index.js (source map excluded; the native-modules layer and the logo model file
+ *    shipped beside the image functions' bundles are not part of any bundle);
  *  - cold init: a fresh `node` process per run that requires the bundle and calls its handler once with a minimal
  *    event, timed from the process's own start (performance.timeOrigin) to the handler's first answer. A handler
  *    that reads configuration gets a fake but valid environment; the event is chosen so that it answers without

@@ -1,7 +1,7 @@
 /**
  * Every environment synthesises (with real bundles), and the environments differ where they should: data
- * protection, retention, throttling, the CLIP endpoint. The stateful stack builds every table from the shared
- * definitions.
+ * protection, retention, throttling, the CLIP endpoint where CLIP is asked for. The stateful stack builds every
+ * table from the shared definitions.
  */
 import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
@@ -23,6 +23,7 @@ import {
   synthEnvironment,
   tableIdOf,
   TEST_MODEL_PACKAGE_URI,
+  CLIP_CREATED,
   type CfnResource,
   type SynthesisedEnvironment,
 } from './synth-environment';
@@ -45,15 +46,18 @@ describe('environments', () => {
     expect(() => environmentConfig('qa')).toThrow('Unknown environment "qa". Choose one of: dev, staging, prod');
   });
 
-  it('names nothing in the data stack physically, so environments can share an account', () => {
+  it('names nothing in the data stack physically but the indexes inside their generated vector bucket, so environments can share an account', () => {
     for (const name of ENVIRONMENT_NAMES) {
       const json = envs[name].statefulJson;
       for (const [, table] of resourcesOfType(json, 'AWS::DynamoDB::Table'))
         expect(table.Properties!.TableName).toBeUndefined();
       for (const [, bucket] of resourcesOfType(json, 'AWS::S3::Bucket'))
         expect(bucket.Properties!.BucketName).toBeUndefined();
+      for (const [, bucket] of resourcesOfType(json, 'AWS::S3Vectors::VectorBucket'))
+        expect(bucket.Properties!.VectorBucketName).toBeUndefined();
+      const [bucketId] = onlyResource(json, 'AWS::S3Vectors::VectorBucket', 'LogoVectorsBucket');
       for (const [, index] of resourcesOfType(json, 'AWS::S3Vectors::Index'))
-        expect(index.Properties!.IndexName).toBeUndefined();
+        expect(index.Properties!.VectorBucketArn).toEqual({ 'Fn::GetAtt': [bucketId, 'VectorBucketArn'] });
     }
   });
 
@@ -207,15 +211,16 @@ describe('buckets', () => {
 });
 
 describe('logo vector indexes', () => {
-  it('one vector bucket and one 512-dimension cosine index per market, nice and is_live filterable', () => {
+  it('one vector bucket and one index per market for the learned embedder (logo-net, 128 dimensions, cosine), nice and is_live filterable', () => {
     envs.dev.stateful.resourceCountIs('AWS::S3Vectors::VectorBucket', 1);
     const [bucketId] = onlyResource(envs.dev.statefulJson, 'AWS::S3Vectors::VectorBucket', 'LogoVectorsBucket');
     for (const market of ['US', 'CN']) {
       const [, index] = onlyResource(envs.dev.statefulJson, 'AWS::S3Vectors::Index', `LogoVectorsIndex${market}`);
       expect(index.Properties).toEqual({
         VectorBucketArn: { 'Fn::GetAtt': [bucketId, 'VectorBucketArn'] },
+        IndexName: `logo-net-${market.toLowerCase()}`,
         DataType: 'float32',
-        Dimension: 512,
+        Dimension: 128,
         DistanceMetric: 'cosine',
         MetadataConfiguration: { NonFilterableMetadataKeys: [...NON_FILTERABLE_METADATA] },
         Tags: [
@@ -273,13 +278,29 @@ describe('what differs between environments in the stateless stack', () => {
     }
   });
 
-  it('every environment creates its embedding endpoint from the pinned model package, run by its own inference code', () => {
+  it.each(ENVIRONMENT_NAMES)(
+    '%s: the learned embedder is the primary, no embedding endpoint, no SageMaker permission',
+    (name) => {
+      const env = envs[name];
+      for (const type of ['AWS::SageMaker::Endpoint', 'AWS::SageMaker::EndpointConfig', 'AWS::SageMaker::Model'])
+        env.stateless.resourceCountIs(type, 0);
+      for (const construct of ['ImageSearch', 'Ingest']) {
+        const fn = env.statelessJson.Resources[functionLogicalId(env.statelessJson, construct)]!;
+        expect(fn.Properties!.Environment.Variables).toMatchObject({ LOGO_EMBEDDER: 'learned' });
+        expect(fn.Properties!.Environment.Variables.CLIP_ENDPOINT_NAME).toBeUndefined();
+      }
+      expect(JSON.stringify(env.statelessJson)).not.toContain('sagemaker:');
+    },
+  );
+
+  it('asked for CLIP, every environment creates its embedding endpoint from the pinned model package, run by its own inference code', () => {
     for (const [name, capacity] of [
       ['dev', { ServerlessConfig: { MemorySizeInMB: 4096, MaxConcurrency: 2 } }],
       ['staging', { InstanceType: 'ml.m5.large', InitialInstanceCount: 1 }],
       ['prod', { InstanceType: 'ml.c6i.xlarge', InitialInstanceCount: 2 }],
     ] as const) {
-      const env = envs[name];
+      // The endpoint does not depend on the bundles: synthesised without them.
+      const env = synthEnvironment(name, { bundle: false, overrides: CLIP_CREATED });
       const [modelId, model] = onlyResource(env.statelessJson, 'AWS::SageMaker::Model', 'ClipModel');
       expect(model.Properties!.PrimaryContainer).toMatchObject({
         ModelDataUrl: TEST_MODEL_PACKAGE_URI,
@@ -317,15 +338,15 @@ describe('what differs between environments in the stateless stack', () => {
       sha256: '0f'.repeat(32),
     });
     expect(() => modelPackageOf('s3://b-1/x/latest/model.tar.gz')).toThrow(ModelPackageError);
-    expect(() => addEnvironment(new App(), environmentConfig('staging'))).toThrow(
+    expect(() => addEnvironment(new App(), environmentConfig('staging', { logoEmbedder: 'clip' }))).toThrow(
       /pinned model package.*modelPackageUri/,
     );
   });
 
-  it('an imported endpoint can be chosen on the command line instead', () => {
-    expect(environmentConfig('prod', { clipEndpointName: 'shared-clip' }).clip).toEqual({
-      mode: 'import',
-      endpointName: 'shared-clip',
+  it('an imported endpoint can be chosen on the command line instead (naming it asks for CLIP)', () => {
+    expect(environmentConfig('prod', { clipEndpointName: 'shared-clip' }).logoEmbedder).toEqual({
+      kind: 'clip',
+      endpoint: { mode: 'import', endpointName: 'shared-clip' },
     });
   });
 });

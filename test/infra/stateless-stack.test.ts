@@ -244,10 +244,10 @@ describe('functions', () => {
   });
 
   it.each(['ImageSearch', 'Ingest'])(
-    '%s has the sharp layer and the image environment (indexes, endpoint, logo bucket)',
+    '%s has the native-modules layer and the image environment (the learned embedder, its indexes, the logo bucket; no endpoint)',
     (construct) => {
       const fn = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!;
-      const [layerId, layer] = onlyResource(dev.statelessJson, 'AWS::Lambda::LayerVersion', 'SharpLayer');
+      const [layerId, layer] = onlyResource(dev.statelessJson, 'AWS::Lambda::LayerVersion', 'NativeModulesLayer');
       expect(fn.Properties!.Layers).toEqual([{ Ref: layerId }]);
       expect(layer.Properties).toMatchObject({
         CompatibleArchitectures: ['arm64'],
@@ -261,13 +261,15 @@ describe('functions', () => {
         DEGRADED_INDEX_PREFIX: variables.DEGRADED_INDEX_PREFIX,
         CLIP_ENDPOINT_NAME: variables.CLIP_ENDPOINT_NAME,
         LOGO_EMBEDDER: variables.LOGO_EMBEDDER,
+        LOGO_MODEL_PATH: variables.LOGO_MODEL_PATH,
       }).toEqual({
         LOGO_INDEX_US_ARN: 'vector-index:US',
         LOGO_INDEX_CN_ARN: 'vector-index:CN',
         LOGOS_BUCKET: 'bucket:Logos.name',
         DEGRADED_INDEX_PREFIX: 'degraded-index/',
-        CLIP_ENDPOINT_NAME: 'tmk-dev-clip',
-        LOGO_EMBEDDER: 'none',
+        CLIP_ENDPOINT_NAME: undefined,
+        LOGO_EMBEDDER: 'learned',
+        LOGO_MODEL_PATH: '/var/task/logo-embedder.onnx',
       });
     },
   );
@@ -293,8 +295,6 @@ describe('functions', () => {
 describe('least privilege', () => {
   const read = [...TABLE_ACTIONS.read].sort();
   const readWrite = [...TABLE_ACTIONS.readWrite].sort();
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation pseudo-parameters as describeValue prints them, not a template
-  const clipArn = 'arn:${AWS::Partition}:sagemaker:${AWS::Region}:${AWS::AccountId}:endpoint/tmk-dev-clip';
   /** Active tracing: every function may send its trace segments to X-Ray (the actions take no resource). */
   const tracing = { '*': ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'] };
   const meteredChain = {
@@ -377,18 +377,17 @@ describe('least privilege', () => {
     }
   });
 
-  it('image-search: the metered chain, query/get on both logo indexes, the endpoint, the degraded index (and listing its bucket); nothing else', () => {
+  it('image-search: the metered chain, query/get on both logo indexes, the degraded index (and listing its bucket); nothing else', () => {
     expect(grantsOf(dev, 'ImageSearch')).toEqual({
       ...meteredChain,
       'vector-index:US': ['s3vectors:GetVectors', 's3vectors:QueryVectors'],
       'vector-index:CN': ['s3vectors:GetVectors', 's3vectors:QueryVectors'],
-      [clipArn]: ['sagemaker:InvokeEndpoint'],
       'bucket:Logos/degraded-index/*': ['s3:GetObject'],
       'bucket:Logos': ['s3:ListBucket'],
     });
   });
 
-  it('ingest: write on the trademark tables, its incoming objects, put on the indexes, the endpoint, the degraded index and its dead-letter queue; nothing else', () => {
+  it('ingest: write on the trademark tables, its incoming objects, put on the indexes, the degraded index and its dead-letter queue; nothing else', () => {
     const [queueId] = onlyResource(dev.statelessJson, 'AWS::SQS::Queue', 'IngestPipelineDeadLetters');
     expect(grantsOf(dev, 'Ingest')).toEqual({
       ...tracing,
@@ -399,7 +398,6 @@ describe('least privilege', () => {
       'bucket:Batches/incoming/*': ['s3:GetObject'],
       'vector-index:US': ['s3vectors:PutVectors'],
       'vector-index:CN': ['s3vectors:PutVectors'],
-      [clipArn]: ['sagemaker:InvokeEndpoint'],
       'bucket:Logos/degraded-index/*': ['s3:GetObject', 's3:PutObject'],
       'bucket:Logos': ['s3:ListBucket'],
       [`AWS::SQS::Queue:${queueId}.Arn`]: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
@@ -483,13 +481,10 @@ describe('ingest pipeline', () => {
     expect(describeValue(dev, permissions[0]![1].Properties!.SourceArn)).toBe('bucket:Batches');
   });
 
-  it('dev creates what it uses: one serverless embedding endpoint (no instance billed while idle)', () => {
-    dev.stateless.resourceCountIs('AWS::SageMaker::Endpoint', 1);
-    const [, config] = onlyResource(dev.statelessJson, 'AWS::SageMaker::EndpointConfig', 'ClipConfig');
-    expect(config.Properties!.ProductionVariants[0].InstanceType).toBeUndefined();
-    expect(config.Properties!.ProductionVariants[0].ServerlessConfig).toEqual({
-      MemorySizeInMB: 4096,
-      MaxConcurrency: 2,
-    });
+  it('dev creates no embedding endpoint: the learned embedder runs in the functions', () => {
+    dev.stateless.resourceCountIs('AWS::SageMaker::Endpoint', 0);
+    dev.stateless.resourceCountIs('AWS::SageMaker::EndpointConfig', 0);
+    dev.stateless.resourceCountIs('AWS::SageMaker::Model', 0);
+    expect(dev.statelessJson.Outputs?.ClipEndpointName).toBeUndefined();
   });
 });

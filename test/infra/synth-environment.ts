@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { environmentConfig, type EnvironmentName } from '../../infra/config/environments';
+import { environmentConfig, type EnvironmentName, type EnvironmentOverrides } from '../../infra/config/environments';
 import { addEnvironment, type EnvironmentStacks } from '../../infra/stacks/environment';
 import { TABLE_ID_TAG } from '../../infra/constructs/data-tables';
 
@@ -36,18 +36,25 @@ export interface CfnTemplate {
   Outputs?: Record<string, { Value: unknown }>;
 }
 
-/**
- * @param bundle false skips asset bundling (esbuild and the sharp layer), for suites that look only at
- * resources whose content does not depend on the bundles.
- */
 /** A package URI of the pinned shape, for synthesis (nothing is read from it). */
 export const TEST_MODEL_PACKAGE_URI = `s3://tmk-model-packages-test/image-embedding/${'ab'.repeat(32)}/model.tar.gz`;
 
-export function synthEnvironment(name: EnvironmentName, options: { bundle: boolean }): SynthesisedEnvironment {
+/** What `-c logoEmbedder=clip -c modelPackageUri=...` asks for: CLIP as the primary, on an endpoint created here. */
+export const CLIP_CREATED: EnvironmentOverrides = { logoEmbedder: 'clip', modelPackageUri: TEST_MODEL_PACKAGE_URI };
+
+/**
+ * @param bundle false skips asset bundling (esbuild and the native-modules layer), for suites that look only at
+ * resources whose content does not depend on the bundles.
+ * @param overrides what the command line would pass (`-c logoEmbedder=clip ...`); none by default.
+ */
+export function synthEnvironment(
+  name: EnvironmentName,
+  options: { bundle: boolean; overrides?: EnvironmentOverrides },
+): SynthesisedEnvironment {
   const app = new App({
     context: { ...CDK_JSON.context, ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) },
   });
-  const stacks = addEnvironment(app, environmentConfig(name, { modelPackageUri: TEST_MODEL_PACKAGE_URI }));
+  const stacks = addEnvironment(app, environmentConfig(name, options.overrides ?? {}));
   const stateful = Template.fromStack(stacks.stateful);
   const stateless = Template.fromStack(stacks.stateless);
   return {
@@ -57,6 +64,21 @@ export function synthEnvironment(name: EnvironmentName, options: { bundle: boole
     statefulJson: stateful.toJSON() as CfnTemplate,
     statelessJson: stateless.toJSON() as CfnTemplate,
   };
+}
+
+/**
+ * The folder CDK staged an asset in (what is zipped and uploaded): the asset of a function (by construct id) or of
+ * a layer (by logical id prefix), found through the S3 key the template gives its code.
+ */
+export function assetDirOf(env: SynthesisedEnvironment, resource: { function: string } | { layer: string }): string {
+  const template = env.statelessJson;
+  const key =
+    'function' in resource
+      ? (template.Resources[functionLogicalId(template, resource.function)]!.Properties!.Code.S3Key as string)
+      : (onlyResource(template, 'AWS::Lambda::LayerVersion', resource.layer)[1].Properties!.Content.S3Key as string);
+  const hash = /^([0-9a-f]{64})\.zip$/.exec(key)?.[1];
+  if (!hash) throw new Error(`not an asset key: ${key}`);
+  return path.join((env.stacks.stateless.node.root as App).outdir, `asset.${hash}`);
 }
 
 export function resourcesOfType(template: CfnTemplate, type: string): [string, CfnResource][] {
