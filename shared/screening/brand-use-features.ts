@@ -8,7 +8,7 @@
  */
 import type { Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
-import { factsOfNormalised, followsNominativeCue, isNumberLike, nominativeCueOfNormalised } from './lexicon';
+import { factsOfNormalised, followsNominativeCue, isNumberLike, isUnit, nominativeCueOfNormalised } from './lexicon';
 import type { RunMatch } from './run-matches';
 import type { TitleContext } from './title-context';
 import { distinctivenessOf } from './word-frequencies';
@@ -93,6 +93,10 @@ export const FEATURE_NAMES = [
   'english_any',
   'english_x_first',
   'english_x_class_same',
+  'next_quantity',
+  'next_joiner',
+  'prev_given_name',
+  'alone_with_quantity',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -213,6 +217,13 @@ function setMatchAndWords(
   set('ampersand_name', ampersands);
 }
 
+/** A number and its unit start at `index` ("1 kg", "500ml", "2 pcs"). */
+function isQuantityAt(title: TitleContext, index: number): boolean {
+  const number = title.words[index];
+  const unit = title.words[index + 1];
+  return number !== undefined && /^\d+$/.test(number.norm) && unit !== undefined && isUnit(unit.norm);
+}
+
 /** Where the run stands, what comes before and after it, and how the title is written. */
 function setContext(set: Setter, title: TitleContext, candidate: Candidate): void {
   const { words } = title;
@@ -234,6 +245,13 @@ function setContext(set: Setter, title: TitleContext, candidate: Candidate): voi
   set('next_model_code', next !== undefined && title.isModelCodeAt(end));
   set('next_number', next !== undefined && /^\d/.test(next.norm));
   set('next_descriptor', next?.facts.descriptor === true);
+  const quantity = next !== undefined && isQuantityAt(title, end);
+  set('next_quantity', quantity);
+  set('next_joiner', next !== undefined && (next.norm === 'and' || next.norm === 'or' || words[end - 1]!.ampersand));
+  const before = start > 0 ? words[start - 1] : undefined;
+  set('prev_given_name', before?.facts.givenName === true && before.capitalised === words[start]!.capitalised);
+  // Nothing but the run and its quantity ("Apple 1 kg"): the run names the item.
+  set('alone_with_quantity', quantity && start === 0 && end + 2 >= words.length);
   const casing = title.casing;
   set('title_case', casing.titleCase);
   set('title_shouting', casing.shouting);
