@@ -197,6 +197,12 @@ export function namesMarkNominatively(example: Pick<CandidateExample, 'match' | 
   return false;
 }
 
+/**
+ * What sellers write in a field they leave empty ("Silver NA Brass NA K Ring"): no word of a name. The labelled
+ * titles hold eleven train matches of the mark NA in such fields, which the coined-word rule would call brand uses.
+ */
+const EMPTY_FIELD = new Set(['na', 'nil', 'none']);
+
 /** The run names the mark as written, as whole words, one of which is no ordinary word. */
 export function namesMarkInCoinedWords(example: Pick<CandidateExample, 'match' | 'candidate' | 'words'>): boolean {
   const { match, candidate, words } = example;
@@ -222,7 +228,8 @@ export function namesMarkInCoinedWords(example: Pick<CandidateExample, 'match' |
         isEnglishWord(word.norm)
       ) &&
       word.norm.length >= 2 &&
-      !word.lookAlike
+      !word.lookAlike &&
+      !EMPTY_FIELD.has(word.norm)
     )
       return true;
   }

@@ -8,7 +8,14 @@
  */
 import type { Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
-import { factsOfNormalised, followsNominativeCue, isNumberLike, isUnit, nominativeCueOfNormalised } from './lexicon';
+import {
+  factsOfNormalised,
+  followsNominativeCue,
+  isListedGenericWord,
+  isNumberLike,
+  isUnit,
+  nominativeCueOfNormalised,
+} from './lexicon';
 import type { RunMatch } from './run-matches';
 import type { TitleContext } from './title-context';
 import { distinctivenessOf } from './word-frequencies';
@@ -133,6 +140,16 @@ interface WordSummary {
 }
 
 /**
+ * A whole token of letters and digits as one word: generic only when the lexicon lists it ("3D", "4K"); one that
+ * only looks like a number and a unit ("3M", three metres?) is a name as much as "V7" is (number_like says the rest).
+ */
+function wholeTokenWord(joined: string, capitalised: boolean) {
+  const facts = factsOfNormalised(joined);
+  const generic = facts.generic && isListedGenericWord(joined);
+  return { facts: generic === facts.generic ? facts : { ...facts, generic }, norm: joined, capitalised, cjk: false };
+}
+
+/**
  * A token of letters and digits ("3M", "V7", "Galz4ever") or a spelling read back ("N1ke", "G U C C I") is one
  * word: the lexicon's facts of its parts say nothing of it.
  */
@@ -140,9 +157,7 @@ function summariseWords(title: TitleContext, candidate: Candidate, evasion: bool
   const { words } = title;
   const { start, end, run } = candidate;
   const asOneWord = evasion || title.isWholeMixedToken(candidate);
-  const lexiconWords = asOneWord
-    ? [{ facts: factsOfNormalised(run.joined), norm: run.joined, capitalised: words[start]!.capitalised, cjk: false }]
-    : words.slice(start, end);
+  const lexiconWords = asOneWord ? [wholeTokenWord(run.joined, words[start]!.capitalised)] : words.slice(start, end);
   const sum: WordSummary = {
     allGeneric: true,
     anyGeneric: false,
