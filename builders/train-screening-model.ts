@@ -3,8 +3,10 @@
  *
  *  1. Labelled titles (test/fixtures/titles), split by brand (builders/screening/screening-dataset.ts); the
  *     "registered" corpus: the sample corpus plus every labelled brand as a mark, through the real ingest code.
- *  2. Train: every match in the train split's titles, in the same titles with their brand taken out, and in
- *     titles whose brand is spelt evasively or misspelt (evasion-variants.ts); labelled by labelOf.
+ *  2. Train: every match in the train split's titles, in the same titles with their brand taken out, in titles
+ *     whose brand is spelt evasively or misspelt (evasion-variants.ts), and in titles made from them by stated rules
+ *     (rule-variants.ts: the brand named after "for" / "compatible with", a person's name, a dual-use word alone
+ *     with a quantity or joined by "and" after "for"); labelled by labelOf.
  *  3. builders/screening/fit-trees.py (sklearn under /usr/bin/python3, fixed seed): gradient-boosted trees fitted
  *     on train; the depth and number of trees with the lowest log loss on validation; Platt scaling on validation.
  *  4. Thresholds, on validation: 中 from the lowest probability at which at most 2% of the brand-removed titles
@@ -20,6 +22,7 @@ import path from 'node:path';
 import { FEATURE_COUNT, FEATURE_NAMES } from '../shared/screening/brand-use-features';
 import { BrandUseModel, type TreeData } from '../shared/screening/brand-use-model';
 import { evasiveSpelling, misspelling } from './screening/evasion-variants';
+import { joinedVariants, nominativeVariants, personNameVariants, quantityVariants } from './screening/rule-variants';
 import {
   labelledExamples,
   loadCorpus,
@@ -192,7 +195,14 @@ async function main(): Promise<void> {
   const started = Date.now();
   const splits = splitTitles();
   const corpus = await loadCorpus('registered');
-  const trainTitles = [...splits.train.branded, ...splits.train.removed, ...respelt(splits.train.branded)];
+  const made = {
+    respelt: respelt(splits.train.branded),
+    nominative: nominativeVariants(splits.train.branded),
+    personName: personNameVariants(splits.train.removed, splits.train.branded),
+    quantity: quantityVariants(splits.train.removed),
+    joined: joinedVariants(splits.train.removed),
+  };
+  const trainTitles = [...splits.train.branded, ...splits.train.removed, ...Object.values(made).flat()];
   const validationTitles = [...splits.validation.branded, ...splits.validation.removed];
   const train = (await labelledExamples(corpus.screener, trainTitles)).flat();
   const validationByTitle = await labelledExamples(corpus.screener, validationTitles);
@@ -225,7 +235,7 @@ async function main(): Promise<void> {
       trainTitles: {
         branded: splits.train.branded.length,
         brandRemoved: splits.train.removed.length,
-        respelt: trainTitles.length - splits.train.branded.length - splits.train.removed.length,
+        made: Object.fromEntries(Object.entries(made).map(([rule, titles]) => [rule, titles.length])),
         flipkart: count(splits.train.branded, 'flipkart-dev'),
         amazonGoogle: count(splits.train.branded, 'amazon-google'),
         markup: count(splits.train.branded, 'markup-amazon'),

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
-import { inferNiceClassesOfFacts } from '../../shared/screening/lexicon';
+import { followsNominativeCue, inferNiceClassesOfFacts } from '../../shared/screening/lexicon';
 import { isEnglishWord } from '../../shared/screening/word-frequencies';
 import { createScreeningService } from '../../shared/screening/screening-service';
 import type { CandidateExample, TitleScreener } from '../../shared/screening/screen-titles';
@@ -168,8 +168,40 @@ export interface LabelledExample extends CandidateExample {
  */
 export function labelOf(example: CandidateExample, title: LabelledTitle): 0 | 1 {
   if (title.brandKeys.includes(brandKey(example.match.mark))) return 1;
-  return namesMarkInCoinedWords(example) ? 1 : 0;
+  return namesMarkInCoinedWords(example) || namesMarkNominatively(example) ? 1 : 0;
 }
+
+/** Words that join what a cue introduces to more of the same: "for Apple and Pear" names fruit. */
+const JOINERS = new Set(['and', 'or', '&']);
+
+/**
+ * The run names the mark as written, as whole words, straight after a nominative cue ("Band Compatible with Apple
+ * Watch", "Case for Samsung Galaxy"): the title names the brand its item fits, a use of the mark worth showing
+ * (中 at most, title-conflicts.ts) even when its words are ordinary words. Not when the run is plain product,
+ * descriptive, stop or number words ("for Men", "for Car") or is joined by "and" to more words ("for Apple and
+ * Pear"), nor one word of a person's name.
+ */
+export function namesMarkNominatively(example: Pick<CandidateExample, 'match' | 'candidate' | 'words'>): boolean {
+  const { match, candidate, words } = example;
+  if (match.kind !== 'exact' || example.candidate.run.cjk) return false;
+  const cut = (i: number) => words[i] !== undefined && (words[i]!.continued || words[i]!.hyphen);
+  if (cut(candidate.start - 1) || cut(candidate.end - 1)) return false;
+  const norms = words.map((w) => w.norm);
+  if (!followsNominativeCue(norms, candidate.start)) return false;
+  if (JOINERS.has(norms[candidate.end] ?? '')) return false;
+  if (words[candidate.start]!.facts.givenName) return false;
+  for (let i = candidate.start; i < candidate.end; i++) {
+    const facts = words[i]!.facts;
+    if (facts.dualUse || !(facts.generic || facts.stopword || facts.descriptor || facts.trivial)) return true;
+  }
+  return false;
+}
+
+/**
+ * What sellers write in a field they leave empty ("Silver NA Brass NA K Ring"): no word of a name. The labelled
+ * titles hold eleven train matches of the mark NA in such fields, which the coined-word rule would call brand uses.
+ */
+const EMPTY_FIELD = new Set(['na', 'nil', 'none']);
 
 /** The run names the mark as written, as whole words, one of which is no ordinary word. */
 export function namesMarkInCoinedWords(example: Pick<CandidateExample, 'match' | 'candidate' | 'words'>): boolean {
@@ -196,7 +228,8 @@ export function namesMarkInCoinedWords(example: Pick<CandidateExample, 'match' |
         isEnglishWord(word.norm)
       ) &&
       word.norm.length >= 2 &&
-      !word.lookAlike
+      !word.lookAlike &&
+      !EMPTY_FIELD.has(word.norm)
     )
       return true;
   }

@@ -8,7 +8,14 @@
  */
 import type { Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
-import { factsOfNormalised, followsNominativeCue, isNumberLike, nominativeCueOfNormalised } from './lexicon';
+import {
+  factsOfNormalised,
+  followsNominativeCue,
+  isListedGenericWord,
+  isNumberLike,
+  isUnit,
+  nominativeCueOfNormalised,
+} from './lexicon';
 import type { RunMatch } from './run-matches';
 import type { TitleContext } from './title-context';
 import { distinctivenessOf } from './word-frequencies';
@@ -93,6 +100,10 @@ export const FEATURE_NAMES = [
   'english_any',
   'english_x_first',
   'english_x_class_same',
+  'next_quantity',
+  'next_joiner',
+  'prev_given_name',
+  'alone_with_quantity',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -129,6 +140,16 @@ interface WordSummary {
 }
 
 /**
+ * A whole token of letters and digits as one word: generic only when the lexicon lists it ("3D", "4K"); one that
+ * only looks like a number and a unit ("3M", three metres?) is a name as much as "V7" is (number_like says the rest).
+ */
+function wholeTokenWord(joined: string, capitalised: boolean) {
+  const facts = factsOfNormalised(joined);
+  const generic = facts.generic && isListedGenericWord(joined);
+  return { facts: generic === facts.generic ? facts : { ...facts, generic }, norm: joined, capitalised, cjk: false };
+}
+
+/**
  * A token of letters and digits ("3M", "V7", "Galz4ever") or a spelling read back ("N1ke", "G U C C I") is one
  * word: the lexicon's facts of its parts say nothing of it.
  */
@@ -136,9 +157,7 @@ function summariseWords(title: TitleContext, candidate: Candidate, evasion: bool
   const { words } = title;
   const { start, end, run } = candidate;
   const asOneWord = evasion || title.isWholeMixedToken(candidate);
-  const lexiconWords = asOneWord
-    ? [{ facts: factsOfNormalised(run.joined), norm: run.joined, capitalised: words[start]!.capitalised, cjk: false }]
-    : words.slice(start, end);
+  const lexiconWords = asOneWord ? [wholeTokenWord(run.joined, words[start]!.capitalised)] : words.slice(start, end);
   const sum: WordSummary = {
     allGeneric: true,
     anyGeneric: false,
@@ -213,6 +232,13 @@ function setMatchAndWords(
   set('ampersand_name', ampersands);
 }
 
+/** A number and its unit start at `index` ("1 kg", "500ml", "2 pcs"). */
+function isQuantityAt(title: TitleContext, index: number): boolean {
+  const number = title.words[index];
+  const unit = title.words[index + 1];
+  return number !== undefined && /^\d+$/.test(number.norm) && unit !== undefined && isUnit(unit.norm);
+}
+
 /** Where the run stands, what comes before and after it, and how the title is written. */
 function setContext(set: Setter, title: TitleContext, candidate: Candidate): void {
   const { words } = title;
@@ -234,6 +260,13 @@ function setContext(set: Setter, title: TitleContext, candidate: Candidate): voi
   set('next_model_code', next !== undefined && title.isModelCodeAt(end));
   set('next_number', next !== undefined && /^\d/.test(next.norm));
   set('next_descriptor', next?.facts.descriptor === true);
+  const quantity = next !== undefined && isQuantityAt(title, end);
+  set('next_quantity', quantity);
+  set('next_joiner', next !== undefined && (next.norm === 'and' || next.norm === 'or' || words[end - 1]!.ampersand));
+  const before = start > 0 ? words[start - 1] : undefined;
+  set('prev_given_name', before?.facts.givenName === true && before.capitalised === words[start]!.capitalised);
+  // Nothing but the run and its quantity ("Apple 1 kg"): the run names the item.
+  set('alone_with_quantity', quantity && start === 0 && end + 2 >= words.length);
   const casing = title.casing;
   set('title_case', casing.titleCase);
   set('title_shouting', casing.shouting);

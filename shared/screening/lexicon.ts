@@ -122,6 +122,15 @@ export function isGenericWord(word: string): boolean {
   return GENERIC.has(key) || PRODUCT_CLASSES.has(key) || UNITS.has(key) || STOPWORDS.has(key) || isNumberLike(key);
 }
 
+/**
+ * isGenericWord without the number patterns: a word the lexicon lists ("3d", "4k", "cable"), not one that is
+ * generic only by its shape, a number and a unit ("3m", "4c", "500ml").
+ */
+export function isListedGenericWord(word: string): boolean {
+  const key = keyOf(word);
+  return GENERIC.has(key) || PRODUCT_CLASSES.has(key) || UNITS.has(key) || STOPWORDS.has(key);
+}
+
 /** A brand name that is also a dictionary or product word: judge it by class, position and context. */
 export function isDualUse(word: string): boolean {
   return DUAL_USE.has(keyOf(word));

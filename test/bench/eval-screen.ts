@@ -320,7 +320,8 @@ ${aimsLine(figures)}
 Calibration on the test split (registered corpus; every match of the test titles and of the same titles with
 their brand removed; "brand use" as the labels say, see builders/screening/screening-dataset.ts labelOf). A match
 other than the title's own labelled brand is labelled by a rule on its words (a mark named in a word that is no
-ordinary word is a brand use), which the features can see: the top decile's agreement partly reflects that rule.
+ordinary word, or named straight after "for" or "compatible with", is a brand use), which the features can see:
+the top decile's agreement partly reflects that rule.
 
 ${table}
 

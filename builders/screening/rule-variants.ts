@@ -1,0 +1,124 @@
+/**
+ * Training titles made from the labelled train titles by stated rules, for uses of a mark the labelled titles
+ * rarely show. Each rule is general (it names no brand and no word of the hard cases); the made titles are
+ * labelled by labelOf like any other (builders/screening/screening-dataset.ts). Deterministic: the n-th title of a
+ * list gets the (n mod k)-th way.
+ *
+ *  nominative   a branded title with its brand moved after "for" or "compatible with" ("Solid Cotton Kurta for
+ *               Crown", "Compatible with Crown Solid Cotton Kurta"): it still names its brand, a brand use (中 at
+ *               most, title-conflicts.ts), whether the brand is a coined word or an ordinary one.
+ *  person name  a brand-removed title with a person's name, a common given name and a one-word coined brand of
+ *               another train title ("Les Miserables Paperback by Victor Alisha"): the word is a surname there,
+ *               no brand use.
+ *  quantity     a dual-use word a brand-removed title uses as an ordinary word, alone with a quantity ("Ring 2
+ *               pcs", "Apple 1 kg"): the word names the item, no brand use.
+ *  joined       a dual-use word a brand-removed title uses as an ordinary word, after "for" and joined by "and" to
+ *               a product word of the title ("Plant Container Set for Ring and Container"): a list of things the
+ *               item is for, no brand named (labelOf: what "and" joins after a cue is no nominative use).
+ */
+import lexiconData from '../../data/lexicon/lexicon.json';
+import { isEnglishWord } from '../../shared/screening/word-frequencies';
+import { wordsOfTitle } from '../../shared/screening/title-words';
+import type { LabelledTitle } from './labelled-titles';
+import { namesBrand, withoutBrand } from './screening-dataset';
+
+const GIVEN_NAMES: readonly string[] = (lexiconData as { givenNames: string }).givenNames.split(' ').filter(Boolean);
+const QUANTITIES = ['1 kg', '500ml', '2 pcs', '250 g', '1 L', '100g', '12 inch', '3 Pack'];
+
+const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** Written as the title is: all capitals, all lower case, or with capitals. */
+function casedLike(title: string, text: string): string {
+  if (title === title.toUpperCase()) return text.toUpperCase();
+  if (title === title.toLowerCase()) return text.toLowerCase();
+  return text;
+}
+
+/** Every third branded title (its brand written in Latin letters) with its brand named nominatively. */
+export function nominativeVariants(branded: readonly LabelledTitle[]): LabelledTitle[] {
+  const out: LabelledTitle[] = [];
+  let n = 0;
+  for (const t of branded) {
+    if (t.set === 'markup-amazon' || !/^[\p{Script=Latin}\d][\p{Script=Latin}\d .&'-]*$/u.test(t.brand)) continue;
+    if (n++ % 3 !== 0) continue;
+    const rest = withoutBrand(t.title, t.brand);
+    if (!rest || !namesBrand(t.title, t.brand)) continue;
+    const way = (n - 1) / 3;
+    const title =
+      way % 3 === 0
+        ? `${rest} ${casedLike(t.title, 'for')} ${t.brand}`
+        : way % 3 === 1
+          ? `${casedLike(t.title, 'Compatible with')} ${t.brand} ${rest}`
+          : `${rest} ${casedLike(t.title, 'compatible with')} ${t.brand}`;
+    out.push({ ...t, id: `${t.id}:nominative`, title });
+  }
+  return out;
+}
+
+/** One-word coined brands of the titles: letters only, no English or lexicon word. */
+function coinedOneWordBrands(branded: readonly LabelledTitle[]): string[] {
+  const out = new Set<string>();
+  for (const t of branded) {
+    if (!/^[A-Za-z]{4,12}$/.test(t.brand)) continue;
+    const [word] = wordsOfTitle(t.brand);
+    const facts = word?.facts;
+    if (!facts || facts.generic || facts.dualUse || facts.givenName || isEnglishWord(word.norm)) continue;
+    out.add(capitalise(t.brand.toLowerCase()));
+  }
+  return [...out].sort();
+}
+
+/** Every fifth brand-removed title with a person's name before or after it ("by Given Surname"). */
+export function personNameVariants(
+  removed: readonly LabelledTitle[],
+  branded: readonly LabelledTitle[],
+): LabelledTitle[] {
+  const surnames = coinedOneWordBrands(branded);
+  const out: LabelledTitle[] = [];
+  if (surnames.length === 0) return out;
+  removed.forEach((t, n) => {
+    if (n % 5 !== 0) return;
+    const k = n / 5;
+    const name = `${capitalise(GIVEN_NAMES[(k * 7) % GIVEN_NAMES.length]!)} ${surnames[(k * 13) % surnames.length]}`;
+    const title = k % 2 === 0 ? `${name} ${t.title}` : `${t.title} ${casedLike(t.title, 'by')} ${name}`;
+    out.push({ ...t, id: `${t.id}:person`, title: casedLike(t.title, title) });
+  });
+  return out;
+}
+
+/** Every second brand-removed title with a dual-use word (not cut from a token): that word with a quantity. */
+export function quantityVariants(removed: readonly LabelledTitle[]): LabelledTitle[] {
+  const out: LabelledTitle[] = [];
+  let n = 0;
+  for (const t of removed) {
+    const words = wordsOfTitle(t.title);
+    const word = words.find(
+      (w, i) => w.facts.dualUse && !w.continued && !w.hyphen && !words[i - 1]?.continued && !words[i - 1]?.hyphen,
+    );
+    if (!word || n++ % 2 !== 0) continue;
+    const quantity = QUANTITIES[((n - 1) / 2) % QUANTITIES.length]!;
+    out.push({ ...t, id: `${t.id}:quantity`, title: `${word.text} ${casedLike(t.title, quantity)}` });
+  }
+  return out;
+}
+
+/** Every second brand-removed title with a dual-use word and a product word: "... for <word> and <product word>". */
+export function joinedVariants(removed: readonly LabelledTitle[]): LabelledTitle[] {
+  const out: LabelledTitle[] = [];
+  let n = 0;
+  for (const t of removed) {
+    const words = wordsOfTitle(t.title);
+    const at = words.findIndex(
+      (w, i) => w.facts.dualUse && !w.continued && !w.hyphen && !words[i - 1]?.continued && !words[i - 1]?.hyphen,
+    );
+    const product = [...words].reverse().find((w) => w.facts.classes.length > 0 && !w.facts.dualUse && !w.continued);
+    if (at < 0 || !product || n++ % 2 !== 0) continue;
+    const rest = words
+      .filter((_, i) => i !== at)
+      .map((w) => w.text)
+      .join(' ');
+    const title = `${rest} ${casedLike(t.title, 'for')} ${words[at]!.text} ${casedLike(t.title, 'and')} ${product.text}`;
+    out.push({ ...t, id: `${t.id}:joined`, title });
+  }
+  return out;
+}

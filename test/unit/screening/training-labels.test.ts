@@ -1,0 +1,97 @@
+/**
+ * The labels and the rule-made titles the brand-use model is trained on (builders/screening): a mark named after
+ * "for" or "compatible with" is a brand use even in ordinary words, unless "and" joins it to more of the same; the
+ * made titles keep their labels' sense.
+ */
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import type { LabelledTitle } from '../../../builders/screening/labelled-titles';
+import {
+  joinedVariants,
+  nominativeVariants,
+  personNameVariants,
+  quantityVariants,
+} from '../../../builders/screening/rule-variants';
+import { labelOf } from '../../../builders/screening/screening-dataset';
+import { ingestBatch } from '../../../shared/ingest/ingest-batch';
+import { isGivenName } from '../../../shared/screening/lexicon';
+import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+
+let corpus: InMemoryScreening;
+beforeAll(async () => {
+  corpus = await createInMemoryScreening();
+  const summary = await ingestBatch(corpus.stores, {
+    kind: 'marks-jsonl',
+    market: 'US',
+    input: createReadStream(path.join(__dirname, '../../fixtures/screening/failure-class-marks.jsonl')),
+    batchDate: '2026-11-24',
+    source: 'failure-class-marks',
+    holder: 'training-labels-test',
+  });
+  expect(summary).toMatchObject({ complete: true, rejected: 0 });
+}, 60_000);
+
+const titled = (title: string, brand = ''): LabelledTitle => ({
+  set: 'flipkart-dev',
+  id: title,
+  title,
+  brand,
+  group: brand.toLowerCase(),
+  brandKeys: brand ? [brand.toLowerCase().replace(/[^a-z0-9]/g, '')] : [],
+});
+
+/** The label of each mark matched in the title, by mark. */
+async function labels(title: string, brand = ''): Promise<Map<string, number>> {
+  const [examples] = await corpus.screening.screener.examples([{ title }]);
+  return new Map(examples!.map((e) => [e.match.mark, labelOf(e, titled(title, brand))]));
+}
+
+describe('labelOf', () => {
+  it('counts a mark in ordinary words named after "compatible with" as a brand use', async () => {
+    expect((await labels('Sport Band Compatible with Apple Watch Band 41mm')).get('Apple Watch')).toBe(1);
+  });
+
+  it('does not count the same words with no cue, nor what "and" joins after the cue', async () => {
+    expect((await labels('Apple Watch Band 41mm Sport Silicone')).get('Apple Watch')).toBe(0);
+    expect((await labels('Slicer for Apple and Pear')).get('Apple')).toBe(0);
+  });
+
+  it("counts the title's own brand whatever its words", async () => {
+    expect((await labels('Apple Watch Band 41mm Sport Silicone', 'Apple Watch')).get('Apple Watch')).toBe(1);
+  });
+});
+
+describe('rule-made training titles', () => {
+  const branded = [
+    titled('Alisha Solid Women Cycling Shorts', 'Alisha'),
+    titled('Crown Printed Cotton Kurta', 'Crown'),
+    titled('Zorblex Steel Bottle', 'Zorblex'),
+    titled('Crown Blue Cotton Kurta', 'Crown'),
+  ];
+  const removed = [titled('Diamond Ring Sterling Silver Set'), titled('Plant Container Ring Set')];
+
+  it('names the brand after a nominative cue and keeps the label', () => {
+    const made = nominativeVariants(branded);
+
+    expect(made.map((t) => t.title)).toEqual([
+      'Solid Women Cycling Shorts for Alisha',
+      'Compatible with Crown Blue Cotton Kurta',
+    ]);
+    expect(made.every((t) => t.brandKeys.length === 1)).toBe(true);
+  });
+
+  it("puts a given name before another title's coined brand, with no brand of its own", () => {
+    const made = personNameVariants(removed, branded);
+
+    expect(made).toHaveLength(1);
+    const [given, surname] = made[0]!.title.split(' ');
+    expect(isGivenName(given!)).toBe(true);
+    expect(['Alisha', 'Zorblex']).toContain(surname);
+    expect(made[0]!.brandKeys).toEqual([]);
+  });
+
+  it('writes a dual-use word alone with a quantity, and after "for" joined by "and" to a product word', () => {
+    expect(quantityVariants(removed).map((t) => t.title)).toEqual(['Diamond 1 kg']);
+    expect(joinedVariants(removed).map((t) => t.title)).toEqual(['Plant Container Set for Ring and Container']);
+  });
+});
