@@ -182,10 +182,84 @@ def seller_view(logo, rng, size, texts, logos):
                               int(c1 * canvas_side), int(rng.uniform(0.85, 1) * canvas_side)))
     if rng.random() < 0.1:
         canvas = ImageOps.invert(canvas)
+    canvas = jpeg_maybe(canvas, rng)
+    if kind >= 0.3 and rng.random() < 0.3:
+        return window_around(canvas, (x, y, x + logo.size[0], y + logo.size[1]), rng, size)
+    return trim_square(canvas, size)
+
+
+def jpeg_maybe(canvas, rng):
     if rng.random() < 0.35:
         buf = io.BytesIO()
         canvas.save(buf, 'JPEG', quality=rng.randrange(15, 85))
         canvas = Image.open(io.BytesIO(buf.getvalue())).convert('RGB')
+    return canvas
+
+
+def window_around(canvas, box, rng, size):
+    """A square window of the picture holding the logo at 40-95% of its side, off centre: what region search crops."""
+    x0, y0, x1, y1 = box
+    lw, lh = x1 - x0, y1 - y0
+    side = max(lw, lh) / rng.uniform(0.4, 0.95)
+    left = x0 - rng.uniform(0, max(0.0, side - lw))
+    top = y0 - rng.uniform(0, max(0.0, side - lh))
+    return canvas.crop((int(left), int(top), int(left + side), int(top + side))).resize((size, size), Image.BILINEAR)
+
+
+def random_window(canvas, rng, size):
+    """A square window of 30-100% of the picture's shorter side at a random place, as region search crops it."""
+    w, h = canvas.size
+    side = int(min(w, h) * rng.uniform(0.3, 1.0))
+    left, top = rng.randrange(0, w - side + 1), rng.randrange(0, h - side + 1)
+    return canvas.crop((left, top, left + side, top + side)).resize((size, size), Image.BILINEAR)
+
+
+def text_picture(rng, texts, canvas_side):
+    """One to three lines of product text on white or a light colour."""
+    light = (255, 255, 255) if rng.random() < 0.6 else random_colour(rng, (200, 256))
+    canvas = Image.new('RGB', (canvas_side, canvas_side), light)
+    y = rng.randrange(0, canvas_side // 3)
+    for _ in range(rng.randrange(1, 4)):
+        text = rng.choice(texts).copy()
+        lh = rng.randrange(canvas_side // 10, canvas_side // 3)
+        text = text.resize((max(1, int(text.size[0] * lh / text.size[1])), lh))
+        canvas.paste(text, (rng.randrange(-canvas_side // 4, canvas_side // 3), y), text)
+        y += lh + rng.randrange(2, 12)
+    return canvas
+
+
+def logo_edge_picture(rng, logos, canvas_side):
+    """A logo almost entirely outside the picture: the sliver a window at its edge shows."""
+    canvas = Image.new('RGB', (canvas_side, canvas_side), (255, 255, 255))
+    logo = rng.choice(logos).copy()
+    logo.thumbnail((canvas_side, canvas_side))
+    lw, lh = logo.size
+    visible = rng.uniform(0.05, 0.2)
+    if rng.random() < 0.5:
+        pos = (canvas_side - int(lw * visible), rng.randrange(0, max(1, canvas_side - lh)))
+    else:
+        pos = (rng.randrange(0, max(1, canvas_side - lw)), canvas_side - int(lh * visible))
+    canvas.paste(logo, pos, logo)
+    return canvas
+
+
+def distractor_view(rng, size, texts, logos):
+    """A picture, or a window of one, that shows no logo whole: text alone, clutter, a bare product, a sliver of a
+    logo at the edge. Trained as a negative of every logo, so that what is not a logo lands away from all of them."""
+    canvas_side = 192
+    kind = rng.random()
+    if kind < 0.35:
+        canvas = text_picture(rng, texts, canvas_side)
+    elif kind < 0.65:
+        canvas = busy_background((canvas_side, canvas_side), rng, None)
+    elif kind < 0.8:
+        canvas = gradient_background((canvas_side, canvas_side), rng)
+        product_shape(canvas, rng)
+    else:
+        canvas = logo_edge_picture(rng, logos, canvas_side)
+    canvas = jpeg_maybe(canvas, rng)
+    if kind < 0.8 and rng.random() < 0.5:
+        return random_window(canvas, rng, size)
     return trim_square(canvas, size)
 
 

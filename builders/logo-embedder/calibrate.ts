@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LearnedLogoEmbedder } from '../../shared/adapters/local/learned-logo-embedder';
 import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
-import { CANDIDATE_WINDOWS } from '../../shared/imaging/regions';
+import { candidateWindows } from '../../shared/imaging/regions';
 import type { Embedder } from '../../shared/ports';
 import { crossDesignQueries, indexOf, loadBenchMarks, runQueries } from './logo-benchmark';
 import { fitCalibration } from './open-set-metrics';
@@ -32,7 +32,7 @@ async function calibrate(): Promise<void> {
   const embedders: Record<string, unknown> = {};
   for (const [embedder, regions] of paths) {
     const index = await indexOf(embedder, marks.registered);
-    const path = { embedder, index, ...(regions ? { windows: CANDIDATE_WINDOWS } : {}) };
+    const path = { embedder, index, ...(regions ? { windows: candidateWindows } : {}) };
     const queries = [
       ...(await runQueries(path, marks, { queriesPerPerturbation: QUERIES_PER_PERTURBATION, seed: SEED })),
       ...(await crossDesignQueries(path, marks, QUERIES_PER_PERTURBATION)),

@@ -18,6 +18,7 @@ interface TrainingRecord {
   training: {
     steps: number;
     batch_designs: number;
+    batch_distractors?: number;
     optimiser: string;
     budget_minutes: number | null;
     seed: number;
@@ -39,6 +40,7 @@ export function writeModelCard(): string {
   const designs = (JSON.parse(readFileSync(path.join(CACHE, 'manifest.json'), 'utf8')) as { designs: LogoDesign[] })
     .designs;
   const model = readFileSync(path.join(MODELS, 'logo-embedder.onnx'));
+  const centre = JSON.parse(readFileSync(path.join(MODELS, 'centre.json'), 'utf8')) as { probes: number };
   const count = (split: string) => designs.filter((d) => d.split === split);
   const brands = (split: string) => new Set(count(split).map((d) => d.brand)).size;
   const t = training.training;
@@ -55,11 +57,12 @@ Built by \`npm run train:logos\` (builders/logo-embedder/); the figures on held-
 | architecture | ${training.architecture}; ${training.parameters.toLocaleString('en-US')} parameters |
 | input | \`image\` [batch, 3, 64, 64] float32 NCHW, ${training.input.normalisation}: the service's normalised picture (or a window of it) area-averaged to 64 x 64 |
 | output | \`embedding\` [batch, ${training.output.dimensions}], L2-normalised |
-| objective | ${training.objective}; the seller pictures: rotation up to 35 degrees, mirroring, recolouring, inversion, the logo at 25-95% on white, a solid colour, a noisy gradient, a busy picture of shapes and other logos, or a product shape (shirt, box, round), a line of text beside it, crops, JPEG quality 15-85 |
-| training | ${t.steps} steps of ${t.batch_designs} designs, ${t.optimiser}${t.budget_minutes ? `, a ${t.budget_minutes}-minute budget` : ''}; seed ${t.seed}; ${t.threads}; torch ${t.torch} (Debian python3-torch, CPU) |
+| objective | ${training.objective}; the seller pictures: rotation up to 35 degrees, mirroring, recolouring, inversion, the logo at 25-95% on white, a solid colour, a noisy gradient, a busy picture of shapes and other logos, or a product shape (shirt, box, round), a line of text beside it, crops, JPEG quality 15-85, and windows cut around the logo off centre as region search cuts them |
+| training | ${t.steps} steps of ${t.batch_designs} designs${t.batch_distractors ? ` and ${t.batch_distractors} distractors` : ''}, ${t.optimiser}${t.budget_minutes ? `, a ${t.budget_minutes}-minute budget` : ''}; seed ${t.seed}; ${t.threads}; torch ${t.torch} (Debian python3-torch, CPU) |
 | time taken | ${(t.seconds / 60).toFixed(1)} minutes on this machine (${t.cpu_count} cores shared with other work, under \`nice\`) |
 | data | ${training.data.sources}; train split: ${count('train').length} designs of ${brands('train')} brands (SHA-256 of the rendered PNGs \`${training.data.train_png_sha256}\`), ${training.data.text_strips} text strips set in the system fonts |
 | held out by brand | validation: ${count('validation').length} designs of ${brands('validation')} brands (calibration and thresholds); test: ${count('test').length} designs of ${brands('test')} brands (the reported figures), including every brand of the shipped sample logos. Training never reads either. |
+| centring | every output minus the mean embedding of ${centre.probes} pictures that show no logo whole (training's distractor generator, its own seed), normalised again (\`centre.json\`, bound to this file's SHA-256) |
 | calibration | isotonic, fit on ${learned.fitOn.pairs} result pairs of ${learned.fitOn.queries} validation queries; "likely" at probability >= ${learned.likely}, "possible" at >= ${learned.possible} |
 
 Repeat this run: \`npm run train:logos -- --steps ${t.steps}\` (the same data, seed, pictures and number of steps; the

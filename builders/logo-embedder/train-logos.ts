@@ -4,11 +4,13 @@
  *  1. render-logos.ts   the simple-icons and devicon SVGs rendered to PNG, split by brand (train / validation / test)
  *  2. train.py          Debian's python3-torch (CPU): contrastive training on the train brands, export to ONNX
  *                       (data/models/logo-embedder/logo-embedder.onnx) and the training record (training.json)
- *  3. calibrate.ts      isotonic calibration and match thresholds on the validation brands (calibration.json)
- *  4. model-card.ts     MODEL_CARD.md: data, counts, hashes, seed, time taken
+ *  3. centre.ts         the mean embedding of pictures that show no logo whole (probes.py), subtracted from every
+ *                       embedding (centre.json)
+ *  4. calibrate.ts      isotonic calibration and match thresholds on the validation brands (calibration.json)
+ *  5. model-card.ts     MODEL_CARD.md: data, counts, hashes, seed, time taken
  *
  * Runs under `nice`; torch uses one thread plus one worker process, so the machine stays usable. Options are passed
- * to train.py: `npm run train:logos -- --minutes 40` (default) or `-- --steps 3000` (an exact repeat of a run).
+ * to train.py: `npm run train:logos -- --minutes 45` (default) or `-- --steps 3000` (an exact repeat of a run).
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -39,10 +41,12 @@ async function main(): Promise<void> {
       env: { ...process.env, OMP_NUM_THREADS: '1' },
     },
   );
-  execFileSync('nice', ['-n', '10', process.execPath, '--import', 'tsx', path.join(__dirname, 'calibrate.ts')], {
-    stdio: 'inherit',
-    cwd: ROOT,
-  });
+  for (const step of ['centre.ts', 'calibrate.ts']) {
+    execFileSync('nice', ['-n', '10', process.execPath, '--import', 'tsx', path.join(__dirname, step)], {
+      stdio: 'inherit',
+      cwd: ROOT,
+    });
+  }
   writeModelCard();
   console.log(`train:logos done in ${((Date.now() - started) / 60_000).toFixed(1)} minutes`);
 }

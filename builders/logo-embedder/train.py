@@ -25,13 +25,16 @@ import torch.nn.functional as F
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(__file__))
-from augment import clean_view, seller_view  # noqa: E402
+from augment import clean_view, distractor_view, seller_view  # noqa: E402
 
 SEED = 20261125
 SIZE = 64
 DIM = 128
 BATCH = 96
-MINUTES = 40.0
+# Pictures that show no logo whole (text, clutter, a bare product, a sliver at the edge) added to every batch as
+# negatives of every logo.
+DISTRACTORS = 32
+MINUTES = 45.0
 LR = 3e-3
 TAU = 0.07
 
@@ -80,13 +83,16 @@ class Batches(torch.utils.data.Dataset):
         rng = random.Random(SEED * 7919 + k)
         clean = to_tensor([clean_view(self.logos[i], rng, SIZE) for i in chosen])
         seller = to_tensor([seller_view(self.logos[i], rng, SIZE, self.texts, self.logos) for i in chosen])
-        return clean, seller
+        distractors = to_tensor([distractor_view(rng, SIZE, self.texts, self.logos) for _ in range(DISTRACTORS)])
+        return clean, seller, distractors
 
 
-def nt_xent(a, b):
-    logits = a @ b.t() / TAU
+def nt_xent(a, b, d):
+    """Each clean logo against every seller picture and every distractor; each seller picture against every clean
+    logo. The distractors are negatives only."""
     target = torch.arange(a.shape[0])
-    return (F.cross_entropy(logits, target) + F.cross_entropy(logits.t(), target)) / 2
+    logits = a @ torch.cat([b, d]).t() / TAU
+    return (F.cross_entropy(logits, target) + F.cross_entropy((a @ b.t() / TAU).t(), target)) / 2
 
 
 def main():
@@ -122,9 +128,9 @@ def main():
         lr = LR * done / 0.06 if done < 0.06 else LR * 0.5 * (1 + math.cos(math.pi * (done - 0.06) / 0.94))
         for group in optimiser.param_groups:
             group['lr'] = lr
-        clean, seller = next(batches)
-        a, b = model(torch.cat([clean, seller])).split(BATCH)
-        loss = nt_xent(a, b)
+        clean, seller, distractors = next(batches)
+        a, b, d = model(torch.cat([clean, seller, distractors])).split([BATCH, BATCH, DISTRACTORS])
+        loss = nt_xent(a, b, d)
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
@@ -148,8 +154,9 @@ def main():
         'output': {'name': 'embedding', 'dimensions': DIM, 'l2_normalised': True},
         'architecture': '8 conv3x3+BN+ReLU layers (16-24-32-32-64-64-128-128, stride 2 every other), GeM pooling, linear',
         'parameters': sum(p.numel() for p in model.parameters()),
-        'objective': f'NT-Xent (temperature {TAU}) between the registered file and a seller picture of it',
-        'training': {'steps': steps, 'batch_designs': BATCH, 'optimiser': f'AdamW, warm-up 6% then cosine, max lr {LR}',
+        'objective': f'NT-Xent (temperature {TAU}) between the registered file and a seller picture of it, with {DISTRACTORS} '
+                     'pictures showing no logo whole (text, clutter, a bare product, a sliver at the edge) as negatives of every logo',
+        'training': {'steps': steps, 'batch_designs': BATCH, 'batch_distractors': DISTRACTORS, 'optimiser': f'AdamW, warm-up 6% then cosine, max lr {LR}',
                      'budget_minutes': None if '--steps' in sys.argv else minutes,
                      'seed': SEED, 'threads': '1 (network) + 1 worker process (pictures)', 'seconds': round(seconds), 'machine': os.uname().machine,
                      'cpu_count': os.cpu_count(), 'torch': torch.__version__},

@@ -9,10 +9,10 @@
  * configured instead. The fallback is always the in-process perceptual descriptor index.
  */
 import type { Market } from '../marks/mark-record';
-import type { DataBatchStore, Embedder, LogoIndexStore, VectorIndex } from '../ports';
+import type { DataBatchStore, Embedder, LogoIndexStore, NormalizedImage, VectorIndex } from '../ports';
 import type { Calibration } from './calibration';
 import { LOGO_CALIBRATIONS } from './logo-calibrations';
-import { CANDIDATE_WINDOWS } from './regions';
+import { candidateWindows } from './regions';
 import { decodeBase64Image } from './image-input';
 import { checkUrlBeforeLookup, fetchImageSafely } from './fetch-image-safely';
 import { checkImageBeforeWork, normalizeImage } from './normalize-image';
@@ -46,7 +46,10 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
   const descriptor = new PerceptualDescriptorEmbedder();
   const calibrations = setup.calibrations ?? LOGO_CALIBRATIONS;
   const primary = setup.primary;
-  const primaryWindows = primary?.index ? CANDIDATE_WINDOWS.slice(0, 10) : CANDIDATE_WINDOWS;
+  // A remote index answers one query per window over the network: the first ten windows only.
+  const primaryWindows = primary?.index
+    ? (image: NormalizedImage) => candidateWindows(image).slice(0, 10)
+    : candidateWindows;
   const loaded = new Map<Market, { batchId: string; search: Promise<MarketSearch> }>();
   const checkedAt = new Map<Market, number>();
   let latestLogos = new Map<Market, string>();

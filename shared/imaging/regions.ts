@@ -1,19 +1,27 @@
 /**
- * Where in a picture a logo may be: the whole normalised image and a fixed set of multi-scale windows over it.
+ * Where in a picture a logo may be: the whole normalised image, windows drawn around what the picture shows, and a
+ * fixed set of multi-scale windows over it.
  *
- * A seller's picture often shows the logo small (on a shirt, a box, a busy photo). The learned embedder was trained
- * on logos that fill 25-95% of its input, so a logo at 30% of the picture is in reach of the whole image, and one at
- * 15-30% is in reach of a window half the picture's side. The windows (fractions of the normalised square):
+ * A seller's picture often shows the logo small (on a shirt, a box, a busy photo) or beside a line of text. The
+ * learned embedder was trained on logos that fill 25-95% of its input (and on windows cut around a logo off
+ * centre), so a logo at 30% of the picture is in reach of the whole image, and one at 15-30% is in reach of a window
+ * half the picture's side. For one picture (`candidateWindows`):
  *   - the whole image;
+ *   - on a plain background, a tight window around each separate blob or group of blobs (content-proposals.ts): a
+ *     logo beside text, two logos side by side;
  *   - 3 x 3 windows of 0.6 (stride 0.2), so any logo up to about a third of the side sits well inside one of them;
- *   - 4 x 4 windows of 0.45 (stride 0.183), for logos of 15-25% of the side.
- * 26 crops in all, embedded in one batched run. The window grid was chosen over a saliency map because it misses no
- * place and costs one batched model run; `eval:logos` measures what it buys (the "30% size" rows).
+ *   - 4 x 4 windows of 0.45 (stride 0.183), for logos of 15-25% of the side;
+ *   - minus the windows that show nothing (plain padding beside a wide picture), which would only find the
+ *     registered designs that look blank.
+ * At most 34 crops, embedded in one batched run. `eval:logos` measures what each part buys (the "text beside" and
+ * "30% size" rows; BENCHMARKS.md).
  *
  * `crop` cuts a window out of the normalised image and resamples it to the embedder's input side with an area
  * average (every source pixel under an output pixel counts), so that a downscale does not alias.
  */
 import type { ImageWindow, NormalizedImage } from '../ports';
+import { contentProposals } from './content-proposals';
+import { TRIM_THRESHOLD } from './normalize-image';
 
 /** A window in fractions of the normalised square (0..1). */
 export type Window = ImageWindow;
@@ -30,6 +38,62 @@ function grid(side: number, steps: number): Window[] {
 
 /** The whole image first, then the windows. */
 export const CANDIDATE_WINDOWS: readonly Window[] = [WHOLE, ...grid(0.6, 3), ...grid(0.45, 4)];
+
+/** Share of a window's pixels that must differ from its own middle colour for it to show anything. */
+const MIN_CONTENT_SHARE = 0.01;
+
+/**
+ * Whether a window shows anything: at least MIN_CONTENT_SHARE of its pixels (read on a stride of 2) differ from the
+ * window's median colour by more than the normaliser's trim threshold. A window of plain padding beside a wide
+ * picture has nothing to match, and a blank input to the embedder lands near whatever registered design is blank.
+ */
+export function hasContent(image: NormalizedImage, window: Window): boolean {
+  const { width, height, rgb } = image;
+  const x0 = Math.floor(window.x * width);
+  const y0 = Math.floor(window.y * height);
+  const x1 = Math.min(width, Math.ceil((window.x + window.w) * width));
+  const y1 = Math.min(height, Math.ceil((window.y + window.h) * height));
+  const samples: number[] = [];
+  const histograms = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)];
+  for (let y = y0; y < y1; y += 2) {
+    for (let x = x0; x < x1; x += 2) {
+      const i = (y * width + x) * 3;
+      samples.push(i);
+      histograms[0]![rgb[i]!]!++;
+      histograms[1]![rgb[i + 1]!]!++;
+      histograms[2]![rgb[i + 2]!]!++;
+    }
+  }
+  if (samples.length === 0) return false;
+  const median = histograms.map((histogram) => {
+    let seen = 0;
+    for (let v = 0; v < 256; v++) {
+      seen += histogram[v]!;
+      if (seen > samples.length >> 1) return v;
+    }
+    return 255;
+  });
+  let differing = 0;
+  for (const i of samples) {
+    if (
+      Math.abs(rgb[i]! - median[0]!) > TRIM_THRESHOLD ||
+      Math.abs(rgb[i + 1]! - median[1]!) > TRIM_THRESHOLD ||
+      Math.abs(rgb[i + 2]! - median[2]!) > TRIM_THRESHOLD
+    )
+      differing++;
+  }
+  return differing >= MIN_CONTENT_SHARE * samples.length;
+}
+
+/**
+ * The windows searched for one picture: the whole picture, the windows around its separate blobs
+ * (content-proposals.ts), then the grid; windows that show nothing are left out.
+ */
+export function candidateWindows(image: NormalizedImage): Window[] {
+  return [WHOLE, ...contentProposals(image), ...CANDIDATE_WINDOWS.slice(1)].filter(
+    (window, i) => i === 0 || hasContent(image, window),
+  );
+}
 
 /** The window of `image` resampled to `size` x `size` by area averaging. */
 export function crop(image: NormalizedImage, window: Window, size: number): NormalizedImage {

@@ -29,8 +29,11 @@ export interface SearchPath {
   index: VectorIndex;
   /** Turns the similarity into a probability and a verdict; absent for an uncalibrated stand-in. */
   calibration?: Calibration;
-  /** The windows searched (the whole picture first); only the whole picture unless the embedder embeds windows. */
-  windows?: readonly Window[];
+  /**
+   * The windows searched (the whole picture first), fixed or chosen for each picture (regions.ts); only the whole
+   * picture unless the embedder embeds windows.
+   */
+  windows?: readonly Window[] | ((image: NormalizedImage) => readonly Window[]);
 }
 
 export interface MarketSearch {
@@ -100,7 +103,8 @@ async function searchOn(
   query: { topK: number; nice?: string; liveOnly: boolean },
   signal?: AbortSignal,
 ): Promise<FoundMark[]> {
-  const windows = path.embedder.embedWindows && path.windows ? path.windows : [WHOLE];
+  const chosen = typeof path.windows === 'function' ? path.windows(image) : path.windows;
+  const windows = path.embedder.embedWindows && chosen ? chosen : [WHOLE];
   const vectors =
     path.embedder.embedWindows && windows.length > 1
       ? await path.embedder.embedWindows(image, windows, { signal })
