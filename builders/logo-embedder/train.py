@@ -141,6 +141,8 @@ def main():
     seconds = time.time() - started
 
     model.eval()
+    # The weights as torch holds them, beside the rendered logos (not committed): a later run may start from them.
+    torch.save(model.state_dict(), os.path.join(cache, 'logo-embedder.pt'))
     dummy = torch.zeros(1, 3, SIZE, SIZE)
     torch.onnx.export(model, dummy, out_onnx, input_names=['image'], output_names=['embedding'],
                       dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}}, opset_version=13)
