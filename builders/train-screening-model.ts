@@ -6,7 +6,8 @@
  *  2. Train: every match in the train split's titles, in the same titles with their brand taken out, in titles
  *     whose brand is spelt evasively or misspelt (evasion-variants.ts), and in titles made from them by stated rules
  *     (rule-variants.ts: the brand named after "for" / "compatible with", a person's name, a dual-use word alone
- *     with a quantity or joined by "and" after "for"); labelled by labelOf.
+ *     with a quantity or joined by "and" after "for", a dual-use word of another kind before a product word);
+ *     labelled by labelOf.
  *  3. builders/screening/fit-trees.py (sklearn under /usr/bin/python3, fixed seed): gradient-boosted trees fitted
  *     on train; the depth and number of trees with the lowest log loss on validation; Platt scaling on validation.
  *  4. Thresholds, on validation: 中 from the lowest probability at which at most 2% of the brand-removed titles
@@ -22,7 +23,14 @@ import path from 'node:path';
 import { FEATURE_COUNT, FEATURE_NAMES } from '../shared/screening/brand-use-features';
 import { BrandUseModel, type TreeData } from '../shared/screening/brand-use-model';
 import { evasiveSpelling, misspelling } from './screening/evasion-variants';
-import { joinedVariants, nominativeVariants, personNameVariants, quantityVariants } from './screening/rule-variants';
+import {
+  joinedVariants,
+  modifierExampleKept,
+  modifierVariants,
+  nominativeVariants,
+  personNameVariants,
+  quantityVariants,
+} from './screening/rule-variants';
 import {
   labelledExamples,
   loadCorpus,
@@ -201,10 +209,14 @@ async function main(): Promise<void> {
     personName: personNameVariants(splits.train.removed, splits.train.branded),
     quantity: quantityVariants(splits.train.removed),
     joined: joinedVariants(splits.train.removed),
+    modifier: modifierVariants(splits.train.removed),
   };
   const trainTitles = [...splits.train.branded, ...splits.train.removed, ...Object.values(made).flat()];
   const validationTitles = [...splits.validation.branded, ...splits.validation.removed];
-  const train = (await labelledExamples(corpus.screener, trainTitles)).flat();
+  const classOther = FEATURE_NAMES.indexOf('class_other');
+  const train = (await labelledExamples(corpus.screener, trainTitles))
+    .flat()
+    .filter((e) => !e.title.id.endsWith(':modifier') || modifierExampleKept(e, classOther));
   const validationByTitle = await labelledExamples(corpus.screener, validationTitles);
   const validation = validationByTitle.flat();
 

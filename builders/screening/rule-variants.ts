@@ -15,10 +15,16 @@
  *  joined       a dual-use word a brand-removed title uses as an ordinary word, after "for" and joined by "and" to
  *               a product word of the title ("Plant Container Set for Ring and Container"): a list of things the
  *               item is for, no brand named (labelOf: what "and" joins after a cue is no nominative use).
+ *  modifier     a dual-use word of another brand-removed title that names a thing (its lexicon classes) of another
+ *               kind than a product word of this one, put before that product word, all in lower case
+ *               ("stainless steel apple slicer": a slicer for apples): an ordinary word saying what the item is
+ *               for, no brand use of a mark outside the item's class. Only its matches in a class other than the
+ *               item's are trained on (modifierExampleKept): in the mark's own class the same words may be a brand.
  */
 import lexiconData from '../../data/lexicon/lexicon.json';
 import { isEnglishWord } from '../../shared/screening/word-frequencies';
 import { wordsOfTitle } from '../../shared/screening/title-words';
+import type { CandidateExample } from '../../shared/screening/screen-titles';
 import type { LabelledTitle } from './labelled-titles';
 import { namesBrand, withoutBrand } from './screening-dataset';
 
@@ -121,4 +127,49 @@ export function joinedVariants(removed: readonly LabelledTitle[]): LabelledTitle
     out.push({ ...t, id: `${t.id}:joined`, title });
   }
   return out;
+}
+
+/** A dual-use word that says what a thing is for or made of, and the classes of the things it names. */
+function modifierWords(removed: readonly LabelledTitle[]): { text: string; classes: ReadonlySet<string> }[] {
+  const out = new Map<string, ReadonlySet<string>>();
+  for (const t of removed)
+    for (const w of wordsOfTitle(t.title)) {
+      const f = w.facts;
+      if (!f.dualUse || !f.modifier || f.classes.length === 0 || !/^[a-z]{3,}$/.test(w.norm)) continue;
+      out.set(w.norm, new Set(f.classes.map((c) => c.nice)));
+    }
+  return [...out.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([text, classes]) => ({ text, classes }));
+}
+
+/**
+ * Every third brand-removed title with a product word (not dual-use): a dual-use modifier word of another kind put
+ * before its last such word, the title written in lower case as many sellers write (the labelled titles are
+ * nearly all capitalised, so a lower-case title is otherwise rarely seen in training).
+ */
+export function modifierVariants(removed: readonly LabelledTitle[]): LabelledTitle[] {
+  const modifiers = modifierWords(removed);
+  const out: LabelledTitle[] = [];
+  if (modifiers.length === 0) return out;
+  let n = 0;
+  for (const t of removed) {
+    const words = wordsOfTitle(t.title);
+    const at = words.findLastIndex(
+      (w) => w.facts.classes.length > 0 && !w.facts.dualUse && !w.continued && !w.hyphen && /^\p{L}+$/u.test(w.text),
+    );
+    if (at < 0 || n++ % 3 !== 0) continue;
+    const product = new Set(words[at]!.facts.classes.map((c) => c.nice));
+    const k = (n - 1) / 3;
+    const pick = [...modifiers.keys()]
+      .map((i) => modifiers[(k * 7 + i) % modifiers.length]!)
+      .find((m) => ![...m.classes].some((c) => product.has(c)) && !words.some((w) => w.norm === m.text));
+    if (!pick) continue;
+    const text = words.map((w, i) => (i === at ? `${pick.text} ${w.text}` : w.text)).join(' ');
+    out.push({ ...t, id: `${t.id}:modifier`, title: text.toLowerCase() });
+  }
+  return out;
+}
+
+/** A modifier-variant match is trained on only when the mark's classes are other than the item's. */
+export function modifierExampleKept(example: Pick<CandidateExample, 'features'>, classOther: number): boolean {
+  return example.features[classOther] === 1;
 }

@@ -80,9 +80,10 @@ export class TitleConflicts {
 
   /**
    * Strongest first: TRO hits, then by level; at the same level a mark whose words hold another's ("Hello Kitty"
-   * over "Hello", "Hugo Boss" over "Hugo") before it; then the title's first words, where its maker's name stands
-   * ("3M Scotch Tape" is on 3M, "Empire ... for Samsung" on Empire); then by probability; at equal probability
-   * the earlier words.
+   * over "Hello", "Hugo Boss" over "Hugo") before it; then a mark of the requested market (batch screening
+   * answers for the US: a CN mark is found for a Chinese run but is not the market's own conflict) before a CN
+   * one; then the title's first words, where its maker's name stands ("3M Scotch Tape" is on 3M, "Empire ... for
+   * Samsung" on Empire); then by probability; at equal probability the earlier words.
    */
   ranked(): Conflict[] {
     const all = [...this.bySerial.values()];
@@ -95,9 +96,9 @@ export class TitleConflicts {
         Number(this.isTroHit(b)) - Number(this.isTroHit(a)) ||
         level.get(b)! - level.get(a)! ||
         Number(inside.has(a)) - Number(inside.has(b)) ||
+        Number(a.match.cn) - Number(b.match.cn) ||
         Number(b.candidate.start === 0) - Number(a.candidate.start === 0) ||
         b.probability - a.probability ||
-        Number(a.match.cn) - Number(b.match.cn) ||
         a.candidate.start - b.candidate.start ||
         a.match.distance - b.match.distance,
     );

@@ -8,12 +8,15 @@ import path from 'node:path';
 import type { LabelledTitle } from '../../../builders/screening/labelled-titles';
 import {
   joinedVariants,
+  modifierExampleKept,
+  modifierVariants,
   nominativeVariants,
   personNameVariants,
   quantityVariants,
 } from '../../../builders/screening/rule-variants';
 import { labelOf } from '../../../builders/screening/screening-dataset';
 import { ingestBatch } from '../../../shared/ingest/ingest-batch';
+import { FEATURE_COUNT, FEATURE_NAMES } from '../../../shared/screening/brand-use-features';
 import { isGivenName } from '../../../shared/screening/lexicon';
 import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
 
@@ -93,5 +96,30 @@ describe('rule-made training titles', () => {
   it('writes a dual-use word alone with a quantity, and after "for" joined by "and" to a product word', () => {
     expect(quantityVariants(removed).map((t) => t.title)).toEqual(['Diamond 1 kg']);
     expect(joinedVariants(removed).map((t) => t.title)).toEqual(['Plant Container Set for Ring and Container']);
+  });
+
+  it('puts a dual-use word of another kind before a product word, in lower case, with no brand', () => {
+    const made = modifierVariants([
+      titled('Stainless Steel Kitchen Slicer'),
+      titled('Red Apple Fruit Basket'),
+      titled('Cotton Kurta'),
+      titled('Ring Plant Container'),
+    ]);
+
+    // Slicer (08, 21) and container (20, 21) get "apple" (31), never "steel" (06, 08) nor "ring" (06, 21).
+    expect(made.map((t) => t.title)).toEqual(['stainless steel kitchen apple slicer', 'ring plant apple container']);
+    expect(made.every((t) => t.brandKeys.length === 0 && t.id.endsWith(':modifier'))).toBe(true);
+  });
+
+  it("trains on a modifier title's match only when the mark's class is not the item's", () => {
+    const classOther = FEATURE_NAMES.indexOf('class_other');
+    const withOther = (value: number) => {
+      const features = new Float64Array(FEATURE_COUNT);
+      features[classOther] = value;
+      return { features };
+    };
+
+    expect(modifierExampleKept(withOther(1), classOther)).toBe(true);
+    expect(modifierExampleKept(withOther(0), classOther)).toBe(false);
   });
 });
