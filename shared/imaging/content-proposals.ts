@@ -43,7 +43,7 @@ const differs = (rgb: Uint8Array, i: number, bg: readonly number[]) =>
   Math.abs(rgb[i + 2]! - bg[2]!) > TRIM_THRESHOLD;
 
 /** The colour shared by at least PLAIN_RING of the outer ring's pixels, or undefined. */
-function plainBackground(image: NormalizedImage): number[] | undefined {
+export function plainBackground(image: NormalizedImage): number[] | undefined {
   const { width, height, rgb } = image;
   const ring: number[] = [];
   for (let x = 0; x < width; x++) ring.push(x, (height - 1) * width + x);

@@ -11,16 +11,19 @@
  *     logo beside text, two logos side by side;
  *   - 3 x 3 windows of 0.6 (stride 0.2), so any logo up to about a third of the side sits well inside one of them;
  *   - 4 x 4 windows of 0.45 (stride 0.183), for logos of 15-25% of the side;
+ *   - on a busy picture (no plain background, so no blobs stand apart), 5 x 5 windows of 0.35 (stride 0.1625) as
+ *     well: a logo at 30% of a cluttered photo fills one of them with little clutter around it. Not on a plain
+ *     background, where such windows cut logos into parts that look like other marks;
  *   - minus the windows that show nothing (plain padding beside a wide picture), which would only find the
  *     registered designs that look blank.
- * At most 34 crops, embedded in one batched run. `eval:logos` measures what each part buys (the "text beside" and
+ * At most 51 crops, embedded in one batched run. `eval:logos` measures what each part buys (the "text beside" and
  * "30% size" rows; BENCHMARKS.md).
  *
  * `crop` cuts a window out of the normalised image and resamples it to the embedder's input side with an area
  * average (every source pixel under an output pixel counts), so that a downscale does not alias.
  */
 import type { ImageWindow, NormalizedImage } from '../ports';
-import { contentProposals } from './content-proposals';
+import { contentProposals, plainBackground } from './content-proposals';
 import { TRIM_THRESHOLD } from './normalize-image';
 
 /** A window in fractions of the normalised square (0..1). */
@@ -85,14 +88,16 @@ export function hasContent(image: NormalizedImage, window: Window): boolean {
   return differing >= MIN_CONTENT_SHARE * samples.length;
 }
 
+/** Windows of 0.35 (5 x 5, stride 0.1625) for a busy picture, where no blob stands apart from its background. */
+const BUSY_WINDOWS: readonly Window[] = grid(0.35, 5);
+
 /**
- * The windows searched for one picture: the whole picture, the windows around its separate blobs
- * (content-proposals.ts), then the grid; windows that show nothing are left out.
+ * The windows searched for one picture: the whole picture; on a plain background the windows around its blobs
+ * (content-proposals.ts), on a busy one a finer grid; then the grid; windows that show nothing are left out.
  */
 export function candidateWindows(image: NormalizedImage): Window[] {
-  return [WHOLE, ...contentProposals(image), ...CANDIDATE_WINDOWS.slice(1)].filter(
-    (window, i) => i === 0 || hasContent(image, window),
-  );
+  const extra = plainBackground(image) ? contentProposals(image) : BUSY_WINDOWS;
+  return [WHOLE, ...extra, ...CANDIDATE_WINDOWS.slice(1)].filter((window, i) => i === 0 || hasContent(image, window));
 }
 
 /** The window of `image` resampled to `size` x `size` by area averaging. */

@@ -66,7 +66,10 @@ async function ablationTable(marks: BenchMarks, centredModel: Embedder, uncentre
   const variants: [string, SearchPath][] = [
     ['whole picture only', { embedder: centredModel, index: centredIndex }],
     ['+ grid of windows', { embedder: centredModel, index: centredIndex, windows: CANDIDATE_WINDOWS }],
-    ['+ windows around blobs (shipped)', { embedder: centredModel, index: centredIndex, windows: candidateWindows }],
+    [
+      '+ blob windows (plain background) or 0.35 windows (busy): shipped',
+      { embedder: centredModel, index: centredIndex, windows: candidateWindows },
+    ],
     [
       'shipped windows, model not centred',
       { embedder: uncentred, index: await indexOf(uncentred, marks.registered), windows: candidateWindows },

@@ -79,6 +79,16 @@ describe('windows with content', () => {
     expect(windows[0]).toEqual(WHOLE);
     expect(windows.every((w, i) => i === 0 || hasContent(band, w))).toBe(true);
     expect(windows.length).toBeLessThan(26);
+    // A busy picture (no plain background): no blob windows, the finer 0.35 grid instead.
+    let seed = 11;
+    const noise = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % 256;
+    };
+    const busy = candidateWindows(image(96, () => [noise(), noise(), noise()]));
+    expect(busy).toHaveLength(1 + 25 + 25);
+    expect(busy.filter((w) => Math.abs(w.w - 0.35) < 1e-9)).toHaveLength(25);
+    expect(windows.some((w) => Math.abs(w.w - 0.35) < 1e-9)).toBe(false);
     const blank = image(64, () => [255, 255, 255]);
     expect(candidateWindows(blank)).toEqual([WHOLE]);
   });
