@@ -48,8 +48,8 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
   const primary = setup.primary;
   // A remote index answers one query per window over the network: the first ten windows only.
   const primaryWindows = primary?.index
-    ? (image: NormalizedImage) => candidateWindows(image).slice(0, 10)
-    : candidateWindows;
+    ? (image: NormalizedImage) => candidateWindows(image, 10)
+    : (image: NormalizedImage) => candidateWindows(image);
   const loaded = new Map<Market, { batchId: string; search: Promise<MarketSearch> }>();
   const checkedAt = new Map<Market, number>();
   let latestLogos = new Map<Market, string>();

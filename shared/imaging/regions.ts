@@ -16,7 +16,8 @@
  *     background, where such windows cut logos into parts that look like other marks;
  *   - minus the windows that show nothing (plain padding beside a wide picture), which would only find the
  *     registered designs that look blank.
- * At most 51 crops, embedded in one batched run. `eval:logos` measures what each part buys (the "text beside" and
+ * At most 51 crops, embedded in one batched run; against a remote index the first ten (the whole picture, the blob
+ * windows, the 3 x 3 grid). `eval:logos` measures what each part buys (the "text beside" and
  * "30% size" rows; BENCHMARKS.md).
  *
  * `crop` cuts a window out of the normalised image and resamples it to the embedder's input side with an area
@@ -92,12 +93,21 @@ export function hasContent(image: NormalizedImage, window: Window): boolean {
 const BUSY_WINDOWS: readonly Window[] = grid(0.35, 5);
 
 /**
- * The windows searched for one picture: the whole picture; on a plain background the windows around its blobs
- * (content-proposals.ts), on a busy one a finer grid; then the grid; windows that show nothing are left out.
+ * The windows searched for one picture, most telling first: the whole picture; on a plain background the windows
+ * around its blobs (content-proposals.ts); the grid; on a busy picture the finer grid last; windows that show
+ * nothing are left out. `max` keeps the first ones only (a remote index answers one query per window over the
+ * network): the whole picture, the blob windows and the 3 x 3 grid come first.
  */
-export function candidateWindows(image: NormalizedImage): Window[] {
-  const extra = plainBackground(image) ? contentProposals(image) : BUSY_WINDOWS;
-  return [WHOLE, ...extra, ...CANDIDATE_WINDOWS.slice(1)].filter((window, i) => i === 0 || hasContent(image, window));
+export function candidateWindows(image: NormalizedImage, max = Number.POSITIVE_INFINITY): Window[] {
+  const plain = plainBackground(image) !== undefined;
+  return [
+    WHOLE,
+    ...(plain ? contentProposals(image) : []),
+    ...CANDIDATE_WINDOWS.slice(1),
+    ...(plain ? [] : BUSY_WINDOWS),
+  ]
+    .filter((window, i) => i === 0 || hasContent(image, window))
+    .slice(0, max);
 }
 
 /** The window of `image` resampled to `size` x `size` by area averaging. */

@@ -89,6 +89,9 @@ describe('windows with content', () => {
     expect(busy).toHaveLength(1 + 25 + 25);
     expect(busy.filter((w) => Math.abs(w.w - 0.35) < 1e-9)).toHaveLength(25);
     expect(windows.some((w) => Math.abs(w.w - 0.35) < 1e-9)).toBe(false);
+    // A budget of ten windows (a remote index) keeps the whole picture and the 3 x 3 grid of a busy picture.
+    const noisy = image(96, () => [noise(), noise(), noise()]);
+    expect(candidateWindows(noisy, 10).map((w) => w.w)).toEqual([1, ...Array(9).fill(0.6)]);
     const blank = image(64, () => [255, 255, 255]);
     expect(candidateWindows(blank)).toEqual([WHOLE]);
   });
