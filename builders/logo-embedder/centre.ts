@@ -24,7 +24,7 @@ import { CACHE } from './render-logos';
 
 const ROOT = path.join(__dirname, '../..');
 const MODEL = process.env.LOGO_MODEL_FILE ?? path.join(ROOT, 'data/models/logo-embedder/logo-embedder.onnx');
-export const CENTRE_FILE = path.join(ROOT, 'data/models/logo-embedder/centre.json');
+export const CENTRE_FILE = process.env.CENTRE_FILE ?? path.join(ROOT, 'data/models/logo-embedder/centre.json');
 const PROBES = 2048;
 
 async function centre(): Promise<void> {
