@@ -3,7 +3,10 @@
  * code into the in-memory stores: the unit tests' way to screen titles without Java. The integration tests run the
  * same hard cases on DynamoDB Local.
  */
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
 import { loadSampleCorpus } from '../../local/sample-corpus';
+import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import { createScreeningService, type ScreeningService } from '../../shared/screening/screening-service';
 import type { TitleScreener } from '../../shared/screening/screen-titles';
 import { createInMemoryDataStores } from './in-memory-data-stores';
@@ -17,4 +20,23 @@ export async function createInMemoryScreening(options: { refreshMs?: number } = 
   const stores = createInMemoryDataStores();
   await loadSampleCorpus(stores);
   return { stores, screening: createScreeningService(stores, options) };
+}
+
+/**
+ * The sample corpus plus the marks of the failure classes (test/fixtures/screening/failure-class-marks.jsonl),
+ * ingested as one complete batch through the real ingest code; `holder` names the test that holds the batch.
+ */
+export async function createFailureClassScreening(holder: string): Promise<InMemoryScreening> {
+  const corpus = await createInMemoryScreening();
+  const summary = await ingestBatch(corpus.stores, {
+    kind: 'marks-jsonl',
+    market: 'US',
+    input: createReadStream(path.join(__dirname, '../fixtures/screening/failure-class-marks.jsonl')),
+    batchDate: '2026-11-24',
+    source: 'failure-class-marks',
+    holder,
+  });
+  if (!summary.complete || summary.rejected !== 0)
+    throw new Error(`the failure-class marks did not load: ${JSON.stringify(summary)}`);
+  return corpus;
 }

@@ -4,24 +4,12 @@
  * in-memory stores. A case the shipped brand-use model is known to get wrong runs with it.failing and a comment
  * saying what it answers: it is reported (BENCHMARKS.md), and the test fails the day a model gets it right.
  */
-import { createReadStream } from 'node:fs';
-import path from 'node:path';
-import { ingestBatch } from '../../../shared/ingest/ingest-batch';
 import type { ScreeningResult } from '../../../shared/screening/screen-titles';
-import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+import { createFailureClassScreening, type InMemoryScreening } from '../../support/in-memory-screening';
 
 let corpus: InMemoryScreening;
 beforeAll(async () => {
-  corpus = await createInMemoryScreening();
-  const summary = await ingestBatch(corpus.stores, {
-    kind: 'marks-jsonl',
-    market: 'US',
-    input: createReadStream(path.join(__dirname, '../../fixtures/screening/failure-class-marks.jsonl')),
-    batchDate: '2026-11-24',
-    source: 'failure-class-marks',
-    holder: 'failure-classes-test',
-  });
-  expect(summary).toMatchObject({ complete: true, rejected: 0 });
+  corpus = await createFailureClassScreening('failure-classes-test');
 }, 60_000);
 
 async function screen(title: string, nice?: string): Promise<ScreeningResult> {

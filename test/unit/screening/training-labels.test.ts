@@ -3,8 +3,6 @@
  * "for" or "compatible with" is a brand use even in ordinary words, unless "and" joins it to more of the same; the
  * made titles keep their labels' sense.
  */
-import { createReadStream } from 'node:fs';
-import path from 'node:path';
 import type { LabelledTitle } from '../../../builders/screening/labelled-titles';
 import {
   joinedVariants,
@@ -15,23 +13,13 @@ import {
   quantityVariants,
 } from '../../../builders/screening/rule-variants';
 import { labelOf } from '../../../builders/screening/screening-dataset';
-import { ingestBatch } from '../../../shared/ingest/ingest-batch';
 import { FEATURE_COUNT, FEATURE_NAMES } from '../../../shared/screening/brand-use-features';
 import { isGivenName } from '../../../shared/screening/lexicon';
-import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+import { createFailureClassScreening, type InMemoryScreening } from '../../support/in-memory-screening';
 
 let corpus: InMemoryScreening;
 beforeAll(async () => {
-  corpus = await createInMemoryScreening();
-  const summary = await ingestBatch(corpus.stores, {
-    kind: 'marks-jsonl',
-    market: 'US',
-    input: createReadStream(path.join(__dirname, '../../fixtures/screening/failure-class-marks.jsonl')),
-    batchDate: '2026-11-24',
-    source: 'failure-class-marks',
-    holder: 'training-labels-test',
-  });
-  expect(summary).toMatchObject({ complete: true, rejected: 0 });
+  corpus = await createFailureClassScreening('training-labels-test');
 }, 60_000);
 
 const titled = (title: string, brand = ''): LabelledTitle => ({
