@@ -332,24 +332,28 @@ ${levels}
 }
 
 /**
- * `npm run eval:screen -- --validation`: the registered corpus's figures on the VALIDATION split, printed and not
- * written anywhere, for developing the features and the model without looking at the test split.
+ * `npm run eval:screen -- --validation`: both corpora's figures on the VALIDATION split and the hard cases, printed
+ * and not written anywhere, for developing the features and the model without looking at the test split.
  */
 async function validationFigures(): Promise<void> {
-  const f = await measureMode('registered', splitTitles(), 'validation');
-  const { recall: r, alarms: a } = f;
-  console.log(
-    [
-      `validation, registered: brand recall ${pct(r.hits, r.n)} (${r.n - r.hits} of ${r.n} missed); ordinary-word brands ${pct(r.ordinaryHits, r.ordinaryN)} of ${r.ordinaryN}`,
-      `brand-removed flagged ${pct(a.flagged.length, a.n)} (${a.flagged.length} of ${a.n}); not on a coined brand word ${pct(a.flagged.length - a.explained, a.n)} (${a.flagged.length - a.explained}); 高 ${a.high}, not on a coined word ${a.high - a.explainedHigh}`,
-      '',
-      'flagged, not on a coined brand word:',
-      ...a.flagged.filter((x) => !namesAnotherBrand(x)).map((x) => `  ${x.risk} ${x.top_conflict}\t${x.name}`),
-      '',
-      'missed:',
-      ...r.misses.map((m) => `  ${m}`),
-    ].join('\n'),
-  );
+  const splits = splitTitles();
+  for (const mode of ['registered', 'shipped'] as const) {
+    const { recall: r, alarms: a } = await measureMode(mode, splits, 'validation');
+    console.log(
+      [
+        `validation, ${mode}: brand recall ${pct(r.hits, r.n)} (${r.n - r.hits} of ${r.n} missed); ordinary-word brands ${pct(r.ordinaryHits, r.ordinaryN)} of ${r.ordinaryN}`,
+        `brand-removed flagged ${pct(a.flagged.length, a.n)} (${a.flagged.length} of ${a.n}); not on a coined brand word ${pct(a.flagged.length - a.explained, a.n)} (${a.flagged.length - a.explained}); 高 ${a.high}, not on a coined word ${a.high - a.explainedHigh}`,
+        '',
+        'flagged, not on a coined brand word:',
+        ...a.flagged.filter((x) => !namesAnotherBrand(x)).map((x) => `  ${x.risk} ${x.top_conflict}\t${x.name}`),
+        '',
+        'missed:',
+        ...r.misses.map((m) => `  ${m}`),
+        '',
+      ].join('\n'),
+    );
+  }
+  console.log(`hard cases: ${await hardCaseFigures()}`);
 }
 
 if (require.main === module) {
