@@ -25,11 +25,14 @@ import { BrandUseModel, type TreeData } from '../shared/screening/brand-use-mode
 import { evasiveSpelling, misspelling } from './screening/evasion-variants';
 import {
   joinedVariants,
+  lowerCaseVariants,
   modifierExampleKept,
   modifierVariants,
   nominativeVariants,
   personNameVariants,
   quantityVariants,
+  termExampleKept,
+  termVariants,
 } from './screening/rule-variants';
 import {
   labelledExamples,
@@ -210,13 +213,17 @@ async function main(): Promise<void> {
     quantity: quantityVariants(splits.train.removed),
     joined: joinedVariants(splits.train.removed),
     modifier: modifierVariants(splits.train.removed),
+    term: termVariants(splits.train.removed),
+    lowerCase: lowerCaseVariants([...splits.train.branded, ...splits.train.removed]),
   };
   const trainTitles = [...splits.train.branded, ...splits.train.removed, ...Object.values(made).flat()];
   const validationTitles = [...splits.validation.branded, ...splits.validation.removed];
   const classOther = FEATURE_NAMES.indexOf('class_other');
+  const inTerm = [FEATURE_NAMES.indexOf('in_common_phrase'), FEATURE_NAMES.indexOf('run_common_phrase')];
   const train = (await labelledExamples(corpus.screener, trainTitles))
     .flat()
-    .filter((e) => !e.title.id.endsWith(':modifier') || modifierExampleKept(e, classOther));
+    .filter((e) => !e.title.id.endsWith(':modifier') || modifierExampleKept(e, classOther))
+    .filter((e) => !e.title.id.endsWith(':term') || termExampleKept(e, inTerm));
   const validationByTitle = await labelledExamples(corpus.screener, validationTitles);
   const validation = validationByTitle.flat();
 

@@ -20,7 +20,17 @@
  *               ("stainless steel apple slicer": a slicer for apples): an ordinary word saying what the item is
  *               for, no brand use of a mark outside the item's class. Only its matches in a class other than the
  *               item's are trained on (modifierExampleKept): in the mark's own class the same words may be a brand.
+ *  lower case   every fourth branded and brand-removed title written all in lower case, as many sellers write:
+ *               the labelled lower-case titles are nearly all software listings, brand first, so without these a
+ *               lower-case title's first words read as a maker's name. Labels as the original's.
+ *  term         a common term of two or three words holding a dual-use word (WordNet, the Nice goods, the Shopify
+ *               taxonomy: builders/build-common-phrases.ts), put first, before the last product word or last in a
+ *               brand-removed title, written as the title is ("Surge Protector Solid Cotton Kurta"): the word is part
+ *               of the term, no brand use. Only matches inside a term are trained on (termExampleKept): the rest
+ *               of the title is its brand-removed original, already trained on.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import lexiconData from '../../data/lexicon/lexicon.json';
 import { isEnglishWord } from '../../shared/screening/word-frequencies';
 import { wordsOfTitle } from '../../shared/screening/title-words';
@@ -172,4 +182,51 @@ export function modifierVariants(removed: readonly LabelledTitle[]): LabelledTit
 /** A modifier-variant match is trained on only when the mark's classes are other than the item's. */
 export function modifierExampleKept(example: Pick<CandidateExample, 'features'>, classOther: number): boolean {
   return example.features[classOther] === 1;
+}
+
+const TERMS_FILE = path.join(__dirname, 'common-phrases-with-dual-use-words.txt');
+
+/** Words written as the title writes its words: all capitals, lower case, or each word capitalised. */
+function termCasedLike(title: string, term: string): string {
+  if (title === title.toUpperCase()) return term.toUpperCase();
+  if (title === title.toLowerCase()) return term;
+  return term.split(' ').map(capitalise).join(' ');
+}
+
+/** Every third brand-removed title with a common term holding a dual-use word, first, mid-title or last. */
+export function termVariants(removed: readonly LabelledTitle[]): LabelledTitle[] {
+  const terms = readFileSync(TERMS_FILE, 'utf8').split('\n').filter(Boolean);
+  const out: LabelledTitle[] = [];
+  removed.forEach((t, n) => {
+    if (n % 3 !== 0 || terms.length === 0) return;
+    const k = n / 3;
+    const term = termCasedLike(t.title, terms[(k * 7919) % terms.length]!);
+    const words = wordsOfTitle(t.title);
+    const at = words.findLastIndex((w) => w.facts.classes.length > 0 && !w.continued && !w.hyphen);
+    const way = k % 3 === 1 && at < 0 ? 0 : k % 3;
+    const title =
+      way === 0
+        ? `${term} ${t.title}`
+        : way === 1
+          ? words.map((w, i) => (i === at ? `${term} ${w.text}` : w.text)).join(' ')
+          : `${t.title} ${term}`;
+    out.push({ ...t, id: `${t.id}:term`, title });
+  });
+  return out;
+}
+
+/** A term-variant match is trained on only when its words stand inside a common term. */
+export function termExampleKept(example: Pick<CandidateExample, 'features'>, inTerm: readonly number[]): boolean {
+  return inTerm.some((i) => example.features[i] === 1);
+}
+
+/** Every fourth title (branded or brand-removed, not already in lower case) written all in lower case. */
+export function lowerCaseVariants(titles: readonly LabelledTitle[]): LabelledTitle[] {
+  const out: LabelledTitle[] = [];
+  let n = 0;
+  for (const t of titles) {
+    if (t.title === t.title.toLowerCase() || n++ % 4 !== 0) continue;
+    out.push({ ...t, id: `${t.id}:lower`, title: t.title.toLowerCase() });
+  }
+  return out;
 }

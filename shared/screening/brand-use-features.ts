@@ -18,7 +18,7 @@ import {
 } from './lexicon';
 import type { RunMatch } from './run-matches';
 import type { TitleContext } from './title-context';
-import { distinctivenessOf } from './word-frequencies';
+import { distinctivenessOf, isCommonPhrase } from './word-frequencies';
 
 export const FEATURE_NAMES = [
   'kind_fuzzy',
@@ -104,6 +104,8 @@ export const FEATURE_NAMES = [
   'next_joiner',
   'prev_given_name',
   'alone_with_quantity',
+  'in_common_phrase',
+  'run_common_phrase',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -239,6 +241,20 @@ function isQuantityAt(title: TitleContext, index: number): boolean {
   return number !== undefined && /^\d+$/.test(number.norm) && unit !== undefined && isUnit(unit.norm);
 }
 
+/**
+ * Whether the run and the words beside it make a term of two or three words ("surge" in "surge protector", "omega"
+ * in "omega 3 fish oil"): the run is then likely part of that term rather than a name.
+ */
+function inCommonPhrase(norms: readonly string[], start: number, end: number): boolean {
+  for (let from = Math.max(0, end - 3); from <= start; from++) {
+    for (let to = end; to <= Math.min(norms.length, from + 3); to++) {
+      if (to - from < 2 || (from === start && to === end)) continue;
+      if (isCommonPhrase(norms.slice(from, to).join(' '))) return true;
+    }
+  }
+  return false;
+}
+
 /** Where the run stands, what comes before and after it, and how the title is written. */
 function setContext(set: Setter, title: TitleContext, candidate: Candidate): void {
   const { words } = title;
@@ -250,6 +266,8 @@ function setContext(set: Setter, title: TitleContext, candidate: Candidate): voi
   set('pos_last', end === words.length);
   set('maker_slot', title.isMakerSlot(candidate));
   const norms = title.normalised;
+  set('in_common_phrase', inCommonPhrase(norms, start, end));
+  set('run_common_phrase', end - start >= 2 && end - start <= 3 && isCommonPhrase(norms.slice(start, end).join(' ')));
   set('cue_nominative', nominativeCueOfNormalised(norms, start) !== undefined);
   set('cue_right_after', followsNominativeCue(norms, start));
   const previous = start > 0 ? norms[start - 1] : undefined;

@@ -3,6 +3,7 @@
  * (data/screening/title-word-frequencies.json, built by builders/build-title-frequencies.ts), and whether it is an
  * English dictionary word (data/screening/english-words.json).
  */
+import commonPhrases from '../../data/screening/common-phrases.json';
 import englishWords from '../../data/screening/english-words.json';
 import frequencies from '../../data/screening/title-word-frequencies.json';
 import { KeyFilter } from '../marks/key-filter';
@@ -32,6 +33,21 @@ const ENGLISH_WORDS: KeyFilter = (() => {
  */
 export function isEnglishWord(word: string): boolean {
   return word.length >= 3 && ENGLISH_WORDS.mightContain(word);
+}
+
+const COMMON_PHRASES: KeyFilter = (() => {
+  const data = commonPhrases as { phrases: number; filter: string };
+  return KeyFilter.fromBytes(Buffer.from(data.filter, 'base64'), data.phrases);
+})();
+
+/**
+ * Whether (normalised) words, space-joined, are a two- or three-word term of ordinary language or trade ("surge
+ * protector", "pci express", "omega 3"): data/screening/common-phrases.json, built by
+ * builders/build-common-phrases.ts from WordNet, the Nice goods and the Shopify taxonomy (a Bloom filter: about 2
+ * in 10,000 other runs say yes).
+ */
+export function isCommonPhrase(words: string): boolean {
+  return COMMON_PHRASES.mightContain(words);
 }
 
 export interface Distinctiveness {

@@ -6,11 +6,14 @@
 import type { LabelledTitle } from '../../../builders/screening/labelled-titles';
 import {
   joinedVariants,
+  lowerCaseVariants,
   modifierExampleKept,
   modifierVariants,
   nominativeVariants,
   personNameVariants,
   quantityVariants,
+  termExampleKept,
+  termVariants,
 } from '../../../builders/screening/rule-variants';
 import { labelOf } from '../../../builders/screening/screening-dataset';
 import { FEATURE_COUNT, FEATURE_NAMES } from '../../../shared/screening/brand-use-features';
@@ -109,5 +112,43 @@ describe('rule-made training titles', () => {
 
     expect(modifierExampleKept(withOther(1), classOther)).toBe(true);
     expect(modifierExampleKept(withOther(0), classOther)).toBe(false);
+  });
+
+  it('puts a common term holding a dual-use word first, before the last product word or last, cased as the title', () => {
+    const titles = Array.from({ length: 9 }, (_, i) => titled(i % 2 ? 'Cotton Kurta Set' : 'COTTON KURTA SET'));
+    const made = termVariants(titles);
+
+    expect(made).toHaveLength(3);
+    const [first, middle, last] = made.map((t) => t.title);
+    expect(first).toMatch(/^[A-Z0-9 ]+ COTTON KURTA SET$/);
+    // Before the title's last product word: inside the title, two or three capitalised words more.
+    expect(middle).toMatch(/^Cotton .+ Set$/);
+    expect(middle!.split(' ').length).toBeGreaterThanOrEqual(5);
+    expect(last).toMatch(/^COTTON KURTA SET [A-Z0-9 ]+$/);
+    expect(made.every((t) => t.brandKeys.length === 0 && t.id.endsWith(':term'))).toBe(true);
+  });
+
+  it("trains on a term title's match only when its words stand inside a common term", () => {
+    const inTerm = [FEATURE_NAMES.indexOf('in_common_phrase'), FEATURE_NAMES.indexOf('run_common_phrase')];
+    const withFeature = (index: number | undefined) => {
+      const features = new Float64Array(FEATURE_COUNT);
+      if (index !== undefined) features[index] = 1;
+      return { features };
+    };
+
+    expect(termExampleKept(withFeature(inTerm[0]), inTerm)).toBe(true);
+    expect(termExampleKept(withFeature(inTerm[1]), inTerm)).toBe(true);
+    expect(termExampleKept(withFeature(undefined), inTerm)).toBe(false);
+  });
+
+  it('writes every fourth title not already in lower case in lower case, keeping its brand', () => {
+    const made = lowerCaseVariants([...branded, titled('already lower case'), ...branded]);
+
+    // The title already in lower case is not counted: the fourth after the first is the first again.
+    expect(made.map((t) => t.title)).toEqual([
+      'alisha solid women cycling shorts',
+      'alisha solid women cycling shorts',
+    ]);
+    expect(made.map((t) => t.brand)).toEqual(['Alisha', 'Alisha']);
   });
 });

@@ -1,0 +1,66 @@
+/**
+ * The common terms screening reads (data/screening/common-phrases.json, builders/build-common-phrases.ts) and the
+ * two features made of them: a run inside a term with its neighbours ("surge" in "surge protector"), and a run that
+ * is itself a term ("pci express").
+ */
+import { FEATURE_NAMES } from '../../../shared/screening/brand-use-features';
+import { isCommonPhrase } from '../../../shared/screening/word-frequencies';
+import { seededRandom } from '../../../builders/synthetic-uspto/random';
+import { createFailureClassScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+
+describe('isCommonPhrase', () => {
+  it.each(['surge protector', 'pci express', 'omega 3', 'hair clip', 'hair clips', 'royal blue', 'fish oil'])(
+    '%s is a common term',
+    (phrase) => {
+      expect(isCommonPhrase(phrase)).toBe(true);
+    },
+  );
+
+  it.each(['crown blue', 'apple watch', 'hello kitty', 'nike air', 'gucci belt'])('%s is not', (phrase) => {
+    expect(isCommonPhrase(phrase)).toBe(false);
+  });
+
+  it('answers yes for few word pairs it does not hold (a Bloom filter of about 21 bits a term)', () => {
+    const random = seededRandom(7);
+    const word = () =>
+      Array.from({ length: 3 + Math.floor(random() * 6) }, () =>
+        String.fromCharCode(97 + Math.floor(random() * 26)),
+      ).join('');
+    let yes = 0;
+    for (let i = 0; i < 20_000; i++) if (isCommonPhrase(`${word()} ${word()}`)) yes++;
+
+    // Expected about 3 (1.5 in 10,000); random letters make a real term almost never.
+    expect(yes).toBeLessThanOrEqual(12);
+  });
+});
+
+describe('the common-term features', () => {
+  let corpus: InMemoryScreening;
+  beforeAll(async () => {
+    corpus = await createFailureClassScreening('common-phrases-test');
+  }, 60_000);
+
+  const featuresOf = async (title: string, mark: string) => {
+    const [examples] = await corpus.screening.screener.examples([{ title }]);
+    const example = examples!.find((e) => e.match.mark === mark);
+    if (!example) throw new Error(`${mark} is not matched in "${title}"`);
+    const at = (name: string) => example.features[FEATURE_NAMES.indexOf(name as (typeof FEATURE_NAMES)[number])];
+    return { inPhrase: at('in_common_phrase'), runPhrase: at('run_common_phrase') };
+  };
+
+  it('marks a run that makes a term with the words beside it', async () => {
+    expect(await featuresOf('surge protector power strip with 6 outlets', 'Surge')).toEqual({
+      inPhrase: 1,
+      runPhrase: 0,
+    });
+    expect(await featuresOf('Omega 3 Fish Oil 1000mg Softgels', 'Omega')).toEqual({ inPhrase: 1, runPhrase: 0 });
+  });
+
+  it('marks a run that is itself a term', async () => {
+    expect(await featuresOf('pci express gigabit network card', 'PCI Express')).toEqual({ inPhrase: 0, runPhrase: 1 });
+  });
+
+  it('marks neither where the words around a mark make no term', async () => {
+    expect(await featuresOf('Gucci Leather Belt for Men', 'Gucci')).toEqual({ inPhrase: 0, runPhrase: 0 });
+  });
+});
