@@ -183,7 +183,7 @@ def seller_view(logo, rng, size, texts, logos):
     if rng.random() < 0.1:
         canvas = ImageOps.invert(canvas)
     canvas = jpeg_maybe(canvas, rng)
-    if kind >= 0.3 and rng.random() < 0.3:
+    if kind >= 0.3 and rng.random() < 0.5:
         return window_around(canvas, (x, y, x + logo.size[0], y + logo.size[1]), rng, size)
     return trim_square(canvas, size)
 

@@ -9,24 +9,29 @@ import { CACHE, type LogoDesign } from './render-logos';
 
 const MODELS = path.join(__dirname, '../../data/models/logo-embedder');
 
+interface TrainingStage {
+  steps: number;
+  batch_designs: number;
+  batch_distractors?: number;
+  optimiser: string;
+  budget_minutes: number | null;
+  seed: number;
+  threads: string;
+  seconds: number;
+  cpu_count: number;
+  torch: string;
+  first_batch?: number;
+}
+
 interface TrainingRecord {
   architecture: string;
   parameters: number;
   objective: string;
   input: { shape: unknown[]; normalisation: string };
   output: { dimensions: number };
-  training: {
-    steps: number;
-    batch_designs: number;
-    batch_distractors?: number;
-    optimiser: string;
-    budget_minutes: number | null;
-    seed: number;
-    threads: string;
-    seconds: number;
-    cpu_count: number;
-    torch: string;
-  };
+  training: TrainingStage;
+  /** The stages this one continued from, first first (train.py --continue). */
+  earlier_stages?: TrainingStage[];
   data: { train_designs: number; train_brands: number; text_strips: number; sources: string; train_png_sha256: string };
   sha256: string;
 }
@@ -44,6 +49,22 @@ export function writeModelCard(): string {
   const count = (split: string) => designs.filter((d) => d.split === split);
   const brands = (split: string) => new Set(count(split).map((d) => d.brand)).size;
   const t = training.training;
+  const stages = [...(training.earlier_stages ?? []), t];
+  const stageText = (s: TrainingStage) =>
+    `${s.steps} steps of ${s.batch_designs} designs${s.batch_distractors ? ` and ${s.batch_distractors} distractors` : ''}, ${s.optimiser}${s.budget_minutes ? `, a ${s.budget_minutes}-minute budget` : ''}`;
+  const trainingText =
+    stages.length === 1
+      ? stageText(t)
+      : stages
+          .map(
+            (s, i) =>
+              `stage ${i + 1}${i > 0 ? ` (from stage ${i}'s weights, pictures from batch ${s.first_batch})` : ''}: ${stageText(s)}`,
+          )
+          .join('; ');
+  const seconds = stages.reduce((sum, s) => sum + s.seconds, 0);
+  const repeat = stages
+    .map((s, i) => `\`npm run train:logos -- ${i > 0 ? '--continue ' : ''}--steps ${s.steps}\``)
+    .join(', then ');
   const learned = calibration.embedders['logo-net']!;
   const card = `# Logo embedder (logo-net)
 
@@ -58,16 +79,16 @@ Built by \`npm run train:logos\` (builders/logo-embedder/); the figures on held-
 | input | \`image\` [batch, 3, 64, 64] float32 NCHW, ${training.input.normalisation}: the service's normalised picture (or a window of it) area-averaged to 64 x 64 |
 | output | \`embedding\` [batch, ${training.output.dimensions}], L2-normalised |
 | objective | ${training.objective}; the seller pictures: rotation up to 35 degrees, mirroring, recolouring, inversion, the logo at 25-95% on white, a solid colour, a noisy gradient, a busy picture of shapes and other logos, or a product shape (shirt, box, round), a line of text beside it, crops, JPEG quality 15-85, and windows cut around the logo off centre as region search cuts them |
-| training | ${t.steps} steps of ${t.batch_designs} designs${t.batch_distractors ? ` and ${t.batch_distractors} distractors` : ''}, ${t.optimiser}${t.budget_minutes ? `, a ${t.budget_minutes}-minute budget` : ''}; seed ${t.seed}; ${t.threads}; torch ${t.torch} (Debian python3-torch, CPU) |
-| time taken | ${(t.seconds / 60).toFixed(1)} minutes on this machine (${t.cpu_count} cores shared with other work, under \`nice\`) |
+| training | ${trainingText}; seed ${t.seed}; ${t.threads}; torch ${t.torch} (Debian python3-torch, CPU) |
+| time taken | ${(seconds / 60).toFixed(1)} minutes on this machine (${t.cpu_count} cores shared with other work, under \`nice\`) |
 | data | ${training.data.sources}; train split: ${count('train').length} designs of ${brands('train')} brands (SHA-256 of the rendered PNGs \`${training.data.train_png_sha256}\`), ${training.data.text_strips} text strips set in the system fonts |
 | held out by brand | validation: ${count('validation').length} designs of ${brands('validation')} brands (calibration and thresholds); test: ${count('test').length} designs of ${brands('test')} brands (the reported figures), including every brand of the shipped sample logos. Training never reads either. |
 | centring | every output minus the mean embedding of ${centre.probes} pictures that show no logo whole (training's distractor generator, its own seed), normalised again (\`centre.json\`, bound to this file's SHA-256) |
 | calibration | isotonic, fit on ${learned.fitOn.pairs} result pairs of ${learned.fitOn.queries} validation queries; "likely" at probability >= ${learned.likely}, "possible" at >= ${learned.possible} |
 
-Repeat this run: \`npm run train:logos -- --steps ${t.steps}\` (the same data, seed, pictures and number of steps; the
-default is a wall-clock budget, whose step count depends on the machine's load). The whole command took the training
-time above plus about 2 minutes of rendering and 4 of calibration here.
+Repeat this run: ${repeat} (the same data, seed, pictures and number of steps${stages.length > 1 ? ' in each stage' : ''}; the
+default is a wall-clock budget, whose step count depends on the machine's load). Each command took its training time
+plus about 2 minutes of rendering and 4 of calibration here.
 
 Licences: simple-icons icons are CC0-1.0 (icons with a licence of their own are left out), devicon is MIT; the logos
 are the marks of their owners, used here only to learn to recognise logos.

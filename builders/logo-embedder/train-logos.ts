@@ -10,7 +10,9 @@
  *  5. model-card.ts     MODEL_CARD.md: data, counts, hashes, seed, time taken
  *
  * Runs under `nice`; torch uses one thread plus one worker process, so the machine stays usable. Options are passed
- * to train.py: `npm run train:logos -- --minutes 45` (default) or `-- --steps 3000` (an exact repeat of a run).
+ * to train.py: `npm run train:logos -- --minutes 45` (default) or `-- --steps 3000` (an exact repeat of a run);
+ * `-- --continue --minutes 45` trains a further stage from the last run's weights (a longer schedule in parts, each
+ * stage recorded in training.json and the model card).
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';

@@ -5,7 +5,10 @@ Task: contrastive (NT-Xent, temperature TAU) between the registered file (clean_
 (seller_view); every other design in the batch is a negative. The network is a small VGG-style CNN with batch norm,
 generalised-mean pooling and a linear projection to DIM values, L2-normalised in the graph.
 
-Usage: python3 train.py <cache-dir> <out.onnx> <card.json> [--minutes M | --steps N]
+Usage: python3 train.py <cache-dir> <out.onnx> <card.json> [--minutes M | --steps N] [--continue [--lr L]]
+--continue: a further stage from the weights the last run saved (<cache-dir>/logo-embedder.pt, which must be the
+weights of the model <card.json> describes), with a schedule of its own (warm-up, cosine) peaking at CONTINUE_LR,
+its pictures starting where the earlier stages' stopped; the card lists every earlier stage.
 Length: a wall-clock budget (default MINUTES) on a shared 2-core machine, with the learning rate following the share
 of the budget used (warm-up, then cosine decay); or a fixed number of steps (the schedule follows the steps), which
 repeats a run exactly. Python, NumPy and torch seeds are fixed; 2 threads. Steps done and time taken go in the card.
@@ -36,6 +39,7 @@ BATCH = 96
 DISTRACTORS = 32
 MINUTES = 45.0
 LR = 3e-3
+CONTINUE_LR = 1e-3
 TAU = 0.07
 
 
@@ -69,14 +73,15 @@ def to_tensor(images):
 class Batches(torch.utils.data.Dataset):
     """Batch k: BATCH designs (a fresh seeded permutation every epoch), their clean and seller views; seeded by k."""
 
-    def __init__(self, logos, texts):
-        self.logos, self.texts = logos, texts
+    def __init__(self, logos, texts, first=0):
+        self.logos, self.texts, self.first = logos, texts, first
         self.per_epoch = len(logos) // BATCH
 
     def __len__(self):
         return 10 ** 6
 
     def __getitem__(self, k):
+        k += self.first
         epoch, at = divmod(k, self.per_epoch)
         order = random.Random(SEED + epoch).sample(range(len(self.logos)), len(self.logos))
         chosen = order[at * BATCH:(at + 1) * BATCH]
@@ -85,6 +90,10 @@ class Batches(torch.utils.data.Dataset):
         seller = to_tensor([seller_view(self.logos[i], rng, SIZE, self.texts, self.logos) for i in chosen])
         distractors = to_tensor([distractor_view(rng, SIZE, self.texts, self.logos) for _ in range(DISTRACTORS)])
         return clean, seller, distractors
+
+
+def sha256_of(path):
+    return hashlib.sha256(open(path, 'rb').read()).hexdigest()
 
 
 def nt_xent(a, b, d):
@@ -99,6 +108,15 @@ def main():
     cache, out_onnx, out_card = sys.argv[1:4]
     steps = int(sys.argv[sys.argv.index('--steps') + 1]) if '--steps' in sys.argv else None
     minutes = float(sys.argv[sys.argv.index('--minutes') + 1]) if '--minutes' in sys.argv else MINUTES
+    weights = os.path.join(cache, 'logo-embedder.pt')
+    earlier = []
+    if '--continue' in sys.argv:
+        previous = json.load(open(out_card))
+        if previous.get('weights_sha256') and previous['weights_sha256'] != sha256_of(weights):
+            sys.exit(f'{weights} is not the weights of the model {out_card} describes: train that model again first')
+        earlier = previous.get('earlier_stages', []) + [previous['training']]
+    first_batch = sum(stage['steps'] for stage in earlier)
+    max_lr = float(sys.argv[sys.argv.index('--lr') + 1]) if '--lr' in sys.argv else CONTINUE_LR if earlier else LR
     # One thread for the network and one worker process making the pictures: on a busy 2-core machine two intra-op
     # threads mostly wait for each other.
     torch.set_num_threads(1)
@@ -116,8 +134,10 @@ def main():
         data_hash.update(open(os.path.join(cache, d['png']), 'rb').read())
 
     model = LogoEmbedder()
-    optimiser = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=1e-4)
-    batches = iter(torch.utils.data.DataLoader(Batches(logos, texts), batch_size=None, shuffle=False, num_workers=1, prefetch_factor=4))
+    if earlier:
+        model.load_state_dict(torch.load(weights))
+    optimiser = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
+    batches = iter(torch.utils.data.DataLoader(Batches(logos, texts, first_batch), batch_size=None, shuffle=False, num_workers=1, prefetch_factor=4))
     started = time.time()
     model.train()
     step = 0
@@ -125,7 +145,7 @@ def main():
         done = step / steps if steps else (time.time() - started) / (minutes * 60)
         if done >= 1:
             break
-        lr = LR * done / 0.06 if done < 0.06 else LR * 0.5 * (1 + math.cos(math.pi * (done - 0.06) / 0.94))
+        lr = max_lr * done / 0.06 if done < 0.06 else max_lr * 0.5 * (1 + math.cos(math.pi * (done - 0.06) / 0.94))
         for group in optimiser.param_groups:
             group['lr'] = lr
         clean, seller, distractors = next(batches)
@@ -142,11 +162,11 @@ def main():
 
     model.eval()
     # The weights as torch holds them, beside the rendered logos (not committed): a later run may start from them.
-    torch.save(model.state_dict(), os.path.join(cache, 'logo-embedder.pt'))
+    torch.save(model.state_dict(), weights)
     dummy = torch.zeros(1, 3, SIZE, SIZE)
     torch.onnx.export(model, dummy, out_onnx, input_names=['image'], output_names=['embedding'],
                       dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}}, opset_version=13)
-    model_hash = hashlib.sha256(open(out_onnx, 'rb').read()).hexdigest()
+    model_hash = sha256_of(out_onnx)
     brands = len({d['brand'] for d in designs})
     card = {
         'name': 'logo-embedder',
@@ -158,7 +178,8 @@ def main():
         'parameters': sum(p.numel() for p in model.parameters()),
         'objective': f'NT-Xent (temperature {TAU}) between the registered file and a seller picture of it, with {DISTRACTORS} '
                      'pictures showing no logo whole (text, clutter, a bare product, a sliver at the edge) as negatives of every logo',
-        'training': {'steps': steps, 'batch_designs': BATCH, 'batch_distractors': DISTRACTORS, 'optimiser': f'AdamW, warm-up 6% then cosine, max lr {LR}',
+        'training': {'steps': steps, 'batch_designs': BATCH, 'batch_distractors': DISTRACTORS, 'optimiser': f'AdamW, warm-up 6% then cosine, max lr {max_lr}',
+                     'first_batch': first_batch,
                      'budget_minutes': None if '--steps' in sys.argv else minutes,
                      'seed': SEED, 'threads': '1 (network) + 1 worker process (pictures)', 'seconds': round(seconds), 'machine': os.uname().machine,
                      'cpu_count': os.cpu_count(), 'torch': torch.__version__},
@@ -166,7 +187,9 @@ def main():
                  'held_out': 'brands of the validation and test splits are never read (render-logos.ts)',
                  'sources': 'simple-icons 16.37.0 (CC0-1.0 icons only), devicon 2.17.0 (MIT)',
                  'train_png_sha256': data_hash.hexdigest()},
+        'earlier_stages': earlier,
         'sha256': model_hash,
+        'weights_sha256': sha256_of(weights),
     }
     json.dump(card, open(out_card, 'w'), indent=2)
     print(json.dumps(card['training']), flush=True)
