@@ -10,7 +10,8 @@
  *  - the Nice classification's goods (../shared/data/nice): the head of each term before "for", "of", a comma or a
  *    bracket ("surge protectors", "vulcanisation accelerators"), in singular and plural;
  *  - the Shopify product taxonomy (../shared/data/lexicon/shopify-taxonomy): category names (in singular and
- *    plural) and attribute values (and the singular of a plural one).
+ *    plural) and the attribute values (and the singular of a plural one) that name no brand of the Amazon brand
+ *    list (../shared/data/lexicon/amazon-brand-list; not "PlayStation 5" [Console system]).
  *
  * The phrases that hold a dual-use word of the lexicon ("surge protector", "omega 3"), as the sources write them, are
  * also listed in builders/screening/common-phrases-with-dual-use-words.txt: the screening trainer makes training
@@ -25,9 +26,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { KeyFilter } from '../shared/marks/key-filter';
 import { normalizeText } from '../shared/marks/lookup-keys';
+import { isEnglishWord } from '../shared/screening/word-frequencies';
 import lexicon from '../data/lexicon/lexicon.json';
 import { DEFAULT_SHARED_DIR } from './lexicon/paths';
-import { readNiceGoods, readShopifyAttributeValues, readShopifyCategories } from './lexicon/sources';
+import {
+  readAmazonBrandWords,
+  readNiceGoods,
+  readShopifyAttributeValues,
+  readShopifyCategories,
+} from './lexicon/sources';
 import { numberForms, singularOf } from './lexicon/word-forms';
 
 const WORDNET = '/usr/share/wordnet';
@@ -35,6 +42,15 @@ const OUT = path.join(__dirname, '../data/screening/common-phrases.json');
 const WITH_DUAL_USE = path.join(__dirname, 'screening/common-phrases-with-dual-use-words.txt');
 const TRADE_NAME = /\b(trademark|trade name|brand name)\b/i;
 const PHRASE = /^[a-z0-9]+( [a-z0-9]+){1,2}$/;
+
+/**
+ * A taxonomy value that names no brand: none of its words is a one-word brand of the Amazon brand list that is no
+ * English word. Consoles, platforms and formats are names ("PlayStation 5", "Xbox One", "Atari 2600"); technical
+ * terms stay ("PCI Express", "SATA III", "Omega 3").
+ */
+function namesNoBrand(value: string, brandWords: ReadonlySet<string>): boolean {
+  return value.split(' ').every((word) => !brandWords.has(word) || isEnglishWord(word));
+}
 
 /** The lower-case multi-word lemmas of a WordNet data file, trade names left out. */
 function wordNetPhrases(file: string): string[] {
@@ -77,6 +93,7 @@ function main(): void {
   if (!existsSync(path.join(WORDNET, 'data.noun')))
     throw new Error(`${WORDNET} is missing: apt-get install wordnet-base`);
   const hash = createHash('sha256');
+  const brandWords = readAmazonBrandWords(shared);
   const phrases = new Set<string>();
   const counts: Record<string, number> = {};
   // As the sources write them (the training titles use these), and with every number form of a noun's last word.
@@ -109,7 +126,9 @@ function main(): void {
   );
   add(
     'shopify attribute values',
-    readShopifyAttributeValues(shared).map((value) => normalizeText(value.value)),
+    readShopifyAttributeValues(shared)
+      .map((value) => normalizeText(value.value))
+      .filter((value) => namesNoBrand(value, brandWords)),
     false,
   );
   const sorted = [...phrases].sort();

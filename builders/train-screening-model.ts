@@ -9,10 +9,10 @@
  *     with a quantity or joined by "and" after "for", a dual-use word of another kind before a product word);
  *     labelled by labelOf.
  *  3. builders/screening/fit-trees.py (sklearn under /usr/bin/python3, fixed seed): gradient-boosted trees fitted
- *     on train; the depth and number of trees with the lowest log loss on validation; Platt scaling on validation.
- *  4. Thresholds, on validation: 中 from the lowest probability at which at most 2% of the brand-removed titles
- *     carry a conflict the labels call no brand use, raised as far as it goes without losing a branded title's own
- *     brand (false-alarm budget that buys no recall is not spent); 高 likewise at 0.5%.
+ *     on train; the depth, least leaf size and number of trees with the lowest log loss on validation; Platt scaling
+ *     on validation.
+ *  4. Thresholds, on validation: 中 the lowest probability at which at most 2% of the brand-removed titles carry a
+ *     conflict the labels call no brand use (the most recall that budget buys); 高 likewise at 0.5%.
  *  5. Write the trees, the scaling, the thresholds, the data they came from (names, counts, SHA-256) and this command.
  */
 import { execFileSync } from 'node:child_process';
@@ -42,7 +42,7 @@ import {
   type LabelledExample,
   type SplitTitles,
 } from './screening/screening-dataset';
-import { brandKey, type LabelledTitle } from './screening/labelled-titles';
+import type { LabelledTitle } from './screening/labelled-titles';
 
 const OUT = path.join(__dirname, '../data/screening/brand-use-model.json');
 const PYTHON = '/usr/bin/python3';
@@ -88,24 +88,6 @@ function thresholdFor(
   return Math.min(0.99, Math.max(0.05, cut + 1e-6));
 }
 
-/**
- * The highest threshold from `cut` up that keeps every branded title whose own brand reaches `cut`: the lowest
- * best probability of a title's own brand at or above `cut`.
- */
-function keepingRecall(
-  branded: readonly LabelledExample[][],
-  probability: (e: LabelledExample) => number,
-  cut: number,
-): number {
-  let lowest = Number.POSITIVE_INFINITY;
-  for (const list of branded) {
-    const own = list.filter((e) => e.label === 1 && e.title.brandKeys.includes(brandKey(e.match.mark)));
-    const best = Math.max(0, ...own.map(probability));
-    if (best >= cut) lowest = Math.min(lowest, best);
-  }
-  return Number.isFinite(lowest) ? lowest : cut;
-}
-
 function hashOf(titles: readonly LabelledTitle[]): string {
   return createHash('sha256')
     .update(titles.map((t) => `${t.set}\t${t.id}\t${t.title}\t${t.brand}`).join('\n'))
@@ -117,9 +99,15 @@ interface FittedTrees {
   learningRate: number;
   trees: TreeData[];
   platt: { a: number; b: number };
-  chosen: { depth: number; trees: number; validationLogLoss: number; calibratedLogLoss: number };
+  chosen: {
+    depth: number;
+    minSamplesLeaf: number;
+    trees: number;
+    validationLogLoss: number;
+    calibratedLogLoss: number;
+  };
   tried: unknown;
-  params: Record<string, number>;
+  params: Record<string, number | number[]>;
 }
 
 function writeMatrix(dir: string, name: string, examples: readonly LabelledExample[]): void {
@@ -191,13 +179,10 @@ function thresholdsOn(
     for (const w of worst.sort((a, b) => b.p - a.p).slice(0, 60))
       console.log(`${w.p.toFixed(3)}\t${w.mark}\t${w.title}`);
   }
-  const brandedIds = new Set(validationSplit.branded.map((t) => t.id));
-  const branded = validationByTitle.filter((_, i) => brandedIds.has(validationTitles[i]!.id));
-  const medium = keepingRecall(
-    branded,
-    (e) => fit.probability(e.features),
-    thresholdFor(removedAll, MEDIUM_FALSE_ALARMS, false),
-  );
+  // The lowest threshold within each budget: the most recall the budget buys. Raising 中 further, to just under the
+  // lowest validation brand it keeps, fitted the threshold to the validation titles (test recall 94.7% where
+  // validation said 98.4%: the threshold sat on a crowd of ordinary-word brands' scores).
+  const medium = thresholdFor(removedAll, MEDIUM_FALSE_ALARMS, false);
   const high = Math.max(medium, thresholdFor(removedAll, HIGH_FALSE_ALARMS, true));
   return { medium, high };
 }
@@ -275,7 +260,7 @@ async function main(): Promise<void> {
         params: fitted.params,
         fitter: 'builders/screening/fit-trees.py (sklearn GradientBoostingClassifier)',
       },
-      thresholdRule: `medium: lowest probability at which at most ${MEDIUM_FALSE_ALARMS * 100}% of validation brand-removed titles carry a conflict labelled no brand use, raised to the lowest best probability of a validation title's own brand above it; high: the same at ${HIGH_FALSE_ALARMS * 100}%, nominative uses aside`,
+      thresholdRule: `medium: lowest probability at which at most ${MEDIUM_FALSE_ALARMS * 100}% of validation brand-removed titles carry a conflict labelled no brand use, the most recall within that budget; high: the same at ${HIGH_FALSE_ALARMS * 100}%, nominative uses aside`,
     },
     init: fitted.init,
     learningRate: fitted.learningRate,
@@ -284,7 +269,7 @@ async function main(): Promise<void> {
   };
   writeFileSync(OUT, `${JSON.stringify(model)}\n`);
   console.log(
-    `model ${version}: ${train.length} examples (${model.trainedOn.trainExamples.positive} brand uses), ${fitted.chosen.trees} trees of depth ${fitted.chosen.depth}, thresholds 中 ${model.thresholds.medium} 高 ${model.thresholds.high}; ${((Date.now() - started) / 1000).toFixed(1)} s -> ${path.relative(process.cwd(), OUT)}`,
+    `model ${version}: ${train.length} examples (${model.trainedOn.trainExamples.positive} brand uses), ${fitted.chosen.trees} trees of depth ${fitted.chosen.depth} (leaves of ${fitted.chosen.minSamplesLeaf}+), thresholds 中 ${model.thresholds.medium} 高 ${model.thresholds.high}; ${((Date.now() - started) / 1000).toFixed(1)} s -> ${path.relative(process.cwd(), OUT)}`,
   );
 }
 

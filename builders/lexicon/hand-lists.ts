@@ -32,7 +32,7 @@ export const CHINESE_STOPWORDS = `
  */
 export const UNITS = `
 mm cm dm m km in inch inches ft feet foot yd yard yards mi mile miles
-mg g gr gram grams kg kilo kilos lb lbs pound pounds oz ounce ounces ct carat carats
+mg g gr gram grams kg kilo kilos lb lbs pound pounds oz ounce ounces ct cts carat carats
 ml cl dl l ltr liter liters litre litres gal gallon gallons qt quart quarts pt pint pints floz fl tsp tbsp cup cups
 pc pcs piece pieces pk pck pack packs package packages set sets pair pairs pr prs count counts ea each dozen doz
 roll rolls sheet sheets box boxes bag bags bottle bottles can cans lot lots bundle bundles kit kits unit units

@@ -4,9 +4,11 @@ Input (a directory): train.f64 / validation.f64 (rows of float64 features), trai
 row, 0 or 1), meta.json ({"features": n, "seed": s}).
 Output (stdout): one JSON object with the trees, the Platt scaling of their margin and what was chosen.
 
- 1. For each tree depth, boost up to MAX_TREES trees (log loss, shrinkage, row subsampling, fixed seed) on train,
-    from the train split's log-odds of a brand use.
- 2. Keep the depth and number of trees with the lowest log loss on validation. (Boosting from a logistic
+ 1. For each tree depth and least leaf size, boost up to MAX_TREES trees (log loss, shrinkage, row subsampling,
+    fixed seed) on train, from the train split's log-odds of a brand use. Larger leaves smooth the trees: the
+    rule-made titles repeat patterns, and small leaves fit their accidents (validation log loss 0.0735 at 10,
+    0.0722 at 30, 0.0699 at 60 on the same data).
+ 2. Keep the depth, leaf size and number of trees with the lowest log loss on validation. (Boosting from a logistic
     regression's log-odds instead was tried: worse on validation, 0.0901 against 0.0826.)
  3. Platt scaling on validation: p = 1 / (1 + exp(-(a * margin + b))), so that a score reads as a probability.
  4. Check that the exported trees, walked as the TypeScript engine walks them, give sklearn's own margins.
@@ -23,7 +25,7 @@ DEPTHS = (3, 4)
 MAX_TREES = 400
 LEARNING_RATE = 0.1
 SUBSAMPLE = 0.8
-MIN_SAMPLES_LEAF = 10
+MIN_SAMPLES_LEAF = (30, 60, 120)
 
 
 def load(directory, name, features):
@@ -74,23 +76,24 @@ def main():
 
     tried, best = [], None
     for depth in DEPTHS:
-        model = GradientBoostingClassifier(
-            n_estimators=MAX_TREES,
-            learning_rate=LEARNING_RATE,
-            max_depth=depth,
-            subsample=SUBSAMPLE,
-            min_samples_leaf=MIN_SAMPLES_LEAF,
-            random_state=seed,
-        )
-        model.fit(x_train, y_train)
-        losses = [log_loss(y_val, m.ravel()) for m in model.staged_decision_function(x_val)]
-        n = int(np.argmin(losses)) + 1
-        tried.append({"depth": depth, "trees": n, "validationLogLoss": round(losses[n - 1], 5)})
-        print(f"depth {depth}: best {n} trees, validation log loss {losses[n - 1]:.4f}", file=sys.stderr)
-        if best is None or losses[n - 1] < best[2]:
-            best = (model, n, losses[n - 1], depth)
+        for leaf in MIN_SAMPLES_LEAF:
+            model = GradientBoostingClassifier(
+                n_estimators=MAX_TREES,
+                learning_rate=LEARNING_RATE,
+                max_depth=depth,
+                subsample=SUBSAMPLE,
+                min_samples_leaf=leaf,
+                random_state=seed,
+            )
+            model.fit(x_train, y_train)
+            losses = [log_loss(y_val, m.ravel()) for m in model.staged_decision_function(x_val)]
+            n = int(np.argmin(losses)) + 1
+            tried.append({"depth": depth, "minSamplesLeaf": leaf, "trees": n, "validationLogLoss": round(losses[n - 1], 5)})
+            print(f"depth {depth}, leaves of {leaf}+: best {n} trees, validation log loss {losses[n - 1]:.4f}", file=sys.stderr)
+            if best is None or losses[n - 1] < best[2]:
+                best = (model, n, losses[n - 1], depth, leaf)
 
-    model, n, loss, depth = best
+    model, n, loss, depth, leaf = best
     trees = [export_tree(model.estimators_[i, 0]) for i in range(n)]
     init = float(model._raw_predict_init(x_val[:1])[0, 0])
     margin_val = walk(trees, init, LEARNING_RATE, x_val)
@@ -102,16 +105,16 @@ def main():
     platt = LogisticRegression(C=1e6, solver="lbfgs").fit(margin_val.reshape(-1, 1), y_val)
     a, b = float(platt.coef_[0, 0]), float(platt.intercept_[0])
     calibrated = log_loss(y_val, a * margin_val + b)
-    print(f"chosen: depth {depth}, {n} trees; Platt a {a:.4f} b {b:.4f}: validation log loss {loss:.4f} -> {calibrated:.4f}", file=sys.stderr)
+    print(f"chosen: depth {depth}, leaves of {leaf}+, {n} trees; Platt a {a:.4f} b {b:.4f}: validation log loss {loss:.4f} -> {calibrated:.4f}", file=sys.stderr)
     json.dump(
         {
             "init": init,
             "learningRate": LEARNING_RATE,
             "trees": trees,
             "platt": {"a": a, "b": b},
-            "chosen": {"depth": depth, "trees": n, "validationLogLoss": round(loss, 5), "calibratedLogLoss": round(calibrated, 5)},
+            "chosen": {"depth": depth, "minSamplesLeaf": leaf, "trees": n, "validationLogLoss": round(loss, 5), "calibratedLogLoss": round(calibrated, 5)},
             "tried": tried,
-            "params": {"learningRate": LEARNING_RATE, "subsample": SUBSAMPLE, "minSamplesLeaf": MIN_SAMPLES_LEAF, "maxTrees": MAX_TREES, "seed": seed},
+            "params": {"learningRate": LEARNING_RATE, "subsample": SUBSAMPLE, "minSamplesLeaf": list(MIN_SAMPLES_LEAF), "maxTrees": MAX_TREES, "seed": seed},
         },
         sys.stdout,
     )

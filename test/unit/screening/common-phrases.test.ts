@@ -1,7 +1,7 @@
 /**
  * The common terms screening reads (data/screening/common-phrases.json, builders/build-common-phrases.ts) and the
  * two features made of them: a run inside a term with its neighbours ("surge" in "surge protector"), and a run that
- * is itself a term ("pci express").
+ * is itself a term ("vanilla extract").
  */
 import { FEATURE_NAMES } from '../../../shared/screening/brand-use-features';
 import { isCommonPhrase } from '../../../shared/screening/word-frequencies';
@@ -9,14 +9,24 @@ import { seededRandom } from '../../../builders/synthetic-uspto/random';
 import { createFailureClassScreening, type InMemoryScreening } from '../../support/in-memory-screening';
 
 describe('isCommonPhrase', () => {
-  it.each(['surge protector', 'pci express', 'omega 3', 'hair clip', 'hair clips', 'royal blue', 'fish oil'])(
+  it.each(['surge protector', 'usb c', 'omega 3', 'hair clip', 'hair clips', 'royal blue', 'fish oil'])(
     '%s is a common term',
     (phrase) => {
       expect(isCommonPhrase(phrase)).toBe(true);
     },
   );
 
-  it.each(['crown blue', 'apple watch', 'hello kitty', 'nike air', 'gucci belt'])('%s is not', (phrase) => {
+  // Nor a taxonomy value that names a brand: consoles and platforms are names.
+  it.each([
+    'crown blue',
+    'apple watch',
+    'hello kitty',
+    'nike air',
+    'gucci belt',
+    'playstation 5',
+    'xbox one',
+    'atari 2600',
+  ])('%s is not', (phrase) => {
     expect(isCommonPhrase(phrase)).toBe(false);
   });
 
@@ -57,7 +67,7 @@ describe('the common-term features', () => {
   });
 
   it('marks a run that is itself a term', async () => {
-    expect(await featuresOf('pci express gigabit network card', 'PCI Express')).toEqual({ inPhrase: 0, runPhrase: 1 });
+    expect(await featuresOf('Pure Vanilla Extract 4 oz', 'Vanilla Extract')).toEqual({ inPhrase: 0, runPhrase: 1 });
   });
 
   it('marks neither where the words around a mark make no term', async () => {
