@@ -18,8 +18,9 @@
  * titles of them (builders/screening/rule-variants.ts termVariants).
  *
  * Written as a Bloom filter (shared/marks/key-filter.ts) of about 21 bits a phrase: about 2 in 10,000 other word
- * runs answer yes (test/unit/screening/common-phrases.test.ts measures it on word pairs of real titles). Run: apt-get install wordnet-base && npx tsx
- * builders/build-common-phrases.ts [shared dir]
+ * runs answer yes (test/unit/screening/common-phrases.test.ts measures it on random word pairs). Run:
+ * apt-get install wordnet-base && npx tsx builders/build-common-phrases.ts [--shared DIR] [--check] (`--check` exits 1
+ * when the committed files differ from what the sources give).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,8 +39,8 @@ import {
 import { numberForms, singularOf } from './lexicon/word-forms';
 
 const WORDNET = '/usr/share/wordnet';
-const OUT = path.join(__dirname, '../data/screening/common-phrases.json');
-const WITH_DUAL_USE = path.join(__dirname, 'screening/common-phrases-with-dual-use-words.txt');
+export const OUT = path.join(__dirname, '../data/screening/common-phrases.json');
+export const WITH_DUAL_USE = path.join(__dirname, 'screening/common-phrases-with-dual-use-words.txt');
 const TRADE_NAME = /\b(trademark|trade name|brand name)\b/i;
 const PHRASE = /^[a-z0-9]+( [a-z0-9]+){1,2}$/;
 
@@ -88,8 +89,19 @@ function niceHead(description: string): string {
   return normalizeText(head.replace(/\*/g, ''));
 }
 
-function main(): void {
-  const shared = process.argv[2] ?? DEFAULT_SHARED_DIR;
+/** Whether the sources are on this machine (WordNet from Debian, the rest in the shared folder). */
+export function commonPhraseSourcesPresent(shared = DEFAULT_SHARED_DIR): boolean {
+  return (
+    existsSync(path.join(WORDNET, 'data.noun')) && existsSync(path.join(shared, 'data/nice/nice-classification.json'))
+  );
+}
+
+/** The two files' texts: common-phrases.json and the list of terms holding a dual-use word. */
+export function buildCommonPhrases(shared = DEFAULT_SHARED_DIR): {
+  json: string;
+  withDualUse: string;
+  summary: string;
+} {
   if (!existsSync(path.join(WORDNET, 'data.noun')))
     throw new Error(`${WORDNET} is missing: apt-get install wordnet-base`);
   const hash = createHash('sha256');
@@ -145,11 +157,25 @@ function main(): void {
     phrases: sorted.length,
     filter: Buffer.from(filter.bits).toString('base64'),
   };
-  writeFileSync(OUT, `${JSON.stringify(data, null, 1)}\n`);
-  writeFileSync(WITH_DUAL_USE, `${withDualUse.join('\n')}\n`);
-  console.log(
-    `${sorted.length} phrases (${withDualUse.length} with a dual-use word), ${filter.bits.length} bytes (${JSON.stringify(counts)}) -> ${path.relative(process.cwd(), OUT)}`,
-  );
+  return {
+    json: `${JSON.stringify(data, null, 1)}\n`,
+    withDualUse: `${withDualUse.join('\n')}\n`,
+    summary: `${sorted.length} phrases (${withDualUse.length} with a dual-use word), ${filter.bits.length} bytes (${JSON.stringify(counts)})`,
+  };
 }
 
-main();
+function main(): void {
+  const argv = process.argv.slice(2);
+  const at = argv.indexOf('--shared');
+  const built = buildCommonPhrases(at >= 0 ? path.resolve(argv[at + 1]!) : DEFAULT_SHARED_DIR);
+  if (argv.includes('--check')) {
+    const same = readFileSync(OUT, 'utf8') === built.json && readFileSync(WITH_DUAL_USE, 'utf8') === built.withDualUse;
+    console.log(same ? 'common phrases are up to date' : 'common phrases differ from what the sources give: rebuild');
+    process.exit(same ? 0 : 1);
+  }
+  writeFileSync(OUT, built.json);
+  writeFileSync(WITH_DUAL_USE, built.withDualUse);
+  console.log(`${built.summary} -> ${path.relative(process.cwd(), OUT)}`);
+}
+
+if (require.main === module) main();

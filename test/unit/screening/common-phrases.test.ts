@@ -3,6 +3,13 @@
  * two features made of them: a run inside a term with its neighbours ("surge" in "surge protector"), and a run that
  * is itself a term ("vanilla extract").
  */
+import { readFileSync } from 'node:fs';
+import {
+  buildCommonPhrases,
+  commonPhraseSourcesPresent,
+  OUT,
+  WITH_DUAL_USE,
+} from '../../../builders/build-common-phrases';
 import { FEATURE_NAMES } from '../../../shared/screening/brand-use-features';
 import { isCommonPhrase } from '../../../shared/screening/word-frequencies';
 import { seededRandom } from '../../../builders/synthetic-uspto/random';
@@ -72,5 +79,19 @@ describe('the common-term features', () => {
 
   it('marks neither where the words around a mark make no term', async () => {
     expect(await featuresOf('Gucci Leather Belt for Men', 'Gucci')).toEqual({ inPhrase: 0, runPhrase: 0 });
+  });
+});
+
+describe('the committed common-phrases.json', () => {
+  if (!commonPhraseSourcesPresent()) {
+    it.skip('equals what builders/build-common-phrases.ts builds (skipped: WordNet or ../shared is absent)', () => {});
+    return;
+  }
+
+  it('equals what builders/build-common-phrases.ts builds from the sources', () => {
+    const built = buildCommonPhrases();
+
+    expect(readFileSync(OUT, 'utf8')).toBe(built.json);
+    expect(readFileSync(WITH_DUAL_USE, 'utf8')).toBe(built.withDualUse);
   });
 });
