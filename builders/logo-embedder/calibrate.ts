@@ -2,8 +2,9 @@
  * Step 3 of `npm run train:logos`: fits each embedder's calibration on the validation brands (held out from
  * training, disjoint from the test brands of `eval:logos`) and writes data/models/logo-embedder/calibration.json.
  *
- * Pairs: every result (first 10 marks) of QUERIES_PER_PERTURBATION seller pictures per perturbation, registered and
- * unregistered brands alike, searched through the service's own search with the raw similarity as the score.
+ * Pairs: every answered mark (the first 10 by similarity) of QUERIES_PER_PERTURBATION seller pictures per
+ * perturbation and of as many other designs of registered marks, registered and unregistered brands alike, searched
+ * through the service's own search without a calibration, each with its evidence (shared/imaging/calibration.ts).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -49,7 +50,7 @@ async function calibrate(): Promise<void> {
     `${JSON.stringify(
       {
         about:
-          'isotonic calibration of the best-region similarity, fit on validation brands held out from training (builders/logo-embedder/calibrate.ts)',
+          'logistic regressions of "the picture shows this mark" on each answered mark\'s evidence (similarity, lead over the fifth best, whether first), for plain and for busy pictures, then an isotonic map of their output, fit on validation brands held out from training (builders/logo-embedder/calibrate.ts; shared/imaging/calibration.ts)',
         split: 'validation',
         registeredBrands: marks.registered.size,
         registeredDesigns: registered,

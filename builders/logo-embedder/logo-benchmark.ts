@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { UsearchVectorIndex } from '../../shared/adapters/local/usearch-vector-index';
 import { normalizeImage } from '../../shared/imaging/normalize-image';
-import { searchLogos, type LogoResult, type SearchPath } from '../../shared/imaging/search-logos';
+import { searchLogos, type AnsweredMark, type LogoResult, type SearchPath } from '../../shared/imaging/search-logos';
 import type { Embedder } from '../../shared/ports';
 import { seededRandom } from '../synthetic-uspto/random';
 import { listDesigns, sampleBrands, type Split } from './render-logos';
@@ -99,6 +99,8 @@ export interface BenchQuery {
   brand: string;
   registered: boolean;
   results: LogoResult[];
+  /** Every mark the search answered with its evidence, by similarity (what the calibration is fit on). */
+  evidence?: AnsweredMark[];
   ms: number;
 }
 
@@ -107,8 +109,9 @@ export async function ask(
   path: SearchPath,
   picture: Buffer,
   limit = 10,
-): Promise<{ results: LogoResult[]; ms: number }> {
+): Promise<{ results: LogoResult[]; evidence: AnsweredMark[]; ms: number }> {
   const started = performance.now();
+  let evidence: AnsweredMark[] = [];
   const answer = await searchLogos(
     {
       market: async () => ({ primary: path }),
@@ -122,8 +125,9 @@ export async function ask(
       primaryBudgetMs: 60_000,
     },
     { image_b64: picture.toString('base64'), country: 'US', limit, detail: true },
+    { onEvidence: (marks) => (evidence = marks) },
   );
-  return { results: answer.results, ms: performance.now() - started };
+  return { results: answer.results, evidence, ms: performance.now() - started };
 }
 
 /** The seeded sample of query designs: registered and unregistered brands in their proportion. */

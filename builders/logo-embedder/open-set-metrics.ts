@@ -6,11 +6,18 @@
  * - "likely" precision: of the queries whose first result is "likely", the share where it is the query's brand;
  *   "likely" recall: of the registered queries, the share whose first result is its brand and "likely";
  * - the calibration table: every returned result, binned by its score, against the share that is the query's brand;
- * - `fitCalibration`: isotonic regression (pool adjacent violators) of "is the query's brand" on the similarity of
- *   every returned result, and the thresholds (see shared/imaging/calibration.ts).
+ * - `fitCalibration`: logistic regressions of "is the query's brand" on the evidence of every answered mark, one for
+ *   plain pictures and one for busy ones, the isotonic map of their output, and the thresholds (see
+ *   shared/imaging/calibration.ts).
  */
-import type { Calibration } from '../../shared/imaging/calibration';
-import { probabilityOf } from '../../shared/imaging/calibration';
+import {
+  EVIDENCE_DEPTH,
+  probabilityOf,
+  regressionScore,
+  termsOf,
+  type Calibration,
+  type Logistic,
+} from '../../shared/imaging/calibration';
 import type { BenchQuery } from './logo-benchmark';
 
 export function recallAt(queries: readonly BenchQuery[], k: number): number {
@@ -80,6 +87,139 @@ export function calibrationTable(
   }));
 }
 
+/**
+ * Logistic regression by Newton's method (iteratively reweighted least squares) with a light ridge penalty
+ * (`ridge` / 2 times the squared weights, not on the bias, as scikit-learn's default C = 1) that keeps a separable
+ * set finite. Returns the weights of `rows`' terms and the bias.
+ */
+export function fitLogistic(rows: readonly number[][], labels: readonly number[], ridge = 1): Logistic {
+  const d = (rows[0]?.length ?? 0) + 1;
+  const beta = new Array<number>(d).fill(0);
+  for (let iteration = 0; iteration < 50; iteration++) {
+    const gradient = new Array<number>(d).fill(0);
+    const hessian = Array.from({ length: d }, () => new Array<number>(d).fill(0));
+    for (const [n, row] of rows.entries()) {
+      const x = [...row, 1];
+      const p = 1 / (1 + Math.exp(-x.reduce((z, v, i) => z + v * beta[i]!, 0)));
+      const w = Math.max(p * (1 - p), 1e-9);
+      for (let i = 0; i < d; i++) {
+        gradient[i]! += (labels[n]! - p) * x[i]!;
+        for (let j = 0; j < d; j++) hessian[i]![j]! += w * x[i]! * x[j]!;
+      }
+    }
+    for (let i = 0; i < d - 1; i++) {
+      gradient[i]! -= ridge * beta[i]!;
+      hessian[i]![i]! += ridge;
+    }
+    const step = solve(hessian, gradient);
+    for (let i = 0; i < d; i++) beta[i]! += step[i]!;
+    if (Math.max(...step.map(Math.abs)) < 1e-9) break;
+  }
+  return { weights: beta.slice(0, d - 1), bias: beta[d - 1]! };
+}
+
+/** Solves a x = b by Gaussian elimination with partial pivoting (a small symmetric positive definite system). */
+function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let c = 0; c < n; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[pivot]![c]!)) pivot = r;
+    [m[c], m[pivot]] = [m[pivot]!, m[c]!];
+    for (let r = c + 1; r < n; r++) {
+      const f = m[r]![c]! / m[c]![c]!;
+      for (let k = c; k <= n; k++) m[r]![k]! -= f * m[c]![k]!;
+    }
+  }
+  const x = new Array<number>(n).fill(0);
+  for (let r = n - 1; r >= 0; r--) {
+    let sum = m[r]![n]!;
+    for (let k = r + 1; k < n; k++) sum -= m[r]![k]! * x[k]!;
+    x[r] = sum / m[r]![r]!;
+  }
+  return x;
+}
+
+/** The one-sided 95% lower confidence bound of a share of `right` in `n` (Wilson score interval). */
+export function wilsonLowerBound(right: number, n: number, z = 1.645): number {
+  if (n === 0) return 0;
+  const p = right / n;
+  const z2 = z * z;
+  return (p + z2 / (2 * n) - z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+}
+
+/**
+ * Fits the calibration on queries searched without one (their `evidence` recorded): for plain and for busy pictures
+ * a logistic regression of "the mark is the query's brand" on the evidence of the first EVIDENCE_DEPTH marks of
+ * every answer; the isotonic regression of the same outcome on their output; then the thresholds on the probability
+ * of each query's first result.
+ */
+export function fitCalibration(queries: readonly BenchQuery[]): Calibration & { pairs: number } {
+  const fits = {} as Record<'plain' | 'busy', Logistic>;
+  let pairs = 0;
+  for (const kind of ['plain', 'busy'] as const) {
+    const rows: number[][] = [];
+    const labels: number[] = [];
+    for (const q of queries) {
+      for (const e of (q.evidence ?? []).slice(0, EVIDENCE_DEPTH)) {
+        if (e.busy !== (kind === 'busy')) continue;
+        rows.push(termsOf(e));
+        labels.push(e.serial === q.brand ? 1 : 0);
+      }
+    }
+    if (rows.length === 0) throw new Error(`no ${kind} pictures among the calibration queries`);
+    fits[kind] = fitLogistic(rows, labels);
+    pairs += rows.length;
+  }
+  // The isotonic map of the regressions' output, through the middle of each pooled block.
+  const blocks = poolAdjacentViolators(
+    queries.flatMap((q) =>
+      (q.evidence ?? [])
+        .slice(0, EVIDENCE_DEPTH)
+        .map((e) => ({ x: regressionScore(fits, e), y: e.serial === q.brand ? 1 : 0 })),
+    ),
+  );
+  const map = {
+    score: blocks.map((b) => round6((b.lo + b.hi) / 2)),
+    probability: blocks.map((b) => round4(b.mean)),
+  };
+  const curve: Calibration = { ...fits, curve: map, likely: 1, possible: 0 };
+  // Thresholds on the first result of every query (the mark of highest probability), in probabilities.
+  const firsts = queries
+    .filter((q) => (q.evidence ?? []).length > 0)
+    .map((q) => {
+      const best = q.evidence!.map((e) => ({ p: probabilityOf(curve, e), right: e.serial === q.brand }));
+      return best.reduce((a, b) => (b.p > a.p ? b : a));
+    })
+    .sort((a, b) => b.p - a.p);
+  // likely: the lowest threshold whose "likely" answers are right at least 95% of the time, with 95% confidence.
+  let likely = 1;
+  let right = 0;
+  for (const [i, f] of firsts.entries()) {
+    if (f.right) right++;
+    const next = firsts[i + 1];
+    if ((!next || next.p < f.p) && wilsonLowerBound(right, i + 1) >= 0.95) likely = f.p;
+  }
+  // possible: 95% of the true matches among the answered marks (first or not) are at least "possible".
+  const rightScores = queries
+    .flatMap((q) => (q.evidence ?? []).slice(0, EVIDENCE_DEPTH).filter((e) => e.serial === q.brand))
+    .map((e) => probabilityOf(curve, e))
+    .sort((a, b) => a - b);
+  const possible = Math.min(likely, rightScores[Math.floor(rightScores.length * 0.05)] ?? 0);
+  const rounded = (l: Logistic) => ({ weights: l.weights.map(round4), bias: round4(l.bias) });
+  return {
+    plain: rounded(fits.plain),
+    busy: rounded(fits.busy),
+    curve: map,
+    likely: round4(likely),
+    possible: round4(possible),
+    pairs,
+  };
+}
+
+const round4 = (v: number) => Math.round(v * 10_000) / 10_000;
+const round6 = (v: number) => Math.round(v * 1_000_000) / 1_000_000;
+
 /** Pool adjacent violators over (x, y) sorted by x: the blocks of the non-decreasing least-squares fit. */
 function poolAdjacentViolators(
   points: { x: number; y: number }[],
@@ -101,51 +241,3 @@ function poolAdjacentViolators(
   }
   return blocks.map((b) => ({ lo: b.lo, hi: b.hi, mean: b.sum / b.n, n: b.n }));
 }
-
-/** Fits the calibration on raw-similarity queries (a path without calibration) and picks the thresholds. */
-export function fitCalibration(queries: readonly BenchQuery[]): Calibration & { pairs: number } {
-  const points = queries.flatMap((q) => q.results.map((r) => ({ x: r.score, y: r.serial === q.brand ? 1 : 0 })));
-  const blocks = poolAdjacentViolators(points);
-  const similarity: number[] = [];
-  const probability: number[] = [];
-  for (const b of blocks) {
-    similarity.push(b.lo);
-    probability.push(b.mean);
-    if (b.hi > b.lo) {
-      similarity.push(b.hi);
-      probability.push(b.mean);
-    }
-  }
-  const curve = { similarity, probability, likely: 1, possible: 0 };
-  // Thresholds on the first result of every query, in probabilities.
-  const firsts = queries
-    .filter((q) => q.results.length > 0)
-    .map((q) => ({ p: probabilityOf(curve, q.results[0]!.score), right: q.results[0]!.serial === q.brand }))
-    .sort((a, b) => b.p - a.p);
-  // likely: the lowest threshold at which "likely" keeps a precision of at least 0.95 from there up.
-  let likely = 1;
-  let right = 0;
-  let worst = 1;
-  for (const [i, f] of firsts.entries()) {
-    if (f.right) right++;
-    if (i + 1 >= 20) worst = Math.min(worst, right / (i + 1));
-    const next = firsts[i + 1];
-    if (worst >= 0.95 && i + 1 >= 20 && (!next || next.p < f.p)) likely = f.p;
-  }
-  // possible: 95% of the right first results are at least "possible".
-  const rightScores = firsts
-    .filter((f) => f.right)
-    .map((f) => f.p)
-    .sort((a, b) => a - b);
-  const possible = Math.min(likely, rightScores[Math.floor(rightScores.length * 0.05)] ?? 0);
-  return {
-    similarity: round(similarity),
-    probability: round(probability),
-    likely: round4(likely),
-    possible: round4(possible),
-    pairs: points.length,
-  };
-}
-
-const round4 = (v: number) => Math.round(v * 10_000) / 10_000;
-const round = (values: number[]) => values.map(round4);

@@ -6,7 +6,8 @@
  *                       (data/models/logo-embedder/logo-embedder.onnx) and the training record (training.json)
  *  3. centre.ts         the mean embedding of pictures that show no logo whole (probes.py), subtracted from every
  *                       embedding (centre.json)
- *  4. calibrate.ts      isotonic calibration and match thresholds on the validation brands (calibration.json)
+ *  4. calibrate.ts      the calibration (per-kind logistic regressions) and match thresholds on the validation
+ *                       brands (calibration.json)
  *  5. model-card.ts     MODEL_CARD.md: data, counts, hashes, seed, time taken
  *
  * Runs under `nice`; torch uses one thread plus one worker process, so the machine stays usable. Options are passed

@@ -13,15 +13,25 @@
  *     searched, and each mark keeps its best window; CN searches only marks in force.
  *  4. If the primary is slow, throttled or failing, answer from the in-process perceptual index with
  *     `degraded: true`; if that cannot answer either, 503 (the chain refunds the charge).
- *  5. Each mark's best similarity becomes the probability that the picture shows it (the path's calibration) and a
- *     verdict, `match`: likely, possible or none (calibration.ts). With `detail`, each result says where in the
- *     picture its mark was found (`region`, in the picture's pixels).
+ *  5. Each mark's evidence in the answer (its best similarity, its lead over the crowd, whether it is first, whether
+ *     the picture is busy) becomes the probability that the picture shows it (the path's calibration) and a verdict,
+ *     `match`: likely, possible or none (calibration.ts). With `detail`, each result says where in the picture its
+ *     mark was found (`region`, in the picture's pixels).
  */
 import { ServiceUnavailableError } from '../errors';
 import { SearchBackendUnavailableError } from './image-errors';
 import type { Market } from '../marks/mark-record';
 import type { CoverageRecord, Embedder, NormalizedImage, VectorIndex, VectorMatch } from '../ports';
-import { probabilityOf, verdictOf, type Calibration, type MatchVerdict } from './calibration';
+import {
+  EVIDENCE_DEPTH,
+  evidenceOf,
+  probabilityOf,
+  verdictOf,
+  type Calibration,
+  type MatchEvidence,
+  type MatchVerdict,
+} from './calibration';
+import { plainBackground } from './content-proposals';
 import { WHOLE, type Window } from './regions';
 
 export interface SearchPath {
@@ -109,7 +119,9 @@ async function searchOn(
     path.embedder.embedWindows && windows.length > 1
       ? await path.embedder.embedWindows(image, windows, { signal })
       : [await path.embedder.embed(image, { signal })];
-  const answers = await Promise.all(vectors.map((vector) => path.index.query(vector, { ...query, signal })));
+  // Every window asks for at least EVIDENCE_DEPTH marks: the calibration reads a mark against the rest of the answer.
+  const asked = { ...query, topK: Math.max(query.topK, EVIDENCE_DEPTH), signal };
+  const answers = await Promise.all(vectors.map((vector) => path.index.query(vector, asked)));
   const best = new Map<string, FoundMark>();
   for (const [w, matches] of answers.entries()) {
     for (const match of matches) {
@@ -139,10 +151,15 @@ export function regionInPicture(image: NormalizedImage, window: Window): Picture
   };
 }
 
+/** One mark of an answer with its evidence, before ranking and the limit (what the calibration is fit on). */
+export interface AnsweredMark extends MatchEvidence {
+  serial: string;
+}
+
 export async function searchLogos(
   sources: LogoSearchSources,
   request: LogoSearchRequest,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; onEvidence?: (marks: AnsweredMark[]) => void } = {},
 ): Promise<LogoSearchResponse> {
   const bytes =
     request.image_b64 !== undefined
@@ -186,13 +203,20 @@ export async function searchLogos(
     request.country === 'CN' ? sources.coverage('CN') : undefined,
   ]);
   const calibration = answered?.calibration;
-  const results: LogoResult[] = matches
-    .filter((m) => !query.liveOnly || m.isLive)
-    .sort((a, b) => b.score - a.score)
+  const found = matches.filter((m) => !query.liveOnly || m.isLive).sort((a, b) => b.score - a.score);
+  const evidence = evidenceOf(
+    found.map((m) => Math.min(1, Math.max(0, m.score))),
+    plainBackground(image) === undefined,
+  );
+  options.onEvidence?.(found.map((m, i) => ({ serial: m.serial, ...evidence[i]! })));
+  const results: LogoResult[] = found
+    .map((m, i) => {
+      const { similarity } = evidence[i]!;
+      return { m, similarity, score: calibration ? probabilityOf(calibration, evidence[i]!) : similarity };
+    })
+    .sort((a, b) => b.score - a.score || b.similarity - a.similarity)
     .slice(0, request.limit)
-    .map((m) => {
-      const similarity = Math.min(1, Math.max(0, m.score));
-      const score = calibration ? probabilityOf(calibration, similarity) : similarity;
+    .map(({ m, score }) => {
       const region = request.detail ? regionInPicture(image, m.window) : undefined;
       return {
         serial: m.serial,

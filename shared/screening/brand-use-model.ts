@@ -32,15 +32,24 @@ export interface BrandUseModelData {
   trainedOn: unknown;
 }
 
+/** The deepest tree the engine lays out (a perfect tree of this depth has 2^depth leaves). */
+const MAX_DEPTH = 10;
+
 export class BrandUseModel {
-  // Every tree's nodes in one set of arrays; child indices are absolute, a leaf's feature is -1.
+  /**
+   * Every tree laid out as a perfect binary tree of the model's depth, one after another: node i's children are
+   * 2i + 1 (`x <= threshold`) and 2i + 2, so a walk is a fixed number of steps with no child arrays to read. A leaf
+   * above the full depth becomes splits that always go left (threshold +Infinity), its value copied to every leaf
+   * below it.
+   */
+  private readonly depth: number;
   private readonly feature: Int32Array;
   private readonly threshold: Float64Array;
-  private readonly left: Int32Array;
-  private readonly right: Int32Array;
-  /** Leaf values times the learning rate. */
-  private readonly value: Float64Array;
-  private readonly roots: Int32Array;
+  /** Leaf values times the learning rate, 2^depth per tree. */
+  private readonly leaf: Float64Array;
+  private readonly trees: number;
+  /** The features as float32, as scikit-learn reads them (filled from the caller's array on each call). */
+  private readonly asFloat32 = new Float32Array(FEATURE_COUNT);
   private readonly init: number;
   private readonly plattA: number;
   private readonly plattB: number;
@@ -54,28 +63,32 @@ export class BrandUseModel {
         `brand-use model ${data.version} was fitted on other features than the engine computes: run npm run train:screen`,
       );
     }
-    const nodes = data.trees.reduce((n, t) => n + t.feature.length, 0);
-    this.feature = new Int32Array(nodes);
-    this.threshold = new Float64Array(nodes);
-    this.left = new Int32Array(nodes);
-    this.right = new Int32Array(nodes);
-    this.value = new Float64Array(nodes);
-    this.roots = new Int32Array(data.trees.length);
-    let base = 0;
+    const depthOf = (tree: TreeData, node: number): number =>
+      tree.left[node] === -1 ? 0 : 1 + Math.max(depthOf(tree, tree.left[node]!), depthOf(tree, tree.right[node]!));
+    this.depth = Math.max(0, ...data.trees.map((tree) => depthOf(tree, 0)));
+    if (this.depth > MAX_DEPTH) throw new Error(`brand-use model ${data.version}: trees deeper than ${MAX_DEPTH}`);
+    const inner = 2 ** this.depth - 1;
+    const leaves = 2 ** this.depth;
+    this.trees = data.trees.length;
+    this.feature = new Int32Array(this.trees * inner);
+    this.threshold = new Float64Array(this.trees * inner);
+    this.leaf = new Float64Array(this.trees * leaves);
     data.trees.forEach((tree, t) => {
-      this.roots[t] = base;
-      for (let i = 0; i < tree.feature.length; i++) {
-        const leaf = tree.left[i] === -1;
-        const feature = tree.feature[i]!;
-        if (!leaf && (feature < 0 || feature >= FEATURE_COUNT))
+      const place = (node: number, at: number, level: number): void => {
+        const isLeaf = tree.left[node] === -1;
+        if (level === this.depth) {
+          this.leaf[t * leaves + at - inner] = data.learningRate * tree.value[node]!;
+          return;
+        }
+        const feature = isLeaf ? 0 : tree.feature[node]!;
+        if (feature < 0 || feature >= FEATURE_COUNT)
           throw new Error(`brand-use model ${data.version}: tree ${t} splits on feature ${feature}`);
-        this.feature[base + i] = leaf ? -1 : feature;
-        this.threshold[base + i] = tree.threshold[i]!;
-        this.left[base + i] = leaf ? -1 : base + tree.left[i]!;
-        this.right[base + i] = leaf ? -1 : base + tree.right[i]!;
-        this.value[base + i] = data.learningRate * tree.value[i]!;
-      }
-      base += tree.feature.length;
+        this.feature[t * inner + at] = feature;
+        this.threshold[t * inner + at] = isLeaf ? Number.POSITIVE_INFINITY : tree.threshold[node]!;
+        place(isLeaf ? node : tree.left[node]!, 2 * at + 1, level + 1);
+        place(isLeaf ? node : tree.right[node]!, 2 * at + 2, level + 1);
+      };
+      place(0, 0, 0);
     });
     this.init = data.init;
     this.plattA = data.platt.a;
@@ -87,17 +100,20 @@ export class BrandUseModel {
 
   /** The trees' summed margin, before scaling. */
   margin(features: Float64Array): number {
+    // sklearn's trees read features as float32: so does this walk, or a value next to a threshold goes astray.
+    const x = this.asFloat32;
+    x.set(features);
+    const { feature, threshold, leaf, depth, trees } = this;
+    const inner = 2 ** depth - 1;
     let z = this.init;
-    const { feature, threshold, left, right, value, roots } = this;
-    for (let t = 0; t < roots.length; t++) {
-      let node = roots[t]!;
-      let f = feature[node]!;
-      while (f !== -1) {
-        // sklearn's trees read features as float32: so does this walk, or a value next to a threshold goes astray.
-        node = Math.fround(features[f]!) <= threshold[node]! ? left[node]! : right[node]!;
-        f = feature[node]!;
+    for (let t = 0, base = 0, leafBase = -inner; t < trees; t++, base += inner, leafBase += inner + 1) {
+      let node = 0;
+      for (let level = 0; level < depth; level++) {
+        const i = base + node;
+        // A NaN feature goes right, as in scikit-learn's walk of a tree without missing-value support.
+        node = x[feature[i]!]! <= threshold[i]! ? 2 * node + 1 : 2 * node + 2;
       }
-      z += value[node]!;
+      z += leaf[leafBase + node]!;
     }
     return z;
   }

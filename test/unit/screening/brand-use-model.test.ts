@@ -5,6 +5,8 @@
  */
 import { FEATURE_COUNT, FEATURE_NAMES } from '../../../shared/screening/brand-use-features';
 import { BrandUseModel, shippedBrandUseModel, type BrandUseModelData } from '../../../shared/screening/brand-use-model';
+import modelData from '../../../data/screening/brand-use-model.json';
+import { seededRandom } from '../../../builders/synthetic-uspto/random';
 
 const DISTANCE = FEATURE_NAMES.indexOf('distance');
 const FIRST = FEATURE_NAMES.indexOf('pos_first');
@@ -89,5 +91,51 @@ describe('BrandUseModel', () => {
     const p = shipped.probability(new Float64Array(FEATURE_COUNT));
     expect(p).toBeGreaterThan(0);
     expect(p).toBeLessThan(1);
+  });
+
+  it('walks trees of uneven depth, and the shipped trees, as a node-by-node walk of the trees as written does', () => {
+    const data = modelData as BrandUseModelData;
+    // The reference: each tree walked from its root by its own child arrays.
+    const reference = (trees: BrandUseModelData['trees'], x: Float64Array, init: number, rate: number) => {
+      let z = init;
+      for (const tree of trees) {
+        let node = 0;
+        while (tree.left[node] !== -1)
+          node = Math.fround(x[tree.feature[node]!]!) <= tree.threshold[node]! ? tree.left[node]! : tree.right[node]!;
+        z += rate * tree.value[node]!;
+      }
+      return z;
+    };
+    // Depth 2 on the left, a leaf at depth 1 on the right; and a stump.
+    const uneven: BrandUseModelData['trees'] = [
+      {
+        feature: [DISTANCE, FIRST, -1, -1, -1],
+        threshold: [0.5, 0.5, 0, 0, 0],
+        left: [1, 2, -1, -1, -1],
+        right: [4, 3, -1, -1, -1],
+        value: [0, 0, 1, 2, 3],
+      },
+      { feature: [FIRST, -1, -1], threshold: [0.5, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, 5, 7] },
+    ];
+    const small = model({ trees: uneven, learningRate: 1, init: 0 });
+    for (const [d, f, expected] of [
+      [0, 0, 1 + 5],
+      [0, 1, 2 + 7],
+      [1, 0, 3 + 5],
+      [1, 1, 3 + 7],
+    ] as const) {
+      expect(small.margin(features({ [DISTANCE]: d, [FIRST]: f }))).toBe(expected);
+    }
+    const shipped = shippedBrandUseModel();
+    const random = seededRandom(17);
+    const thresholds = data.trees.flatMap((t) => t.threshold.filter((_, i) => t.left[i] !== -1));
+    for (let n = 0; n < 300; n++) {
+      // Values on, beside and between the trees' own thresholds, so that every branch is taken.
+      const x = new Float64Array(FEATURE_COUNT).map(() => {
+        const t = thresholds[Math.floor(random() * thresholds.length)]!;
+        return random() < 0.3 ? t : t + (random() - 0.5) * 0.2;
+      });
+      expect(shipped.margin(x)).toBeCloseTo(reference(data.trees, x, data.init, data.learningRate), 9);
+    }
   });
 });
