@@ -249,10 +249,17 @@ function inCommonPhrase(norms: readonly string[], start: number, end: number): b
   for (let from = Math.max(0, end - 3); from <= start; from++) {
     for (let to = end; to <= Math.min(norms.length, from + 3); to++) {
       if (to - from < 2 || (from === start && to === end)) continue;
-      if (isCommonPhrase(norms.slice(from, to).join(' '))) return true;
+      if (isCommonPhrase(spaced(norms, from, to))) return true;
     }
   }
   return false;
+}
+
+/** The words from `from` to `to` joined by spaces (two or three words: no array is built). */
+function spaced(norms: readonly string[], from: number, to: number): string {
+  let text = norms[from]!;
+  for (let i = from + 1; i < to; i++) text += ` ${norms[i]!}`;
+  return text;
 }
 
 /** Where the run stands, what comes before and after it, and how the title is written. */
@@ -267,7 +274,7 @@ function setContext(set: Setter, title: TitleContext, candidate: Candidate): voi
   set('maker_slot', title.isMakerSlot(candidate));
   const norms = title.normalised;
   set('in_common_phrase', inCommonPhrase(norms, start, end));
-  set('run_common_phrase', end - start >= 2 && end - start <= 3 && isCommonPhrase(norms.slice(start, end).join(' ')));
+  set('run_common_phrase', end - start >= 2 && end - start <= 3 && isCommonPhrase(spaced(norms, start, end)));
   set('cue_nominative', nominativeCueOfNormalised(norms, start) !== undefined);
   set('cue_right_after', followsNominativeCue(norms, start));
   const previous = start > 0 ? norms[start - 1] : undefined;
