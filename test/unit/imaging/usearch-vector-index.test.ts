@@ -49,6 +49,26 @@ describe('UsearchVectorIndex', () => {
     expect(nearest[0]!.serial).toBe(`S-${exactNearest(vectors, near)}`);
   });
 
+  it('finds every stored vector by itself, and builds the same graph from the same batch', async () => {
+    // 300 clusters of 8 near-duplicates (designs of one logo and its variants): where a graph built on many threads
+    // at once can leave a vector no search reaches.
+    const clustered = Array.from({ length: 2400 }, (_, i) => {
+      const centre = unitVector(Math.floor(i / 8) + 1);
+      const noise = unitVector(10_000 + i);
+      const v = centre.map((x, d) => x + 0.05 * noise[d]!);
+      const norm = Math.hypot(...v);
+      return { vector: v.map((x) => x / norm), metadata: metadataOf(i) };
+    });
+    const answers = async () => {
+      const index = UsearchVectorIndex.fromVectors(DIMENSIONS, clustered);
+      return Promise.all(clustered.map(async (item) => (await index.query(item.vector, { topK: 1 }))[0]!.serial));
+    };
+    const [first, second] = [await answers(), await answers()];
+
+    expect(first.filter((serial, i) => serial !== `S-${i}`)).toEqual([]);
+    expect(second).toEqual(first);
+  });
+
   it('applies the nice and live filters, still returning topK', async () => {
     const index = UsearchVectorIndex.fromVectors(DIMENSIONS, items);
 
