@@ -57,8 +57,8 @@ async function evaluatePath(embedder: Embedder, regions: boolean, marks: BenchMa
 
 /**
  * What each part of the learned path buys on the two hard pictures: the whole picture alone, the grid of windows,
- * the windows around blobs, and the centring (the same model uncentred). Raw similarity, no calibration (AUROC is
- * unchanged by a monotone calibration but for its ties).
+ * the windows around blobs, and the centring (the same model uncentred). Raw similarity, no calibration: the AUROC
+ * there is the similarity's own, before the calibration reads the rest of the answer and the kind of picture.
  */
 async function ablationTable(marks: BenchMarks, centredModel: Embedder, uncentred: Embedder): Promise<string[]> {
   const pictures = SELLER_PERTURBATIONS.filter(([, , group]) => group === 'picture');
