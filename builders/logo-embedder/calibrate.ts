@@ -5,13 +5,16 @@
  * Pairs: every answered mark (the first 10 by similarity) of QUERIES_PER_PERTURBATION seller pictures per
  * perturbation and of as many other designs of registered marks, registered and unregistered brands alike, searched
  * through the service's own search without a calibration, each with its evidence (shared/imaging/calibration.ts).
+ * One calibration per search: the learned embedder over every window, the same over the first REMOTE_WINDOWS
+ * windows (what a search against S3 Vectors asks), and the perceptual descriptor.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LearnedLogoEmbedder } from '../../shared/adapters/local/learned-logo-embedder';
 import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
-import { candidateWindows } from '../../shared/imaging/regions';
-import type { Embedder } from '../../shared/ports';
+import { calibrationKey } from '../../shared/imaging/logo-calibrations';
+import { candidateWindows, REMOTE_WINDOWS, type Window } from '../../shared/imaging/regions';
+import type { Embedder, NormalizedImage } from '../../shared/ports';
 import { crossDesignQueries, indexOf, loadBenchMarks, runQueries } from './logo-benchmark';
 import { fitCalibration } from './open-set-metrics';
 
@@ -26,22 +29,28 @@ async function calibrate(): Promise<void> {
   const started = Date.now();
   const marks = await loadBenchMarks('validation');
   const learned = await LearnedLogoEmbedder.load(MODEL);
-  const paths: [Embedder, boolean][] = [
-    [learned, true],
-    [new PerceptualDescriptorEmbedder(), false],
+  // The learned embedder with every window (in process), with the first REMOTE_WINDOWS (a remote index), and the
+  // descriptor on the whole picture.
+  const paths: [Embedder, ((image: NormalizedImage) => Window[]) | undefined, number | undefined][] = [
+    [learned, (image) => candidateWindows(image), undefined],
+    [learned, (image) => candidateWindows(image, REMOTE_WINDOWS), REMOTE_WINDOWS],
+    [new PerceptualDescriptorEmbedder(), undefined, undefined],
   ];
   const embedders: Record<string, unknown> = {};
-  for (const [embedder, regions] of paths) {
-    const index = await indexOf(embedder, marks.registered);
-    const path = { embedder, index, ...(regions ? { windows: candidateWindows } : {}) };
+  const indexes = new Map<Embedder, Awaited<ReturnType<typeof indexOf>>>();
+  for (const [embedder, windows, maxWindows] of paths) {
+    const index = indexes.get(embedder) ?? (await indexOf(embedder, marks.registered));
+    indexes.set(embedder, index);
+    const path = { embedder, index, ...(windows ? { windows } : {}) };
     const queries = [
       ...(await runQueries(path, marks, { queriesPerPerturbation: QUERIES_PER_PERTURBATION, seed: SEED })),
       ...(await crossDesignQueries(path, marks, QUERIES_PER_PERTURBATION)),
     ];
     const { pairs, ...calibration } = fitCalibration(queries);
-    embedders[embedder.name] = { ...calibration, fitOn: { queries: queries.length, pairs } };
+    const key = calibrationKey(embedder.name, maxWindows);
+    embedders[key] = { ...calibration, fitOn: { queries: queries.length, pairs } };
     console.log(
-      `${embedder.name}: ${queries.length} queries, ${pairs} pairs, likely >= ${calibration.likely}, possible >= ${calibration.possible}`,
+      `${key}: ${queries.length} queries, ${pairs} pairs, likely >= ${calibration.likely}, possible >= ${calibration.possible}`,
     );
   }
   const registered = [...marks.registered.values()].flat().length;

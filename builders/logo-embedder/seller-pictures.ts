@@ -12,6 +12,9 @@
  *   text beside           a line of product text set beside the logo, 40% of its height
  *   30% on busy picture   the logo at 30% of the side of a 512 px cluttered photo stand-in (gradient, noise, 20-40
  *                         random shapes of random colours, blurred), at a random place
+ *   on a product          a product photographed on white (a shirt, a box, a mug or a bag, one shaded colour, 75-90%
+ *                         of a 512 px picture) with the logo printed on it at 25-35% of the picture's side: the
+ *                         background is plain, but the logo is no blob of its own
  */
 import sharp from 'sharp';
 
@@ -201,6 +204,51 @@ const busy30: Perturbation = async (logo, random) => {
     .toBuffer();
 };
 
+/** A product silhouette as SVG in a `side` square, and the box on it where a print goes. */
+function productShape(random: Random, side: number): { svg: string; print: { x: number; y: number; w: number } } {
+  const s = side * (0.75 + random() * 0.15);
+  const [x0, y0] = [(side - s) / 2, (side - s) / 2];
+  const at = (fx: number, fy: number) => `${(x0 + fx * s).toFixed(1)},${(y0 + fy * s).toFixed(1)}`;
+  const kind = Math.floor(random() * 4);
+  const outline =
+    kind === 0 // a shirt: body, sleeves, neckline
+      ? `<path d="M${at(0.3, 0.05)} L${at(0.42, 0.1)} L${at(0.58, 0.1)} L${at(0.7, 0.05)} L${at(1, 0.25)} L${at(0.88, 0.42)} L${at(0.8, 0.36)} L${at(0.8, 1)} L${at(0.2, 1)} L${at(0.2, 0.36)} L${at(0.12, 0.42)} L${at(0, 0.25)} Z" fill="url(#p)"/>`
+      : kind === 1 // a box
+        ? `<rect x="${at(0.05, 0.1).split(',')[0]}" y="${at(0.05, 0.1).split(',')[1]}" width="${0.9 * s}" height="${0.85 * s}" rx="${0.03 * s}" fill="url(#p)"/>`
+        : kind === 2 // a mug: body and handle
+          ? `<rect x="${at(0.05, 0.1).split(',')[0]}" y="${at(0.05, 0.1).split(',')[1]}" width="${0.7 * s}" height="${0.85 * s}" rx="${0.06 * s}" fill="url(#p)"/><ellipse cx="${at(0.8, 0.5).split(',')[0]}" cy="${at(0.8, 0.5).split(',')[1]}" rx="${0.14 * s}" ry="${0.22 * s}" fill="none" stroke="url(#p)" stroke-width="${0.06 * s}"/>`
+          : // a bag: body and handle
+            `<rect x="${at(0.05, 0.3).split(',')[0]}" y="${at(0.05, 0.3).split(',')[1]}" width="${0.9 * s}" height="${0.7 * s}" rx="${0.04 * s}" fill="url(#p)"/><path d="M${at(0.3, 0.32)} Q${at(0.5, -0.1)} ${at(0.7, 0.32)}" fill="none" stroke="url(#p)" stroke-width="${0.04 * s}"/>`;
+  const centre = [
+    [0.5, 0.45],
+    [0.5, 0.52],
+    [0.4, 0.52],
+    [0.5, 0.65],
+  ][kind]!;
+  return { svg: outline, print: { x: x0 + centre[0]! * s, y: y0 + centre[1]! * s, w: s } };
+}
+
+const onProduct: Perturbation = async (logo, random) => {
+  const side = 512;
+  const [h, sat, l] = [random() * 360, random() * 0.8, 0.15 + random() * 0.7];
+  const [light, dark] = [hslToRgb(h, sat, Math.min(0.95, l + 0.12)), hslToRgb(h, sat, Math.max(0.05, l - 0.12))];
+  const { svg: outline, print } = productShape(random, side);
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}"><defs><linearGradient id="p" x1="0" y1="0" x2="1" y2="1">` +
+    `<stop offset="0" stop-color="rgb(${light.join(',')})"/><stop offset="1" stop-color="rgb(${dark.join(',')})"/></linearGradient></defs>` +
+    `<rect width="${side}" height="${side}" fill="#fff"/>${outline}</svg>`;
+  const target = Math.round(side * (0.25 + random() * 0.1));
+  const small = await sharp(logo).resize(target, target, { fit: 'inside' }).png().toBuffer();
+  const { width, height } = await sizeOf(small);
+  const left = Math.max(0, Math.min(side - width, Math.round(print.x - width / 2)));
+  const top = Math.max(0, Math.min(side - height, Math.round(print.y - height / 2)));
+  return sharp(Buffer.from(svg))
+    .composite([{ input: small, left, top }])
+    .flatten({ background: WHITE })
+    .png()
+    .toBuffer();
+};
+
 export const THE_FILE: Perturbation = async (logo) => onWhite(logo);
 
 /** Name, perturbation, and whether it belongs to the "average over simple changes" aim. */
@@ -214,4 +262,5 @@ export const SELLER_PERTURBATIONS: [string, Perturbation, 'file' | 'simple' | 'p
   ['JPEG quality 30', jpeg30, 'simple'],
   ['text beside it', textBeside, 'picture'],
   ['30% size on a busy picture', busy30, 'picture'],
+  ['printed on a product on white', onProduct, 'picture'],
 ];

@@ -11,8 +11,8 @@
 import type { Market } from '../marks/mark-record';
 import type { DataBatchStore, Embedder, LogoIndexStore, NormalizedImage, VectorIndex } from '../ports';
 import type { Calibration } from './calibration';
-import { LOGO_CALIBRATIONS } from './logo-calibrations';
-import { candidateWindows } from './regions';
+import { calibrationKey, LOGO_CALIBRATIONS } from './logo-calibrations';
+import { candidateWindows, REMOTE_WINDOWS } from './regions';
 import { decodeBase64Image } from './image-input';
 import { checkUrlBeforeLookup, fetchImageSafely } from './fetch-image-safely';
 import { checkImageBeforeWork, normalizeImage } from './normalize-image';
@@ -46,10 +46,10 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
   const descriptor = new PerceptualDescriptorEmbedder();
   const calibrations = setup.calibrations ?? LOGO_CALIBRATIONS;
   const primary = setup.primary;
-  // A remote index answers one query per window over the network: the first ten windows only.
-  const primaryWindows = primary?.index
-    ? (image: NormalizedImage) => candidateWindows(image, 10)
-    : (image: NormalizedImage) => candidateWindows(image);
+  // A remote index answers one query per window over the network: the first REMOTE_WINDOWS windows only, scored by
+  // the calibration fit on that search.
+  const primaryWindowBudget = primary?.index ? REMOTE_WINDOWS : undefined;
+  const primaryWindows = (image: NormalizedImage) => candidateWindows(image, primaryWindowBudget);
   const loaded = new Map<Market, { batchId: string; search: Promise<MarketSearch> }>();
   const checkedAt = new Map<Market, number>();
   let latestLogos = new Map<Market, string>();
@@ -74,7 +74,8 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
     const loadPath = async (embedder: Embedder, remote?: (market: Market) => VectorIndex) => {
       try {
         const index = remote ? remote(name) : await setup.indexes.load(name, embedder);
-        const calibration = calibrations[embedder.name];
+        const calibration =
+          calibrations[calibrationKey(embedder.name, embedder === primary?.embedder ? primaryWindowBudget : undefined)];
         return {
           embedder,
           index,

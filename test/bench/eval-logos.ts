@@ -12,11 +12,11 @@
  * EVAL_QUERIES (default 200) designs are sampled per perturbation.
  */
 import { LearnedLogoEmbedder } from '../../shared/adapters/local/learned-logo-embedder';
-import { LOGO_CALIBRATIONS } from '../../shared/imaging/logo-calibrations';
+import { calibrationKey, LOGO_CALIBRATIONS } from '../../shared/imaging/logo-calibrations';
 import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
-import { CANDIDATE_WINDOWS, candidateWindows } from '../../shared/imaging/regions';
+import { CANDIDATE_WINDOWS, candidateWindows, REMOTE_WINDOWS } from '../../shared/imaging/regions';
 import type { SearchPath } from '../../shared/imaging/search-logos';
-import type { Embedder } from '../../shared/ports';
+import type { Embedder, NormalizedImage } from '../../shared/ports';
 import {
   crossDesignQueries,
   indexOf,
@@ -39,20 +39,34 @@ interface PathReport {
   queries: BenchQuery[];
 }
 
-async function evaluatePath(embedder: Embedder, regions: boolean, marks: BenchMarks): Promise<PathReport> {
+/**
+ * One search path over the test brands: `regions` searches the windows of candidateWindows (at most `maxWindows`, as
+ * against a remote index, with the calibration fit for that budget), otherwise the whole picture.
+ */
+async function evaluatePath(
+  embedder: Embedder,
+  regions: boolean,
+  marks: BenchMarks,
+  maxWindows?: number,
+): Promise<PathReport> {
   const index = await indexOf(embedder, marks.registered);
-  const calibration = LOGO_CALIBRATIONS[embedder.name];
+  const calibration = LOGO_CALIBRATIONS[calibrationKey(embedder.name, maxWindows)];
   const path: SearchPath = {
     embedder,
     index,
     ...(calibration ? { calibration } : {}),
-    ...(regions ? { windows: candidateWindows } : {}),
+    ...(regions ? { windows: (image: NormalizedImage) => candidateWindows(image, maxWindows) } : {}),
   };
   const queries = [
     ...(await runQueries(path, marks, { queriesPerPerturbation: QUERIES, seed: SEED })),
     ...(await crossDesignQueries(path, marks, QUERIES)),
   ];
-  return { name: regions ? `${embedder.name} + regions` : embedder.name, queries };
+  const name = !regions
+    ? embedder.name
+    : maxWindows === undefined
+      ? `${embedder.name} + regions`
+      : `${embedder.name}, first ${maxWindows} windows (S3 Vectors)`;
+  return { name, queries };
 }
 
 /**
@@ -67,7 +81,7 @@ async function ablationTable(marks: BenchMarks, centredModel: Embedder, uncentre
     ['whole picture only', { embedder: centredModel, index: centredIndex }],
     ['+ grid of windows', { embedder: centredModel, index: centredIndex, windows: CANDIDATE_WINDOWS }],
     [
-      '+ blob windows (plain background) or 0.35 windows (busy): shipped',
+      '+ blob windows (plain background) or 0.45 and 0.35 windows (busy): shipped',
       { embedder: centredModel, index: centredIndex, windows: candidateWindows },
     ],
     [
@@ -159,6 +173,7 @@ export async function evaluateHeldOutLogos(): Promise<string> {
   const uncentred = await LearnedLogoEmbedder.load(MODEL, { centre: { model_sha256: 'none', vector: [] } });
   const reports = [
     await evaluatePath(learned, true, marks),
+    await evaluatePath(learned, true, marks, REMOTE_WINDOWS),
     await evaluatePath(new PerceptualDescriptorEmbedder(), false, marks),
   ];
   const ablation = await ablationTable(marks, learned, uncentred);
@@ -173,7 +188,8 @@ export async function evaluateHeldOutLogos(): Promise<string> {
       `(SVG the service refuses). ${QUERIES} designs sampled per perturbation (registered and unregistered alike, seed ${SEED}); ` +
       "each picture goes through the service's search: normalise, the learned embedder over the whole picture, the windows " +
       'around its blobs and the grid (shared/imaging/regions.ts), the in-process index, the calibration. ' +
-      'The descriptor row is the degraded path (whole picture only).',
+      'The "first 10 windows" columns are the same search as it runs against S3 Vectors in AWS (the first ' +
+      `${REMOTE_WINDOWS} windows only, its own calibration); the descriptor columns are the degraded path (whole picture only).`,
     '',
     ...recallTable(reports),
     '',

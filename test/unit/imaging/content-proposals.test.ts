@@ -78,16 +78,18 @@ describe('windows with content', () => {
     const windows = candidateWindows(band);
     expect(windows[0]).toEqual(WHOLE);
     expect(windows.every((w, i) => i === 0 || hasContent(band, w))).toBe(true);
-    expect(windows.length).toBeLessThan(26);
-    // A busy picture (no plain background): no blob windows, the finer 0.35 grid instead.
+    expect(windows.length).toBeLessThan(1 + 9 + 4);
+    // A busy picture (no plain background): no blob windows, the finer 0.45 and 0.35 grids instead.
     let seed = 11;
     const noise = () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed % 256;
     };
     const busy = candidateWindows(image(96, () => [noise(), noise(), noise()]));
-    expect(busy).toHaveLength(1 + 25 + 25);
+    expect(busy).toHaveLength(1 + 9 + 16 + 25);
+    expect(busy.filter((w) => Math.abs(w.w - 0.45) < 1e-9)).toHaveLength(16);
     expect(busy.filter((w) => Math.abs(w.w - 0.35) < 1e-9)).toHaveLength(25);
+    expect(windows.some((w) => Math.abs(w.w - 0.45) < 1e-9)).toBe(false);
     expect(windows.some((w) => Math.abs(w.w - 0.35) < 1e-9)).toBe(false);
     // A budget of ten windows (a remote index) keeps the whole picture and the 3 x 3 grid of a busy picture.
     const noisy = image(96, () => [noise(), noise(), noise()]);

@@ -1,4 +1,4 @@
-import { CANDIDATE_WINDOWS, crop, WHOLE } from '../../../shared/imaging/regions';
+import { CANDIDATE_WINDOWS, candidateWindows, crop, WHOLE } from '../../../shared/imaging/regions';
 import { regionInPicture, searchLogos, type SearchPath } from '../../../shared/imaging/search-logos';
 import { bestDesignPerMark } from '../../../shared/imaging/best-design-per-mark';
 import type { Embedder, NormalizedImage, VectorIndex, VectorMatch } from '../../../shared/ports';
@@ -10,9 +10,9 @@ function image(size: number, paint: (x: number, y: number) => [number, number, n
 }
 
 describe('candidate windows', () => {
-  it('cover the whole picture first, then 3 x 3 windows of 0.6 and 4 x 4 of 0.45, all inside the picture', () => {
+  it('cover the whole picture first, then 3 x 3 windows of 0.6, all inside the picture', () => {
     expect(CANDIDATE_WINDOWS[0]).toEqual(WHOLE);
-    expect(CANDIDATE_WINDOWS).toHaveLength(26);
+    expect(CANDIDATE_WINDOWS).toHaveLength(10);
     for (const w of CANDIDATE_WINDOWS) {
       expect(w.x).toBeGreaterThanOrEqual(0);
       expect(w.x + w.w).toBeLessThanOrEqual(1 + 1e-9);
@@ -71,7 +71,7 @@ describe('the region search', () => {
   // A red square in the top-left 30% of a 224 picture.
   const picture = image(224, (x, y) => (x < 67 && y < 67 ? [255, 0, 0] : [40, 120, 40]));
   const sources = {
-    market: async () => ({ primary: { embedder, index, windows: CANDIDATE_WINDOWS } as SearchPath }),
+    market: async () => ({ primary: { embedder, index, windows: candidateWindows } as SearchPath }),
     imageFromBase64: () => Buffer.alloc(1),
     imageFromUrl: async () => Buffer.alloc(1),
     normalize: async () => ({ ...picture, content: { left: 0, top: 0, width: 224, height: 224 } }),
