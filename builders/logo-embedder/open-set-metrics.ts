@@ -48,12 +48,19 @@ export function openSetAuroc(queries: readonly BenchQuery[]): number {
   return auroc(queries.filter((q) => q.registered).map(top1), queries.filter((q) => !q.registered).map(top1));
 }
 
-export function likelyFigures(queries: readonly BenchQuery[]): { precision: number; recall: number; likely: number } {
+export function likelyFigures(queries: readonly BenchQuery[]): {
+  precision: number;
+  /** The one-sided 95% lower confidence bound of the precision. */
+  precisionAtLeast: number;
+  recall: number;
+  likely: number;
+} {
   const likely = queries.filter((q) => q.results[0]?.match === 'likely');
   const right = likely.filter((q) => q.results[0]!.serial === q.brand).length;
   const registered = queries.filter((q) => q.registered).length;
   return {
     precision: likely.length ? right / likely.length : Number.NaN,
+    precisionAtLeast: wilsonLowerBound(right, likely.length),
     recall: registered ? right / registered : Number.NaN,
     likely: likely.length,
   };
@@ -140,6 +147,9 @@ function solve(a: number[][], b: number[]): number[] {
   return x;
 }
 
+/** The probability from which an answer is "likely": each one right at least 95% of the time. */
+export const LIKELY_PROBABILITY = 0.95;
+
 /** The one-sided 95% lower confidence bound of a share of `right` in `n` (Wilson score interval). */
 export function wilsonLowerBound(right: number, n: number, z = 1.645): number {
   if (n === 0) return 0;
@@ -151,8 +161,8 @@ export function wilsonLowerBound(right: number, n: number, z = 1.645): number {
 /**
  * Fits the calibration on queries searched without one (their `evidence` recorded): for plain and for busy pictures
  * a logistic regression of "the mark is the query's brand" on the evidence of the first EVIDENCE_DEPTH marks of
- * every answer; the isotonic regression of the same outcome on their output; then the thresholds on the probability
- * of each query's first result.
+ * every answer; the isotonic regression of the same outcome on their output; then the thresholds: "likely" at
+ * LIKELY_PROBABILITY, "possible" where 95% of the true matches are at least that.
  */
 export function fitCalibration(queries: readonly BenchQuery[]): Calibration & { pairs: number } {
   const fits = {} as Record<'plain' | 'busy', Logistic>;
@@ -184,22 +194,8 @@ export function fitCalibration(queries: readonly BenchQuery[]): Calibration & { 
     probability: blocks.map((b) => round4(b.mean)),
   };
   const curve: Calibration = { ...fits, curve: map, likely: 1, possible: 0 };
-  // Thresholds on the first result of every query (the mark of highest probability), in probabilities.
-  const firsts = queries
-    .filter((q) => (q.evidence ?? []).length > 0)
-    .map((q) => {
-      const best = q.evidence!.map((e) => ({ p: probabilityOf(curve, e), right: e.serial === q.brand }));
-      return best.reduce((a, b) => (b.p > a.p ? b : a));
-    })
-    .sort((a, b) => b.p - a.p);
-  // likely: the lowest threshold whose "likely" answers are right at least 95% of the time, with 95% confidence.
-  let likely = 1;
-  let right = 0;
-  for (const [i, f] of firsts.entries()) {
-    if (f.right) right++;
-    const next = firsts[i + 1];
-    if ((!next || next.p < f.p) && wilsonLowerBound(right, i + 1) >= 0.95) likely = f.p;
-  }
+  // likely: a probability of at least LIKELY_PROBABILITY, where the curve reaches it (never, where it does not).
+  const likely = Math.max(...map.probability) >= LIKELY_PROBABILITY ? LIKELY_PROBABILITY : 1;
   // possible: 95% of the true matches among the answered marks (first or not) are at least "possible".
   const rightScores = queries
     .flatMap((q) => (q.evidence ?? []).slice(0, EVIDENCE_DEPTH).filter((e) => e.serial === q.brand))
@@ -220,7 +216,10 @@ export function fitCalibration(queries: readonly BenchQuery[]): Calibration & { 
 const round4 = (v: number) => Math.round(v * 10_000) / 10_000;
 const round6 = (v: number) => Math.round(v * 1_000_000) / 1_000_000;
 
-/** Pool adjacent violators over (x, y) sorted by x: the blocks of the non-decreasing least-squares fit. */
+/**
+ * Pool adjacent violators over (x, y) sorted by x: the blocks of the non-decreasing least-squares fit, each of at
+ * least MIN_BLOCK points.
+ */
 function poolAdjacentViolators(
   points: { x: number; y: number }[],
 ): { lo: number; hi: number; mean: number; n: number }[] {
@@ -239,5 +238,21 @@ function poolAdjacentViolators(
       before.n += last.n;
     }
   }
+  // A block of a few points is luck, not a rate (the top few answers all right says little): each block of fewer
+  // than MIN_BLOCK points joins its neighbour below (the first block, the one above). Joining neighbours of a
+  // rising sequence keeps it rising.
+  for (let i = 0; i < blocks.length && blocks.length > 1; ) {
+    if (blocks[i]!.n >= MIN_BLOCK) {
+      i++;
+      continue;
+    }
+    const into = i > 0 ? i - 1 : 1;
+    const [a, b] = [blocks[Math.min(i, into)]!, blocks[Math.max(i, into)]!];
+    blocks.splice(Math.min(i, into), 2, { lo: a.lo, hi: b.hi, sum: a.sum + b.sum, n: a.n + b.n });
+    i = Math.max(0, Math.min(i, into));
+  }
   return blocks.map((b) => ({ lo: b.lo, hi: b.hi, mean: b.sum / b.n, n: b.n }));
 }
+
+/** The fewest points a block of the isotonic curve stands on. */
+const MIN_BLOCK = 30;

@@ -130,7 +130,7 @@ function recallTable(reports: PathReport[]): string[] {
 
 function openSetTable(reports: PathReport[]): string[] {
   const lines = [
-    '| path | queries (registered / unregistered) | AUROC, all pictures | AUROC, file itself | AUROC, busy picture | "likely" precision | "likely" recall | top-1 score p50 registered / unregistered |',
+    '| path | queries (registered / unregistered) | AUROC, all pictures | AUROC, file itself | AUROC, busy picture | "likely" precision (answers; 95% lower bound) | "likely" recall | top-1 score p50 registered / unregistered |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of reports) {
@@ -146,7 +146,7 @@ function openSetTable(reports: PathReport[]): string[] {
     const likely = likelyFigures(open);
     lines.push(
       `| ${r.name} | ${reg.length} / ${unreg.length} | ${f3(openSetAuroc(open))} | ${f3(openSetAuroc(open.filter((q) => q.group === 'file')))} | ` +
-        `${f3(openSetAuroc(open.filter((q) => q.perturbation.startsWith('30%'))))} | ${f3(likely.precision)} (${likely.likely}) | ${f3(likely.recall)} | ` +
+        `${f3(openSetAuroc(open.filter((q) => q.perturbation.startsWith('30%'))))} | ${f3(likely.precision)} (${likely.likely}; ${f3(likely.precisionAtLeast)}) | ${f3(likely.recall)} | ` +
         `${f3(percentile(reg, 50))} / ${f3(percentile(unreg, 50))} |`,
     );
   }

@@ -17,7 +17,9 @@ import { buildLogoIngest, buildLogoSearch } from '../../shared/composition/logo-
 import { buildApiHandler } from '../../shared/http/api-handler';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import { ingestLogos } from '../../shared/ingest/ingest-logos';
+import { calibrationKey } from '../../shared/imaging/logo-calibrations';
 import { createLogoSearchService } from '../../shared/imaging/logo-search-service';
+import { REMOTE_WINDOWS } from '../../shared/imaging/regions';
 import { normalizeImage } from '../../shared/imaging/normalize-image';
 import { SageMakerClipEmbedder } from '../../shared/adapters/aws/sagemaker-embedder';
 import { FolderUsearchIndexStore } from '../../shared/adapters/local/usearch-index-store';
@@ -272,6 +274,13 @@ describe('the primary path and the degraded fallback', () => {
     },
   };
   let endpoint: LocalSageMakerEndpoint;
+  const clientOf = (server: LocalSageMakerEndpoint) =>
+    new SageMakerRuntimeClient({
+      region: 'us-east-1',
+      endpoint: server.url,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 1,
+    });
   let primaryServer: RunningServer;
   let primaryUrl: string;
   const clipIndex = new UsearchVectorIndex(512);
@@ -331,6 +340,29 @@ describe('the primary path and the degraded fallback', () => {
     expect(body).toMatchObject({ degraded: false });
     expect(body.results[0].serial).toBe('US-E2E-1');
     expect(endpoint.invocations.length).toBeGreaterThan(0);
+  });
+
+  it('against a remote index, scores with the calibration fit for its window budget', async () => {
+    // Two calibrations of the embedder (named "clip"): the full search's would call this answer "possible", the
+    // remote one (first REMOTE_WINDOWS windows) "likely"; the remote index must be read with its own.
+    const identity = { score: [0, 1], probability: [0, 1] };
+    const strict = { plain: { weights: [1, 0, 0], bias: 0 }, busy: { weights: [1, 0, 0], bias: 0 }, curve: identity };
+    const service = createLogoSearchService({
+      batches: buildDataStores(stack.config).batches,
+      indexes: new FolderUsearchIndexStore(stack.config.logos.indexDir),
+      primary: {
+        embedder: new SageMakerClipEmbedder(clientOf(endpoint), 'clip-e2e', { budgetMs: 3000 }),
+        index: () => clipIndex,
+      },
+      calibrations: {
+        clip: { ...strict, likely: 1, possible: 0 },
+        [calibrationKey('clip', REMOTE_WINDOWS)]: { ...strict, likely: 0, possible: 0 },
+      },
+      primaryBudgetMs: 3000,
+    });
+    const answer = await service.search({ image_b64: b64(svg('simple-icons/nike.svg')), country: 'US', limit: 1 });
+    expect(answer.degraded).toBe(false);
+    expect(answer.results[0]).toMatchObject({ serial: 'US-E2E-1', match: 'likely' });
   });
 
   it('a throttled endpoint falls back too', async () => {

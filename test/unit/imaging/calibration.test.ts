@@ -7,8 +7,15 @@ import {
   type Calibration,
   type MatchEvidence,
 } from '../../../shared/imaging/calibration';
-import { LOGO_CALIBRATIONS } from '../../../shared/imaging/logo-calibrations';
-import { auroc, fitCalibration, fitLogistic, wilsonLowerBound } from '../../../builders/logo-embedder/open-set-metrics';
+import { calibrationKey, LOGO_CALIBRATIONS } from '../../../shared/imaging/logo-calibrations';
+import { REMOTE_WINDOWS } from '../../../shared/imaging/regions';
+import {
+  auroc,
+  fitCalibration,
+  fitLogistic,
+  LIKELY_PROBABILITY,
+  wilsonLowerBound,
+} from '../../../builders/logo-embedder/open-set-metrics';
 import type { BenchQuery } from '../../../builders/logo-embedder/logo-benchmark';
 import { seededRandom } from '../../../builders/synthetic-uspto/random';
 
@@ -83,7 +90,11 @@ describe('calibration', () => {
     expect(() => checkCalibration('x', { ...calibration, plain: { weights: [1, Number.NaN, 0], bias: 0 } })).toThrow(
       'malformed',
     );
-    expect(Object.keys(LOGO_CALIBRATIONS).sort()).toEqual(['descriptor', 'logo-net']);
+    expect(Object.keys(LOGO_CALIBRATIONS).sort()).toEqual([
+      'descriptor',
+      'logo-net',
+      calibrationKey('logo-net', REMOTE_WINDOWS),
+    ]);
   });
 
   it('recovers the weights of a logistic model from its samples', () => {
@@ -138,6 +149,36 @@ describe('calibration', () => {
     }
     expect(probabilityOf(fitted, evidence(0.9, 0, true))).toBeLessThan(probabilityOf(fitted, evidence(0.9, 0)));
     expect(fitted.possible).toBeLessThanOrEqual(fitted.likely);
+  });
+
+  it('calls an answer "likely" from a probability of 0.95, and never where no answer is that sure', () => {
+    const queriesWhere = (rightShare: (s: number) => number) => {
+      const random = seededRandom(11);
+      return Array.from({ length: 2000 }, (_, i): BenchQuery => {
+        const s = random();
+        return {
+          perturbation: 'p',
+          group: 'simple',
+          brand: 'B',
+          registered: true,
+          ms: 0,
+          results: [],
+          evidence: [
+            { serial: random() < rightShare(s) ? 'B' : 'X', similarity: s, lead: 0, first: true, busy: i % 2 === 1 },
+          ],
+        };
+      });
+    };
+    // Right whenever the similarity is above 0.7: the curve reaches 1 there.
+    const sure = fitCalibration(queriesWhere((s) => (s > 0.7 ? 1 : 0.2)));
+    expect(sure.likely).toBe(LIKELY_PROBABILITY);
+    expect(probabilityOf(sure, { similarity: 0.9, lead: 0, first: true, busy: false })).toBeGreaterThanOrEqual(0.95);
+    // Never right more than 60% of the time: nothing is "likely", the threshold is out of reach.
+    const unsure = fitCalibration(queriesWhere((s) => 0.6 * s));
+    expect(unsure.likely).toBe(1);
+    expect(verdictOf(unsure, probabilityOf(unsure, { similarity: 1, lead: 0, first: true, busy: false }))).not.toBe(
+      'likely',
+    );
   });
 
   it('bounds a share from below with 95% confidence', () => {
