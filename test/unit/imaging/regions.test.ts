@@ -33,6 +33,41 @@ describe('candidate windows', () => {
     expect(corner.rgb.filter((_, i) => i % 3 === 0).every((v) => v === 200)).toBe(true);
   });
 
+  it('crops exactly as adding up the source pixels under each output pixel would, for any window and size', () => {
+    // The reference: every source pixel under an output pixel added up one by one.
+    const byHand = (img: NormalizedImage, w: { x: number; y: number; w: number; h: number }, size: number) => {
+      const out: number[] = [];
+      const [stepX, stepY] = [(w.w * img.width) / size, (w.h * img.height) / size];
+      for (let y = 0; y < size; y++) {
+        const y0 = Math.min(img.height - 1, Math.floor(w.y * img.height + y * stepY));
+        const y1 = Math.min(img.height, Math.max(y0 + 1, Math.ceil(w.y * img.height + (y + 1) * stepY)));
+        for (let x = 0; x < size; x++) {
+          const x0 = Math.min(img.width - 1, Math.floor(w.x * img.width + x * stepX));
+          const x1 = Math.min(img.width, Math.max(x0 + 1, Math.ceil(w.x * img.width + (x + 1) * stepX)));
+          for (let c = 0; c < 3; c++) {
+            let sum = 0;
+            for (let sy = y0; sy < y1; sy++)
+              for (let sx = x0; sx < x1; sx++) sum += img.rgb[(sy * img.width + sx) * 3 + c]!;
+            out.push(Math.round(sum / ((y1 - y0) * (x1 - x0))));
+          }
+        }
+      }
+      return out;
+    };
+    let seed = 5;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const noisy = image(97, () => [Math.floor(next() * 256), Math.floor(next() * 256), Math.floor(next() * 256)]);
+    for (let k = 0; k < 40; k++) {
+      const side = 0.05 + next() * 0.95;
+      const window = { x: next() * (1 - side), y: next() * (1 - side), w: side, h: side };
+      const size = [1, 7, 32, 64, 150][k % 5]!;
+      expect([...crop(noisy, window, size).rgb]).toEqual(byHand(noisy, window, size));
+    }
+  });
+
   it('maps a window back to the pixels of the picture as sent (content box, padded square)', () => {
     // Content 200 x 100 at (50, 20): padded to a 200 square, 50 px above and below.
     const normalised: NormalizedImage = {
