@@ -2,6 +2,7 @@
  * Step 4 of `npm run train:logos`: data/models/logo-embedder/MODEL_CARD.md from the training record
  * (training.json), the calibration (calibration.json) and the rendered manifest's counts.
  */
+import { REMOTE_WINDOWS } from '../../shared/imaging/regions';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -84,11 +85,11 @@ Built by \`npm run train:logos\` (builders/logo-embedder/); the figures on held-
 | data | ${training.data.sources}; train split: ${count('train').length} designs of ${brands('train')} brands (SHA-256 of the rendered PNGs \`${training.data.train_png_sha256}\`), ${training.data.text_strips} text strips set in the system fonts |
 | held out by brand | validation: ${count('validation').length} designs of ${brands('validation')} brands (calibration and thresholds); test: ${count('test').length} designs of ${brands('test')} brands (the reported figures), including every brand of the shipped sample logos. Training never reads either. |
 | centring | every output minus the mean embedding of ${centre.probes} pictures that show no logo whole (training's distractor generator, its own seed), normalised again (\`centre.json\`, bound to this file's SHA-256) |
-| calibration | logistic regressions of "the picture shows this mark" on the mark's evidence in its answer (similarity, lead over the fifth best, whether first), one for plain and one for busy pictures, then an isotonic map of their output, fit on ${learned.fitOn.pairs} result pairs of ${learned.fitOn.queries} validation queries; "likely" at probability >= ${learned.likely}, "possible" at >= ${learned.possible} |
+| calibration | logistic regressions of "the picture shows this mark" on the mark's evidence in its answer (similarity, lead over the fifth best, whether first), one for plain and one for busy pictures, then an isotonic map of their output, fit on ${learned.fitOn.pairs} result pairs of ${learned.fitOn.queries} validation queries; "likely" at probability >= ${learned.likely}, "possible" at >= ${learned.possible}; the same fit again for the search that asks only the first ${REMOTE_WINDOWS} windows (S3 Vectors) |
 
 Repeat this run: ${repeat} (the same data, seed, pictures and number of steps${stages.length > 1 ? ' in each stage' : ''}; the
 default is a wall-clock budget, whose step count depends on the machine's load). Each command took its training time
-plus about 2 minutes of rendering and 4 of calibration here.
+plus about 2 minutes of rendering and 6 of calibration here.
 
 Licences: simple-icons icons are CC0-1.0 (icons with a licence of their own are left out), devicon is MIT; the logos
 are the marks of their owners, used here only to learn to recognise logos.
