@@ -41,7 +41,15 @@ export interface DecodeBase64ImageOptions {
 
 export function decodeBase64Image(text: string, options: DecodeBase64ImageOptions = {}): Buffer {
   const maxBytes = options.maxBytes ?? MAX_IMAGE_BYTES;
-  const encoded = stripDataUrlPrefix(text.trim()).replace(WHITESPACE, '');
+  const stripped = stripDataUrlPrefix(text.trim());
+  // Most clients send canonical base64 (standard alphabet, padded, no whitespace): it is exactly what encoding its
+  // own bytes gives back, which one decode and one encode check in about a millisecond for a 600 KB image. Anything
+  // else takes the checks below, which say what is wrong.
+  if (stripped.length > 0 && stripped.length <= Math.ceil(maxBytes / 3) * 4) {
+    const bytes = Buffer.from(stripped, 'base64');
+    if (bytes.length > 0 && bytes.length <= maxBytes && bytes.toString('base64') === stripped) return bytes;
+  }
+  const encoded = stripped.replace(WHITESPACE, '');
   if (encoded.length === 0) throw new ImageUnreadableError('image_b64 is empty');
 
   const firstPad = encoded.indexOf('=');
