@@ -34,6 +34,28 @@ const evidence = (similarity: number, lead: number, busy = false): MatchEvidence
   busy,
 });
 
+/**
+ * 2,000 queries of one answered mark each, every second one a busy picture, at a random similarity s: the mark is the
+ * query's brand with probability rightShare(s, busy).
+ */
+function oneResultQueries(seed: number, rightShare: (s: number, busy: boolean) => number): BenchQuery[] {
+  const random = seededRandom(seed);
+  return Array.from({ length: 2000 }, (_, i) => {
+    const busy = i % 2 === 1;
+    const s = random();
+    const serial = random() < rightShare(s, busy) ? 'B' : 'X';
+    return {
+      perturbation: 'p',
+      group: 'simple',
+      brand: 'B',
+      registered: true,
+      ms: 0,
+      results: [],
+      evidence: [{ serial, similarity: s, lead: 0, first: true, busy }],
+    };
+  });
+}
+
 describe('calibration', () => {
   it('reads the lead over the fifth best mark of the answer (the last where fewer answered) and which is first', () => {
     expect(evidenceOf([0.9, 0.8, 0.7, 0.6, 0.5, 0.4], true).map((e) => e.lead)).toEqual([
@@ -114,21 +136,7 @@ describe('calibration', () => {
 
   it('fits probabilities that match the observed shares, per picture kind', () => {
     // A first result at similarity s is right with probability s; busy pictures' marks are right half as often.
-    const random = seededRandom(7);
-    const queries: BenchQuery[] = Array.from({ length: 2000 }, (_, i) => {
-      const busy = i % 2 === 1;
-      const s = random();
-      const right = random() < (busy ? s / 2 : s);
-      return {
-        perturbation: 'p',
-        group: 'simple',
-        brand: 'B',
-        registered: true,
-        ms: 0,
-        results: [],
-        evidence: [{ serial: right ? 'B' : 'X', similarity: s, lead: 0, first: true, busy }],
-      };
-    });
+    const queries = oneResultQueries(7, (s, busy) => (busy ? s / 2 : s));
     const fitted = fitCalibration(queries);
     expect(fitted.pairs).toBe(2000);
     const observed = (busy: boolean, lo: number, hi: number) => {
@@ -152,23 +160,7 @@ describe('calibration', () => {
   });
 
   it('calls an answer "likely" from a probability of 0.95, and never where no answer is that sure', () => {
-    const queriesWhere = (rightShare: (s: number) => number) => {
-      const random = seededRandom(11);
-      return Array.from({ length: 2000 }, (_, i): BenchQuery => {
-        const s = random();
-        return {
-          perturbation: 'p',
-          group: 'simple',
-          brand: 'B',
-          registered: true,
-          ms: 0,
-          results: [],
-          evidence: [
-            { serial: random() < rightShare(s) ? 'B' : 'X', similarity: s, lead: 0, first: true, busy: i % 2 === 1 },
-          ],
-        };
-      });
-    };
+    const queriesWhere = (rightShare: (s: number) => number) => oneResultQueries(11, rightShare);
     // Right whenever the similarity is above 0.7: the curve reaches 1 there.
     const sure = fitCalibration(queriesWhere((s) => (s > 0.7 ? 1 : 0.2)));
     expect(sure.likely).toBe(LIKELY_PROBABILITY);
