@@ -11,7 +11,8 @@
  *    bracket ("surge protectors", "vulcanisation accelerators"), in singular and plural;
  *  - the Shopify product taxonomy (../shared/data/lexicon/shopify-taxonomy): category names (in singular and
  *    plural) and the attribute values (and the singular of a plural one) that name no brand of the Amazon brand
- *    list (../shared/data/lexicon/amazon-brand-list; not "PlayStation 5" [Console system]).
+ *    list (../shared/data/lexicon/amazon-brand-list; not "PlayStation 5") and are no maker's product line (values
+ *    of platforms, processor series, consoles and operating systems: not "Adobe Creative", "Intel core i7").
  *
  * The phrases that hold a dual-use word of the lexicon ("surge protector", "omega 3"), as the sources write them, are
  * also listed in builders/screening/common-phrases-with-dual-use-words.txt: the screening trainer makes training
@@ -27,6 +28,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { KeyFilter } from '../shared/marks/key-filter';
 import { normalizeText } from '../shared/marks/lookup-keys';
+import { factsOfNormalised } from '../shared/screening/lexicon';
 import { isEnglishWord } from '../shared/screening/word-frequencies';
 import lexicon from '../data/lexicon/lexicon.json';
 import { DEFAULT_SHARED_DIR } from './lexicon/paths';
@@ -41,6 +43,7 @@ import { numberForms, singularOf } from './lexicon/word-forms';
 const WORDNET = '/usr/share/wordnet';
 export const OUT = path.join(__dirname, '../data/screening/common-phrases.json');
 export const WITH_DUAL_USE = path.join(__dirname, 'screening/common-phrases-with-dual-use-words.txt');
+export const WITH_UNLISTED = path.join(__dirname, 'screening/common-phrases-with-unlisted-words.txt');
 const TRADE_NAME = /\b(trademark|trade name|brand name)\b/i;
 const PHRASE = /^[a-z0-9]+( [a-z0-9]+){1,2}$/;
 
@@ -52,6 +55,12 @@ const PHRASE = /^[a-z0-9]+( [a-z0-9]+){1,2}$/;
 function namesNoBrand(value: string, brandWords: ReadonlySet<string>): boolean {
   return value.split(' ').every((word) => !brandWords.has(word) || isEnglishWord(word));
 }
+
+/**
+ * Taxonomy attributes whose values are makers' product lines, not kinds of goods: processor series ("Intel core
+ * i7"), software and TV platforms ("Adobe Creative"), consoles, operating systems ("Chrome OS").
+ */
+const PRODUCT_LINE_ATTRIBUTE = /\b(platform|series|console system|operating system)\b/i;
 
 /** The lower-case multi-word lemmas of a WordNet data file, trade names left out. */
 function wordNetPhrases(file: string): string[] {
@@ -96,10 +105,29 @@ export function commonPhraseSourcesPresent(shared = DEFAULT_SHARED_DIR): boolean
   );
 }
 
-/** The two files' texts: common-phrases.json and the list of terms holding a dual-use word. */
+/**
+ * A word no word list of the engine knows: not English, not in the lexicon (product, descriptive, dual-use, stop
+ * word), not a number. In a title such a word reads as a coined name ("pci" in "pci express", "sata" in "sata
+ * cable") unless something says it is a term of the trade.
+ */
+function isUnlistedWord(word: string): boolean {
+  const f = factsOfNormalised(word);
+  return (
+    /[a-z]/.test(word) &&
+    word.length >= 2 &&
+    !isEnglishWord(word) &&
+    !(f.generic || f.dualUse || f.stopword || f.descriptor || f.trivial || f.givenName)
+  );
+}
+
+/**
+ * The files' texts: common-phrases.json, the terms holding a dual-use word, and the terms of goods (Nice, Shopify)
+ * holding an unlisted word ("pci express", "micro usb").
+ */
 export function buildCommonPhrases(shared = DEFAULT_SHARED_DIR): {
   json: string;
   withDualUse: string;
+  withUnlisted: string;
   summary: string;
 } {
   if (!existsSync(path.join(WORDNET, 'data.noun')))
@@ -110,10 +138,14 @@ export function buildCommonPhrases(shared = DEFAULT_SHARED_DIR): {
   const counts: Record<string, number> = {};
   // As the sources write them (the training titles use these), and with every number form of a noun's last word.
   const written = new Set<string>();
+  // Those of the sources of goods (the Nice goods, the Shopify taxonomy), not of WordNet's language at large.
+  const writtenOfGoods = new Set<string>();
   const add = (source: string, candidates: Iterable<string>, nouns: boolean): void => {
     let n = 0;
+    const goods = !source.startsWith('wordnet');
     for (const candidate of candidates) {
       if (PHRASE.test(candidate)) written.add(candidate);
+      if (PHRASE.test(candidate) && goods) writtenOfGoods.add(candidate);
       for (const phrase of withNumberForms(candidate, nouns)) {
         if (!PHRASE.test(phrase) || phrases.has(phrase)) continue;
         phrases.add(phrase);
@@ -139,6 +171,7 @@ export function buildCommonPhrases(shared = DEFAULT_SHARED_DIR): {
   add(
     'shopify attribute values',
     readShopifyAttributeValues(shared)
+      .filter((value) => !PRODUCT_LINE_ATTRIBUTE.test(value.attribute))
       .map((value) => normalizeText(value.value))
       .filter((value) => namesNoBrand(value, brandWords)),
     false,
@@ -149,6 +182,7 @@ export function buildCommonPhrases(shared = DEFAULT_SHARED_DIR): {
   for (const phrase of sorted) filter.add(phrase);
   const dualUse = new Set((lexicon as { dualUse: string }).dualUse.split(' '));
   const withDualUse = [...written].filter((phrase) => phrase.split(' ').some((word) => dualUse.has(word))).sort();
+  const withUnlisted = [...writtenOfGoods].filter((phrase) => phrase.split(' ').some(isUnlistedWord)).sort();
   const data = {
     about:
       'Two- and three-word terms (WordNet 3.0, the Nice goods, the Shopify product taxonomy), normalised, as a Bloom filter. Built by builders/build-common-phrases.ts; see SOURCE.txt.',
@@ -160,7 +194,8 @@ export function buildCommonPhrases(shared = DEFAULT_SHARED_DIR): {
   return {
     json: `${JSON.stringify(data, null, 1)}\n`,
     withDualUse: `${withDualUse.join('\n')}\n`,
-    summary: `${sorted.length} phrases (${withDualUse.length} with a dual-use word), ${filter.bits.length} bytes (${JSON.stringify(counts)})`,
+    withUnlisted: `${withUnlisted.join('\n')}\n`,
+    summary: `${sorted.length} phrases (${withDualUse.length} with a dual-use word, ${withUnlisted.length} with an unlisted word), ${filter.bits.length} bytes (${JSON.stringify(counts)})`,
   };
 }
 
@@ -169,12 +204,16 @@ function main(): void {
   const at = argv.indexOf('--shared');
   const built = buildCommonPhrases(at >= 0 ? path.resolve(argv[at + 1]!) : DEFAULT_SHARED_DIR);
   if (argv.includes('--check')) {
-    const same = readFileSync(OUT, 'utf8') === built.json && readFileSync(WITH_DUAL_USE, 'utf8') === built.withDualUse;
+    const same =
+      readFileSync(OUT, 'utf8') === built.json &&
+      readFileSync(WITH_DUAL_USE, 'utf8') === built.withDualUse &&
+      readFileSync(WITH_UNLISTED, 'utf8') === built.withUnlisted;
     console.log(same ? 'common phrases are up to date' : 'common phrases differ from what the sources give: rebuild');
     process.exit(same ? 0 : 1);
   }
   writeFileSync(OUT, built.json);
   writeFileSync(WITH_DUAL_USE, built.withDualUse);
+  writeFileSync(WITH_UNLISTED, built.withUnlisted);
   console.log(`${built.summary} -> ${path.relative(process.cwd(), OUT)}`);
 }
 

@@ -16,25 +16,27 @@
  *               a product word of the title ("Plant Container Set for Ring and Container"): a list of things the
  *               item is for, no brand named (labelOf: what "and" joins after a cue is no nominative use).
  *  modifier     a dual-use word of another brand-removed title that names a thing (its lexicon classes) of another
- *               kind than a product word of this one, put before that product word, all in lower case
- *               ("stainless steel apple slicer": a slicer for apples): an ordinary word saying what the item is
+ *               kind than a product word of this one, put before that product word: before the last one, all in
+ *               lower case ("stainless steel apple slicer": a slicer for apples), or before the first word when
+ *               the title starts with one, cased as the title ("Apple Slicer ..."): an ordinary word saying what the item is
  *               for, no brand use of a mark outside the item's class. Only its matches in a class other than the
  *               item's are trained on (modifierExampleKept): in the mark's own class the same words may be a brand.
  *  lower case   every fourth branded and brand-removed title written all in lower case, as many sellers write:
  *               the labelled lower-case titles are nearly all software listings, brand first, so without these a
  *               lower-case title's first words read as a maker's name. Labels as the original's.
  *  term         a common term of two or three words holding a dual-use word (WordNet, the Nice goods, the Shopify
- *               taxonomy: builders/build-common-phrases.ts), put first, before the last product word or last in a
+ *               taxonomy: builders/build-common-phrases.ts) or a word no word list knows (a term of goods, which the
+ *               trainer also registers as a mark: "PCI Express"), put first, before the last product word or last in a
  *               brand-removed title, written as the title is ("Surge Protector Solid Cotton Kurta"): the word is part
  *               of the term, no brand use. Only matches inside a term are trained on (termExampleKept): the rest
  *               of the title is its brand-removed original, already trained on.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import lexiconData from '../../data/lexicon/lexicon.json';
 import { isEnglishWord } from '../../shared/screening/word-frequencies';
+import { inferNiceClassesOfFacts } from '../../shared/screening/lexicon';
 import { wordsOfTitle } from '../../shared/screening/title-words';
 import type { CandidateExample } from '../../shared/screening/screen-titles';
+import { dualUseTerms, unlistedTerms } from './common-terms';
 import type { LabelledTitle } from './labelled-titles';
 import { namesBrand, withoutBrand } from './screening-dataset';
 
@@ -153,28 +155,33 @@ function modifierWords(removed: readonly LabelledTitle[]): { text: string; class
 
 /**
  * Every third brand-removed title with a product word (not dual-use): a dual-use modifier word of another kind put
- * before its last such word, the title written in lower case as many sellers write (the labelled titles are
- * nearly all capitalised, so a lower-case title is otherwise rarely seen in training).
+ * before a product word. Two ways in turn: before its last such word, the title written in lower case as many
+ * sellers write (the labelled titles are nearly all capitalised, so a lower-case title is otherwise rarely seen in
+ * training); or, when the title starts with such a word, before that first word, written as the title is ("Apple
+ * Slicer ...", "apple slicer ..."): where a maker's name would stand.
  */
 export function modifierVariants(removed: readonly LabelledTitle[]): LabelledTitle[] {
   const modifiers = modifierWords(removed);
   const out: LabelledTitle[] = [];
   if (modifiers.length === 0) return out;
+  const isPlainProductWord = (w: ReturnType<typeof wordsOfTitle>[number]) =>
+    w.facts.classes.length > 0 && !w.facts.dualUse && !w.continued && !w.hyphen && /^\p{L}+$/u.test(w.text);
   let n = 0;
   for (const t of removed) {
     const words = wordsOfTitle(t.title);
-    const at = words.findLastIndex(
-      (w) => w.facts.classes.length > 0 && !w.facts.dualUse && !w.continued && !w.hyphen && /^\p{L}+$/u.test(w.text),
-    );
-    if (at < 0 || n++ % 3 !== 0) continue;
-    const product = new Set(words[at]!.facts.classes.map((c) => c.nice));
+    const last = words.findLastIndex(isPlainProductWord);
+    if (last < 0 || n++ % 3 !== 0) continue;
     const k = (n - 1) / 3;
+    const first = k % 2 === 1 && words[0] !== undefined && isPlainProductWord(words[0]);
+    const at = first ? 0 : last;
+    const product = new Set(words[at]!.facts.classes.map((c) => c.nice));
     const pick = [...modifiers.keys()]
       .map((i) => modifiers[(k * 7 + i) % modifiers.length]!)
       .find((m) => ![...m.classes].some((c) => product.has(c)) && !words.some((w) => w.norm === m.text));
     if (!pick) continue;
-    const text = words.map((w, i) => (i === at ? `${pick.text} ${w.text}` : w.text)).join(' ');
-    out.push({ ...t, id: `${t.id}:modifier`, title: text.toLowerCase() });
+    const modifier = first ? casedLike(t.title, capitalise(pick.text)) : pick.text;
+    const text = words.map((w, i) => (i === at ? `${modifier} ${w.text}` : w.text)).join(' ');
+    out.push({ ...t, id: `${t.id}:modifier`, title: first ? text : text.toLowerCase() });
   }
   return out;
 }
@@ -184,8 +191,6 @@ export function modifierExampleKept(example: Pick<CandidateExample, 'features'>,
   return example.features[classOther] === 1;
 }
 
-const TERMS_FILE = path.join(__dirname, 'common-phrases-with-dual-use-words.txt');
-
 /** Words written as the title writes its words: all capitals, lower case, or each word capitalised. */
 function termCasedLike(title: string, term: string): string {
   if (title === title.toUpperCase()) return term.toUpperCase();
@@ -193,14 +198,39 @@ function termCasedLike(title: string, term: string): string {
   return term.split(' ').map(capitalise).join(' ');
 }
 
-/** Every third brand-removed title with a common term holding a dual-use word, first, mid-title or last. */
+/** The classes a text's product words point to (lexicon.ts), as a set. */
+function kindsOf(text: string): Set<string> {
+  return new Set(inferNiceClassesOfFacts(wordsOfTitle(text).map((w) => w.facts)).map((c) => c.nice));
+}
+
+/** How far down a list of terms to look for one of the title's kind before taking the first. */
+const SAME_KIND_LOOKAHEAD = 50;
+
+/**
+ * Every third brand-removed title with a common term, first, mid-title or last: in turn three with a term holding a
+ * dual-use word, three with a term holding an unlisted word (a term mark's words, unlistedTerms). The term is of
+ * the title's kind of goods where the list has one near the drawn place ("surge protector" in a title of electrical
+ * goods), as real titles name the terms of their own trade: there a term's mark is often in the item's class.
+ */
 export function termVariants(removed: readonly LabelledTitle[]): LabelledTitle[] {
-  const terms = readFileSync(TERMS_FILE, 'utf8').split('\n').filter(Boolean);
+  const lists = [dualUseTerms(), unlistedTerms()].map((terms) => terms.map((term) => ({ term, kinds: kindsOf(term) })));
   const out: LabelledTitle[] = [];
   removed.forEach((t, n) => {
-    if (n % 3 !== 0 || terms.length === 0) return;
+    if (n % 3 !== 0) return;
     const k = n / 3;
-    const term = termCasedLike(t.title, terms[(k * 7919) % terms.length]!);
+    const terms = lists[Math.floor(k / 3) % 2]!;
+    if (terms.length === 0) return;
+    const titleKinds = kindsOf(t.title);
+    const from = (k * 7919) % terms.length;
+    let pick = terms[from]!;
+    for (let i = 0; i < SAME_KIND_LOOKAHEAD; i++) {
+      const candidate = terms[(from + i) % terms.length]!;
+      if ([...candidate.kinds].some((c) => titleKinds.has(c))) {
+        pick = candidate;
+        break;
+      }
+    }
+    const term = termCasedLike(t.title, pick.term);
     const words = wordsOfTitle(t.title);
     const at = words.findLastIndex((w) => w.facts.classes.length > 0 && !w.continued && !w.hyphen);
     const way = k % 3 === 1 && at < 0 ? 0 : k % 3;

@@ -12,12 +12,13 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import { followsNominativeCue, inferNiceClassesOfFacts } from '../../shared/screening/lexicon';
-import { isEnglishWord } from '../../shared/screening/word-frequencies';
+import { isCommonPhrase, isEnglishWord } from '../../shared/screening/word-frequencies';
 import { createScreeningService } from '../../shared/screening/screening-service';
 import type { CandidateExample, TitleScreener } from '../../shared/screening/screen-titles';
 import { wordsOfTitle } from '../../shared/screening/title-words';
 import { loadSampleCorpus } from '../../local/sample-corpus';
 import { createInMemoryDataStores } from '../../test/support/in-memory-data-stores';
+import { unlistedTerms } from './common-terms';
 import { AMAZON_MARKS, brandKey, labelledTitles, type LabelledTitle } from './labelled-titles';
 
 export const SPLIT_SEED = 'screening-split-2026-11';
@@ -83,6 +84,25 @@ export function splitTitles(): Record<Split, SplitTitles> & {
   return { ...out, brands, allBrands };
 }
 
+/** The classes the product words of some titles point to: those with a quarter of the weight or more, at most 3. */
+function classesOfTitles(titles: readonly string[]): string[] {
+  const totals = new Map<string, number>();
+  for (const title of titles)
+    for (const { nice, weight } of inferNiceClassesOfFacts(wordsOfTitle(title).map((w) => w.facts)))
+      totals.set(nice, (totals.get(nice) ?? 0) + weight);
+  const sum = [...totals.values()].reduce((a, b) => a + b, 0);
+  return [...totals.entries()]
+    .filter(([, w]) => w >= 0.25 * sum)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([n]) => n)
+    .sort();
+}
+
+function markLine(serial: string, mark: string, nice: readonly string[]): string {
+  return JSON.stringify({ serial, mark, nice, is_live: true, drawing_kind: 'word' });
+}
+
 /** The labelled brands as a canonical marks-jsonl batch: one live word mark each, classes from its titles. */
 export function registeredBrandBatch(): string {
   const byKey = new Map<string, { spellings: Map<string, number>; titles: string[] }>();
@@ -99,27 +119,24 @@ export function registeredBrandBatch(): string {
   let serial = 0;
   for (const [, entry] of [...byKey.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const mark = [...entry.spellings.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
-    const totals = new Map<string, number>();
-    for (const title of entry.titles)
-      for (const { nice, weight } of inferNiceClassesOfFacts(wordsOfTitle(title).map((w) => w.facts)))
-        totals.set(nice, (totals.get(nice) ?? 0) + weight);
-    const sum = [...totals.values()].reduce((a, b) => a + b, 0);
-    const nice = [...totals.entries()]
-      .filter(([, w]) => w >= 0.25 * sum)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 3)
-      .map(([n]) => n)
-      .sort();
-    lines.push(
-      JSON.stringify({
-        serial: `LB-${String(++serial).padStart(6, '0')}`,
-        mark,
-        nice,
-        is_live: true,
-        drawing_kind: 'word',
-      }),
-    );
+    lines.push(markLine(`LB-${String(++serial).padStart(6, '0')}`, mark, classesOfTitles(entry.titles)));
   }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The common terms of goods holding an unlisted word (unlistedTerms: "Pci Express", "Micro Usb") as live word
+ * marks, classes from their own words: for training only (loadCorpus's `termMarks`), so that titles using such a
+ * term as a term are seen matched by a mark.
+ */
+export function termMarkBatch(): string {
+  const lines = unlistedTerms().map((term, i) =>
+    markLine(
+      `TM-${String(i + 1).padStart(6, '0')}`,
+      term.replace(/\b\p{L}/gu, (c) => c.toUpperCase()),
+      classesOfTitles([term]),
+    ),
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -133,20 +150,23 @@ export interface Corpus {
 export async function loadCorpus(
   mode: CorpusMode,
   options: Parameters<typeof createScreeningService>[1] = {},
+  { termMarks = false }: { termMarks?: boolean } = {},
 ): Promise<Corpus> {
   const stores = createInMemoryDataStores();
   await loadSampleCorpus(stores);
-  if (mode === 'registered') {
+  const ingest = async (batch: string, source: string) => {
     const summary = await ingestBatch(stores, {
       kind: 'marks-jsonl',
       market: 'US',
-      input: Readable.from([registeredBrandBatch()]),
+      input: Readable.from([batch]),
       batchDate: '2026-11-24',
-      source: 'labelled-brands',
+      source,
       holder: 'screening-dataset',
     });
-    if (!summary.complete || summary.rejected > 0) throw new Error(`labelled brands batch: ${JSON.stringify(summary)}`);
-  }
+    if (!summary.complete || summary.rejected > 0) throw new Error(`${source} batch: ${JSON.stringify(summary)}`);
+  };
+  if (mode === 'registered') await ingest(registeredBrandBatch(), 'labelled-brands');
+  if (termMarks) await ingest(termMarkBatch(), 'term-marks');
   let marks = 0;
   for await (const _ of stores.marks.allSerials('US')) marks++;
   return { screener: createScreeningService(stores, { refreshMs: 3_600_000, ...options }).screener, marks, stores };
@@ -163,12 +183,28 @@ export interface LabelledExample extends CandidateExample {
  * number word, nor an English dictionary word: "Cover for Samsung Galaxy", "Dell Inspiron ... Battery"). The labels give each title one brand, but
  * titles name other brands too (what an accessory fits, the maker of a part); such a mention is a brand use, and
  * calling it none would teach the model that a coined brand after "for" is no brand. A mark matched by ordinary
- * words only ("Regular Fit", "Crown") or cut out of a longer token or hyphenated code counts only when it is the
- * title's own brand.
+ * words only ("Regular Fit", "Crown"), by words that are together a common term ("PCI Express": isTermRun) or cut
+ * out of a longer token or hyphenated code counts only when it is the title's own brand.
  */
 export function labelOf(example: CandidateExample, title: LabelledTitle): 0 | 1 {
   if (title.brandKeys.includes(brandKey(example.match.mark))) return 1;
   return namesMarkInCoinedWords(example) || namesMarkNominatively(example) ? 1 : 0;
+}
+
+/**
+ * The run's words are, as a whole, a common term of two or three words ("PCI Express", "Micro USB": WordNet, the
+ * Nice goods, the Shopify taxonomy; word-frequencies.ts): the name of a kind of thing, not of its maker, even where
+ * a word of it is no dictionary word. Only the title's own brand makes such a run a brand use.
+ */
+export function isTermRun(example: Pick<CandidateExample, 'candidate' | 'words'>): boolean {
+  const { start, end } = example.candidate;
+  if (end - start < 2 || end - start > 3) return false;
+  return isCommonPhrase(
+    example.words
+      .slice(start, end)
+      .map((w) => w.norm)
+      .join(' '),
+  );
 }
 
 /** Words that join what a cue introduces to more of the same: "for Apple and Pear" names fruit. */
@@ -189,7 +225,7 @@ export function namesMarkNominatively(example: Pick<CandidateExample, 'match' | 
   const norms = words.map((w) => w.norm);
   if (!followsNominativeCue(norms, candidate.start)) return false;
   if (JOINERS.has(norms[candidate.end] ?? '')) return false;
-  if (words[candidate.start]!.facts.givenName) return false;
+  if (words[candidate.start]!.facts.givenName || isTermRun(example)) return false;
   for (let i = candidate.start; i < candidate.end; i++) {
     const facts = words[i]!.facts;
     if (facts.dualUse || !(facts.generic || facts.stopword || facts.descriptor || facts.trivial)) return true;
@@ -209,6 +245,7 @@ export function namesMarkInCoinedWords(example: Pick<CandidateExample, 'match' |
   // Cut out of a token of letters and digits or of hyphenated words ("FA-RK-28X28"): a code, not a name.
   const cut = (i: number) => words[i] !== undefined && (words[i]!.continued || words[i]!.hyphen);
   if (match.kind === 'fuzzy' || cut(candidate.start - 1) || cut(candidate.end - 1)) return false;
+  if (isTermRun(example)) return false;
   // One word of a person's name ("Victor Hugo") names the person.
   if (
     words[candidate.start - 1]?.facts.givenName ||
