@@ -9,21 +9,23 @@ import {
   commonPhraseSourcesPresent,
   OUT,
   WITH_DUAL_USE,
+  WITH_UNLISTED,
 } from '../../../builders/build-common-phrases';
+import { unlistedTerms } from '../../../builders/screening/common-terms';
 import { FEATURE_NAMES } from '../../../shared/screening/brand-use-features';
 import { isCommonPhrase } from '../../../shared/screening/word-frequencies';
 import { seededRandom } from '../../../builders/synthetic-uspto/random';
 import { createFailureClassScreening, type InMemoryScreening } from '../../support/in-memory-screening';
 
 describe('isCommonPhrase', () => {
-  it.each(['surge protector', 'usb c', 'omega 3', 'hair clip', 'hair clips', 'royal blue', 'fish oil'])(
+  it.each(['surge protector', 'usb c', 'omega 3', 'hair clip', 'hair clips', 'royal blue', 'fish oil', 'pci express'])(
     '%s is a common term',
     (phrase) => {
       expect(isCommonPhrase(phrase)).toBe(true);
     },
   );
 
-  // Nor a taxonomy value that names a brand: consoles and platforms are names.
+  // Nor a taxonomy value that names a brand: consoles, platforms, processor series and operating systems are names.
   it.each([
     'crown blue',
     'apple watch',
@@ -33,6 +35,9 @@ describe('isCommonPhrase', () => {
     'playstation 5',
     'xbox one',
     'atari 2600',
+    'adobe creative',
+    'intel core',
+    'chrome os',
   ])('%s is not', (phrase) => {
     expect(isCommonPhrase(phrase)).toBe(false);
   });
@@ -93,5 +98,17 @@ describe('the committed common-phrases.json', () => {
 
     expect(readFileSync(OUT, 'utf8')).toBe(built.json);
     expect(readFileSync(WITH_DUAL_USE, 'utf8')).toBe(built.withDualUse);
+    expect(readFileSync(WITH_UNLISTED, 'utf8')).toBe(built.withUnlisted);
+  });
+});
+
+describe('the terms of goods holding an unlisted word', () => {
+  it('holds technical terms whose words no word list knows, each a common term', () => {
+    const terms = unlistedTerms();
+
+    expect(terms).toEqual(expect.arrayContaining(['pci express', 'micro usb', 'sata iii', 'nano sim']));
+    expect(terms.every((term) => isCommonPhrase(term))).toBe(true);
+    // Every word in dictionaries or the lexicon: no such term is listed.
+    expect(terms).not.toContain('hair clip');
   });
 });

@@ -15,7 +15,11 @@ import {
   termExampleKept,
   termVariants,
 } from '../../../builders/screening/rule-variants';
-import { labelOf } from '../../../builders/screening/screening-dataset';
+import { dualUseTerms, unlistedTerms } from '../../../builders/screening/common-terms';
+import { labelOf, termMarkBatch } from '../../../builders/screening/screening-dataset';
+import { inferNiceClassesOfFacts } from '../../../shared/screening/lexicon';
+import { wordsOfTitle } from '../../../shared/screening/title-words';
+import { isCommonPhrase } from '../../../shared/screening/word-frequencies';
 import { FEATURE_COUNT, FEATURE_NAMES } from '../../../shared/screening/brand-use-features';
 import { isGivenName } from '../../../shared/screening/lexicon';
 import { createFailureClassScreening, type InMemoryScreening } from '../../support/in-memory-screening';
@@ -48,6 +52,12 @@ describe('labelOf', () => {
   it('does not count the same words with no cue, nor what "and" joins after the cue', async () => {
     expect((await labels('Apple Watch Band 41mm Sport Silicone')).get('Apple Watch')).toBe(0);
     expect((await labels('Slicer for Apple and Pear')).get('Apple')).toBe(0);
+  });
+
+  it('does not count a mark whose words are a common term, coined-looking or not, unless it is the brand', async () => {
+    expect((await labels('pci express gigabit network card')).get('PCI Express')).toBe(0);
+    expect((await labels('Network Card for PCI Express Slot')).get('PCI Express')).toBe(0);
+    expect((await labels('pci express gigabit network card', 'PCI Express')).get('PCI Express')).toBe(1);
   });
 
   it("counts the title's own brand whatever its words", async () => {
@@ -102,6 +112,20 @@ describe('rule-made training titles', () => {
     expect(made.every((t) => t.brandKeys.length === 0 && t.id.endsWith(':modifier'))).toBe(true);
   });
 
+  it("puts every second one before a title's first product word, cased as the title", () => {
+    const made = modifierVariants([
+      titled('Stainless Steel Kitchen Slicer'),
+      titled('Red Apple Fruit Basket'),
+      titled('Cotton Kurta'),
+      titled('Slicer and Corer with 8 Blades'),
+    ]);
+
+    expect(made.map((t) => t.title)).toEqual([
+      'stainless steel kitchen apple slicer',
+      'Apple Slicer and Corer with 8 Blades',
+    ]);
+  });
+
   it("trains on a modifier title's match only when the mark's class is not the item's", () => {
     const classOther = FEATURE_NAMES.indexOf('class_other');
     const withOther = (value: number) => {
@@ -128,6 +152,29 @@ describe('rule-made training titles', () => {
     expect(made.every((t) => t.brandKeys.length === 0 && t.id.endsWith(':term'))).toBe(true);
   });
 
+  it("takes a term of the title's kind of goods, and in turn one with a dual-use and one with an unlisted word", () => {
+    const own = ['Ethernet', 'Cable'];
+    const made = termVariants(Array.from({ length: 18 }, () => titled(own.join(' '))));
+    // The term: the made title's words less the title's own.
+    const terms = made.map((t) =>
+      t.title
+        .split(' ')
+        .filter((w) => !own.includes(w))
+        .join(' ')
+        .toLowerCase(),
+    );
+    const classesOf = (text: string) =>
+      inferNiceClassesOfFacts(wordsOfTitle(text).map((w) => w.facts)).map((c) => c.nice);
+    const titleClasses = classesOf(own.join(' '));
+
+    expect(made).toHaveLength(6);
+    expect(terms.every((term) => isCommonPhrase(term))).toBe(true);
+    // A cable is of classes 09 and 12: every term drawn for it shares one of them.
+    expect(terms.every((term) => classesOf(term).some((c) => titleClasses.includes(c)))).toBe(true);
+    expect(terms.slice(0, 3).every((term) => dualUseTerms().includes(term))).toBe(true);
+    expect(terms.slice(3).every((term) => unlistedTerms().includes(term))).toBe(true);
+  });
+
   it("trains on a term title's match only when its words stand inside a common term", () => {
     const inTerm = [FEATURE_NAMES.indexOf('in_common_phrase'), FEATURE_NAMES.indexOf('run_common_phrase')];
     const withFeature = (index: number | undefined) => {
@@ -139,6 +186,20 @@ describe('rule-made training titles', () => {
     expect(termExampleKept(withFeature(inTerm[0]), inTerm)).toBe(true);
     expect(termExampleKept(withFeature(inTerm[1]), inTerm)).toBe(true);
     expect(termExampleKept(withFeature(undefined), inTerm)).toBe(false);
+  });
+
+  it('registers each term of goods with an unlisted word as a live word mark, classes from its words', () => {
+    const marks = termMarkBatch()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { serial: string; mark: string; nice: string[]; is_live: boolean });
+
+    expect(marks.length).toBeGreaterThan(1000);
+    expect(marks.find((m) => m.mark === 'Micro Usb')).toMatchObject({
+      is_live: true,
+      serial: expect.stringMatching(/^TM-/),
+    });
+    expect(new Set(marks.map((m) => m.serial)).size).toBe(marks.length);
   });
 
   it('writes every fourth title not already in lower case in lower case, keeping its brand', () => {
