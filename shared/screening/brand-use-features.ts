@@ -122,7 +122,14 @@ export interface CandidateFacts {
 
 const DIGIT = /\d/;
 
-type Setter = (name: FeatureName, value: number | boolean) => void;
+/** Writes one feature (a boolean as 0 or 1). Plain functions, not closures: they run for every match. */
+function put(out: Float64Array, name: FeatureName, value: number | boolean): void {
+  out[INDEX[name]] = Number(value);
+}
+
+function at(out: Float64Array, name: FeatureName): number {
+  return out[INDEX[name]]!;
+}
 
 /** What the lexicon and the title-word frequencies say of the run's words, summed up. */
 interface WordSummary {
@@ -194,7 +201,7 @@ function summariseWords(title: TitleContext, candidate: Candidate, evasion: bool
 }
 
 function setMatchAndWords(
-  set: Setter,
+  out: Float64Array,
   title: TitleContext,
   candidate: Candidate,
   match: RunMatch,
@@ -203,35 +210,35 @@ function setMatchAndWords(
 ): void {
   const { start, end, run } = candidate;
   const length = end - start;
-  set('kind_fuzzy', match.kind === 'fuzzy');
-  set('kind_transliteration', match.kind === 'transliteration');
-  set('evasion', facts.evasion);
-  set('distance', match.distance);
-  set('run_words_2', length === 2);
-  set('run_words_3plus', length >= 3);
-  set('mark_chars_log', Math.log(run.joined.length + 1));
-  set('mark_chars_le3', run.joined.length <= 3);
-  set('mark_has_digit', DIGIT.test(run.joined));
-  set('number_like', isNumberLike(run.joined));
-  set('mark_has_stopword', w.stop);
-  set('all_generic', w.allGeneric);
-  set('any_generic', w.anyGeneric);
-  set('all_dual_use', w.allDual);
-  set('any_dual_use', w.anyDual);
-  set('any_product_word', w.anyProduct);
-  set('known_trademark', w.known || (length > 1 && title.words[start]!.facts.knownTrademark));
-  set('plain_freq_log', Math.log1p(w.minFreq));
-  set('plain_freq_max_log', Math.log1p(w.maxFreq));
-  set('unseen_word', w.minFreq === 0);
-  set('last_descriptor', title.words[end - 1]!.facts.descriptor);
-  set('capitalised', w.capitalised);
-  set('person_name', length === 1 && title.isInPersonName(start));
-  set('part_of_token', title.isPartOfToken(candidate));
-  set('whole_mixed_token', title.isWholeMixedToken(candidate));
-  set('cut_from_hyphenated', title.isCutFromHyphenated(candidate));
+  put(out, 'kind_fuzzy', match.kind === 'fuzzy');
+  put(out, 'kind_transliteration', match.kind === 'transliteration');
+  put(out, 'evasion', facts.evasion);
+  put(out, 'distance', match.distance);
+  put(out, 'run_words_2', length === 2);
+  put(out, 'run_words_3plus', length >= 3);
+  put(out, 'mark_chars_log', Math.log(run.joined.length + 1));
+  put(out, 'mark_chars_le3', run.joined.length <= 3);
+  put(out, 'mark_has_digit', DIGIT.test(run.joined));
+  put(out, 'number_like', isNumberLike(run.joined));
+  put(out, 'mark_has_stopword', w.stop);
+  put(out, 'all_generic', w.allGeneric);
+  put(out, 'any_generic', w.anyGeneric);
+  put(out, 'all_dual_use', w.allDual);
+  put(out, 'any_dual_use', w.anyDual);
+  put(out, 'any_product_word', w.anyProduct);
+  put(out, 'known_trademark', w.known || (length > 1 && title.words[start]!.facts.knownTrademark));
+  put(out, 'plain_freq_log', Math.log1p(w.minFreq));
+  put(out, 'plain_freq_max_log', Math.log1p(w.maxFreq));
+  put(out, 'unseen_word', w.minFreq === 0);
+  put(out, 'last_descriptor', title.words[end - 1]!.facts.descriptor);
+  put(out, 'capitalised', w.capitalised);
+  put(out, 'person_name', length === 1 && title.isInPersonName(start));
+  put(out, 'part_of_token', title.isPartOfToken(candidate));
+  put(out, 'whole_mixed_token', title.isWholeMixedToken(candidate));
+  put(out, 'cut_from_hyphenated', title.isCutFromHyphenated(candidate));
   let ampersands = length > 1;
   for (let i = start; i < end - 1 && ampersands; i++) ampersands = title.words[i]!.ampersand;
-  set('ampersand_name', ampersands);
+  put(out, 'ampersand_name', ampersands);
 }
 
 /** A number and its unit start at `index` ("1 kg", "500ml", "2 pcs"). */
@@ -263,58 +270,62 @@ function spaced(norms: readonly string[], from: number, to: number): string {
 }
 
 /** Where the run stands, what comes before and after it, and how the title is written. */
-function setContext(set: Setter, title: TitleContext, candidate: Candidate): void {
+function setContext(out: Float64Array, title: TitleContext, candidate: Candidate): void {
   const { words } = title;
   const { start, end } = candidate;
-  set('pos_first', start === 0);
-  set('pos_second', start === 1);
-  set('pos_brand_slot', title.isBrandPosition(candidate));
-  set('pos_relative', words.length > 1 ? start / (words.length - 1) : 0);
-  set('pos_last', end === words.length);
-  set('maker_slot', title.isMakerSlot(candidate));
+  put(out, 'pos_first', start === 0);
+  put(out, 'pos_second', start === 1);
+  put(out, 'pos_brand_slot', title.isBrandPosition(candidate));
+  put(out, 'pos_relative', words.length > 1 ? start / (words.length - 1) : 0);
+  put(out, 'pos_last', end === words.length);
+  put(out, 'maker_slot', title.isMakerSlot(candidate));
   const norms = title.normalised;
-  set('in_common_phrase', inCommonPhrase(norms, start, end));
-  set('run_common_phrase', end - start >= 2 && end - start <= 3 && isCommonPhrase(spaced(norms, start, end)));
-  set('cue_nominative', nominativeCueOfNormalised(norms, start) !== undefined);
-  set('cue_right_after', followsNominativeCue(norms, start));
+  put(out, 'in_common_phrase', inCommonPhrase(norms, start, end));
+  put(out, 'run_common_phrase', end - start >= 2 && end - start <= 3 && isCommonPhrase(spaced(norms, start, end)));
+  put(out, 'cue_nominative', nominativeCueOfNormalised(norms, start) !== undefined);
+  put(out, 'cue_right_after', followsNominativeCue(norms, start));
   const previous = start > 0 ? norms[start - 1] : undefined;
-  set('prev_by', previous === 'by' || previous === 'from');
-  set('prev_with', previous === 'with');
+  put(out, 'prev_by', previous === 'by' || previous === 'from');
+  put(out, 'prev_with', previous === 'with');
   const next = words[end];
-  set('next_product', next !== undefined && next.facts.classes.length > 0);
-  set('next_model_code', next !== undefined && title.isModelCodeAt(end));
-  set('next_number', next !== undefined && /^\d/.test(next.norm));
-  set('next_descriptor', next?.facts.descriptor === true);
+  put(out, 'next_product', next !== undefined && next.facts.classes.length > 0);
+  put(out, 'next_model_code', next !== undefined && title.isModelCodeAt(end));
+  put(out, 'next_number', next !== undefined && /^\d/.test(next.norm));
+  put(out, 'next_descriptor', next?.facts.descriptor === true);
   const quantity = next !== undefined && isQuantityAt(title, end);
-  set('next_quantity', quantity);
-  set('next_joiner', next !== undefined && (next.norm === 'and' || next.norm === 'or' || words[end - 1]!.ampersand));
+  put(out, 'next_quantity', quantity);
+  put(
+    out,
+    'next_joiner',
+    next !== undefined && (next.norm === 'and' || next.norm === 'or' || words[end - 1]!.ampersand),
+  );
   const before = start > 0 ? words[start - 1] : undefined;
-  set('prev_given_name', before?.facts.givenName === true && before.capitalised === words[start]!.capitalised);
+  put(out, 'prev_given_name', before?.facts.givenName === true && before.capitalised === words[start]!.capitalised);
   // Nothing but the run and its quantity ("Apple 1 kg"): the run names the item.
-  set('alone_with_quantity', quantity && start === 0 && end + 2 >= words.length);
+  put(out, 'alone_with_quantity', quantity && start === 0 && end + 2 >= words.length);
   const casing = title.casing;
-  set('title_case', casing.titleCase);
-  set('title_shouting', casing.shouting);
-  set('title_lower', casing.lower);
-  set('title_words_log', Math.log(words.length + 1));
+  put(out, 'title_case', casing.titleCase);
+  put(out, 'title_shouting', casing.shouting);
+  put(out, 'title_lower', casing.lower);
+  put(out, 'title_words_log', Math.log(words.length + 1));
 }
 
 /**
  * The mark's classes against the item's, its status and register. Whether the owner files TRO suits is left out:
  * it says nothing of whether the title uses the mark, only how much that use costs (title-conflicts.ts).
  */
-function setClassAndStatus(set: Setter, title: TitleContext, candidate: Candidate, match: RunMatch): void {
+function setClassAndStatus(out: Float64Array, title: TitleContext, candidate: Candidate, match: RunMatch): void {
   const itemClasses = title.itemClassesAround(candidate);
   const { relation, strength } = classRelationOf(match.niceClasses, itemClasses);
-  set('class_same', relation === 'same');
-  set('class_related', relation === 'related');
-  set('class_other', relation === 'other');
-  set('class_strength', strength);
-  set('nice_explicit', itemClasses.explicit);
-  set('item_class_none', itemClasses.classes.length === 0);
-  set('live', match.isLive);
-  set('cn', match.cn);
-  set('cjk', candidate.run.cjk);
+  put(out, 'class_same', relation === 'same');
+  put(out, 'class_related', relation === 'related');
+  put(out, 'class_other', relation === 'other');
+  put(out, 'class_strength', strength);
+  put(out, 'nice_explicit', itemClasses.explicit);
+  put(out, 'item_class_none', itemClasses.classes.length === 0);
+  put(out, 'live', match.isLive);
+  put(out, 'cn', match.cn);
+  put(out, 'cjk', candidate.run.cjk);
 }
 
 /** Products of the features above that a linear model cannot form itself. */
@@ -325,40 +336,36 @@ function setInteractions(
   facts: CandidateFacts,
   w: WordSummary,
 ): void {
-  const get = (name: FeatureName) => out[INDEX[name]]!;
-  const set: Setter = (name, value) => {
-    out[INDEX[name]] = Number(value);
-  };
-  const first = get('pos_first') === 1;
-  const same = get('class_same') === 1;
-  const nextProduct = get('next_product') === 1;
+  const first = at(out, 'pos_first') === 1;
+  const same = at(out, 'class_same') === 1;
+  const nextProduct = at(out, 'next_product') === 1;
   const fuzzy = match.kind === 'fuzzy';
-  const freq = get('plain_freq_log');
-  set('dual_use_x_first', w.anyDual && first);
-  set('dual_use_x_class_same', w.anyDual && same);
-  set('generic_x_first', w.anyGeneric && first);
-  set('generic_x_class_same', w.anyGeneric && same);
-  set('freq_x_first', first ? freq : 0);
-  set('freq_x_capitalised', w.capitalised ? freq : 0);
-  set('freq_x_class_same', same ? freq : 0);
-  set('freq_x_next_product', nextProduct ? freq : 0);
-  set('fuzzy_x_generic', fuzzy && (w.anyGeneric || w.anyDual));
-  set('fuzzy_x_freq', fuzzy ? freq : 0);
-  set('cue_x_coined', get('cue_nominative') === 1 && !w.anyGeneric && !w.anyDual);
-  set('part_of_token_x_short', get('part_of_token') === 1 && candidate.run.joined.length <= 4);
-  set('next_descriptor_x_dual_use', w.anyDual && get('next_descriptor') === 1);
-  set('fuzzy_x_unseen', fuzzy && w.minFreq === 0);
-  set('fuzzy_x_first', fuzzy && first);
-  set('dual_use_x_capitalised', w.anyDual && w.capitalised);
-  set('dual_use_x_next_product', w.anyDual && nextProduct);
-  set('class_other_x_first', get('class_other') === 1 && first);
-  set('capitalised_x_first', w.capitalised && first);
-  set('title_lower_x_first', get('title_lower') === 1 && first);
-  set('fuzzy_x_run_exact', fuzzy && facts.runHasExact);
-  set('english_all', w.englishAll);
-  set('english_any', w.englishAny);
-  set('english_x_first', w.englishAll && first);
-  set('english_x_class_same', w.englishAll && same);
+  const freq = at(out, 'plain_freq_log');
+  put(out, 'dual_use_x_first', w.anyDual && first);
+  put(out, 'dual_use_x_class_same', w.anyDual && same);
+  put(out, 'generic_x_first', w.anyGeneric && first);
+  put(out, 'generic_x_class_same', w.anyGeneric && same);
+  put(out, 'freq_x_first', first ? freq : 0);
+  put(out, 'freq_x_capitalised', w.capitalised ? freq : 0);
+  put(out, 'freq_x_class_same', same ? freq : 0);
+  put(out, 'freq_x_next_product', nextProduct ? freq : 0);
+  put(out, 'fuzzy_x_generic', fuzzy && (w.anyGeneric || w.anyDual));
+  put(out, 'fuzzy_x_freq', fuzzy ? freq : 0);
+  put(out, 'cue_x_coined', at(out, 'cue_nominative') === 1 && !w.anyGeneric && !w.anyDual);
+  put(out, 'part_of_token_x_short', at(out, 'part_of_token') === 1 && candidate.run.joined.length <= 4);
+  put(out, 'next_descriptor_x_dual_use', w.anyDual && at(out, 'next_descriptor') === 1);
+  put(out, 'fuzzy_x_unseen', fuzzy && w.minFreq === 0);
+  put(out, 'fuzzy_x_first', fuzzy && first);
+  put(out, 'dual_use_x_capitalised', w.anyDual && w.capitalised);
+  put(out, 'dual_use_x_next_product', w.anyDual && nextProduct);
+  put(out, 'class_other_x_first', at(out, 'class_other') === 1 && first);
+  put(out, 'capitalised_x_first', w.capitalised && first);
+  put(out, 'title_lower_x_first', at(out, 'title_lower') === 1 && first);
+  put(out, 'fuzzy_x_run_exact', fuzzy && facts.runHasExact);
+  put(out, 'english_all', w.englishAll);
+  put(out, 'english_any', w.englishAny);
+  put(out, 'english_x_first', w.englishAll && first);
+  put(out, 'english_x_class_same', w.englishAll && same);
 }
 
 /** Fills `out` (length FEATURE_COUNT) with the candidate's features. */
@@ -370,12 +377,9 @@ export function fillFeatures(
   out: Float64Array,
 ): void {
   out.fill(0);
-  const set: Setter = (name, value) => {
-    out[INDEX[name]] = Number(value);
-  };
   const words = summariseWords(title, candidate, facts.evasion);
-  setMatchAndWords(set, title, candidate, match, facts, words);
-  setContext(set, title, candidate);
-  setClassAndStatus(set, title, candidate, match);
+  setMatchAndWords(out, title, candidate, match, facts, words);
+  setContext(out, title, candidate);
+  setClassAndStatus(out, title, candidate, match);
   setInteractions(out, candidate, match, facts, words);
 }

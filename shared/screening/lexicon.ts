@@ -248,26 +248,37 @@ export function inferNiceClasses(words: readonly string[]): NiceWeight[] {
   return inferNiceClassesOfFacts(words.map((word) => factsOfNormalised(keyOf(word))));
 }
 
-function isProductWordAt(facts: readonly WordFacts[], index: number, withDualUse: boolean): boolean {
+/** Words `from` to `to` (exclusive) are read as naming no product (see inferNiceClassesOfFacts). */
+export interface Ignored {
+  from: number;
+  to: number;
+}
+const NONE_IGNORED: Ignored = { from: -1, to: -1 };
+
+function isProductWordAt(facts: readonly WordFacts[], index: number, withDualUse: boolean, ignored: Ignored): boolean {
   const word = facts[index]!;
   return (
     word.classes.length > 0 &&
+    (index < ignored.from || index >= ignored.to) &&
     !word.stopword &&
     !(index > 0 && facts[index - 1]!.descriptorPrefix) &&
     (withDualUse || !word.dualUse)
   );
 }
 
-/** inferNiceClasses for words whose facts are known already (a title's words carry theirs). */
-export function inferNiceClassesOfFacts(facts: readonly WordFacts[]): NiceWeight[] {
+/**
+ * inferNiceClasses for words whose facts are known already (a title's words carry theirs). `ignored`: words read as
+ * naming no product, whatever their classes (a word whose meaning is in question: title-context.ts).
+ */
+export function inferNiceClassesOfFacts(facts: readonly WordFacts[], ignored: Ignored = NONE_IGNORED): NiceWeight[] {
   let withDualUse = false;
   let first = -1;
   for (let index = 0; index < facts.length && first < 0; index++)
-    if (isProductWordAt(facts, index, false)) first = index;
+    if (isProductWordAt(facts, index, false, ignored)) first = index;
   if (first < 0) {
     withDualUse = true;
     for (let index = 0; index < facts.length && first < 0; index++)
-      if (isProductWordAt(facts, index, true)) first = index;
+      if (isProductWordAt(facts, index, true, ignored)) first = index;
   }
   if (first < 0) return [];
 
@@ -279,7 +290,7 @@ export function inferNiceClassesOfFacts(facts: readonly WordFacts[]): NiceWeight
   for (let index = first + 1; index < facts.length; index++) {
     if (facts[index]!.headBoundary) segment++;
     if (segment !== headSegment) break;
-    if (isProductWordAt(facts, index, withDualUse)) head = index;
+    if (isProductWordAt(facts, index, withDualUse, ignored)) head = index;
   }
 
   const totals = new Map<string, number>();
@@ -287,7 +298,7 @@ export function inferNiceClassesOfFacts(facts: readonly WordFacts[]): NiceWeight
   segment = 0;
   for (let index = 0; index < facts.length; index++) {
     if (facts[index]!.headBoundary) segment++;
-    if (!isProductWordAt(facts, index, withDualUse)) continue;
+    if (!isProductWordAt(facts, index, withDualUse, ignored)) continue;
     const weight = index === head ? HEAD_WEIGHT : segment === headSegment ? MODIFIER_WEIGHT : AFTER_BOUNDARY_WEIGHT;
     for (const { nice, weight: share } of facts[index]!.classes) {
       totals.set(nice, (totals.get(nice) ?? 0) + weight * share);

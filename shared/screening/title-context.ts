@@ -21,6 +21,8 @@ export class TitleContext {
   private norms: string[] | undefined;
   private classes: ItemClasses | undefined;
   private caseFacts: { titleCase: boolean; shouting: boolean; lower: boolean } | undefined;
+  /** itemClassesAround of the last span asked for: a candidate's several marks ask for the same span in a row. */
+  private around: { start: number; end: number; classes: ItemClasses } | undefined;
 
   constructor(
     readonly item: ScreeningItem,
@@ -71,10 +73,15 @@ export class TitleContext {
     let own = false;
     for (let i = candidate.start; i < candidate.end && !own; i++) own = this.words[i]!.facts.classes.length > 0;
     if (!own) return this.itemClasses;
-    const facts = this.words.map((word, i) =>
-      i >= candidate.start && i < candidate.end ? { ...word.facts, classes: [] } : word.facts,
-    );
-    return { classes: inferNiceClassesOfFacts(facts).slice(0, 3), explicit: false };
+    const { start, end } = candidate;
+    if (this.around?.start === start && this.around.end === end) return this.around.classes;
+    const facts = this.words.map(factsOf);
+    const classes: ItemClasses = {
+      classes: inferNiceClassesOfFacts(facts, { from: start, to: end }).slice(0, 3),
+      explicit: false,
+    };
+    this.around = { start, end, classes };
+    return classes;
   }
 
   /** The first words, or the first word after words that only describe ("Certified Refurbished Ring Doorbell"). */
