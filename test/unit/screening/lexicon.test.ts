@@ -10,6 +10,7 @@ import {
   factsOfNormalised,
   followsNominativeCue,
   inferNiceClasses,
+  inferNiceClassesOfFacts,
   isDualUse,
   isGenericWord,
   isKnownTrademarkWord,
@@ -261,6 +262,29 @@ describe('inferNiceClasses', () => {
   it('returns nothing for a title without product words', () => {
     expect(inferNiceClasses(wordsOf('Nike Adidas 2024'))).toEqual([]);
     expect(inferNiceClasses([])).toEqual([]);
+  });
+
+  it('reads skipped words as naming no product, as if their classes were taken away', () => {
+    const wordFacts = (title: string) => wordsOf(title).map(factsOfNormalised);
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.constantFrom('apple', 'slicer', 'ring', 'for', 'case', 'steel', 'kurta', 'coach', 'whistle', 'pro'),
+        ),
+        fc.nat(8),
+        fc.nat(3),
+        (words, from, length) => {
+          const facts = wordFacts(words.join(' '));
+          const stripped = facts.map((f, i) => (i >= from && i < from + length ? { ...f, classes: [] } : f));
+          expect(inferNiceClassesOfFacts(facts, { from, to: from + length })).toEqual(
+            inferNiceClassesOfFacts(stripped),
+          );
+        },
+      ),
+    );
+    // "Apple MC414HN/A" is not sold as fruit because it says apple.
+    expect(inferNiceClassesOfFacts(wordFacts('apple slicer'), { from: 1, to: 2 })[0]?.nice).toBe('31');
+    expect(inferNiceClassesOfFacts(wordFacts('apple slicer'), { from: 0, to: 1 })[0]?.nice).toBe('08');
   });
 
   it('never throws and always returns valid weights, whatever the words', () => {
