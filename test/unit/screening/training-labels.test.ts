@@ -99,13 +99,21 @@ describe('rule-made training titles', () => {
     expect(joinedVariants(removed).map((t) => t.title)).toEqual(['Plant Container Set for Ring and Container']);
   });
 
-  it('puts a dual-use word of another kind before a product word, in lower case, with no brand', () => {
-    const made = modifierVariants([
+  /**
+   * The modifier titles of four: the first and fourth get one (every third title with a plain product word); the
+   * second brings the modifier ("apple"), the third none.
+   */
+  const modifierTitlesWith = (fourth: string) =>
+    modifierVariants([
       titled('Stainless Steel Kitchen Slicer'),
       titled('Red Apple Fruit Basket'),
       titled('Cotton Kurta'),
-      titled('Ring Plant Container'),
+      titled(fourth),
     ]);
+
+  it('puts a dual-use word of another kind before a product word, in lower case, with no brand', () => {
+    // The fourth starts with a dual-use word, not a plain product word: the modifier goes before its last one.
+    const made = modifierTitlesWith('Ring Plant Container');
 
     // Slicer (08, 21) and container (20, 21) get "apple" (31), never "steel" (06, 08) nor "ring" (06, 21).
     expect(made.map((t) => t.title)).toEqual(['stainless steel kitchen apple slicer', 'ring plant apple container']);
@@ -113,12 +121,7 @@ describe('rule-made training titles', () => {
   });
 
   it("puts every second one before a title's first product word, cased as the title", () => {
-    const made = modifierVariants([
-      titled('Stainless Steel Kitchen Slicer'),
-      titled('Red Apple Fruit Basket'),
-      titled('Cotton Kurta'),
-      titled('Slicer and Corer with 8 Blades'),
-    ]);
+    const made = modifierTitlesWith('Slicer and Corer with 8 Blades');
 
     expect(made.map((t) => t.title)).toEqual([
       'stainless steel kitchen apple slicer',
