@@ -19,7 +19,7 @@ import { wordsOfTitle } from '../../shared/screening/title-words';
 import { loadSampleCorpus } from '../../local/sample-corpus';
 import { createInMemoryDataStores } from '../../test/support/in-memory-data-stores';
 import { unlistedTerms } from './common-terms';
-import { AMAZON_MARKS, brandKey, labelledTitles, type LabelledTitle } from './labelled-titles';
+import { AMAZON_MARKS, brandKey, labelledTitles, type LabelledSet, type LabelledTitle } from './labelled-titles';
 
 export const SPLIT_SEED = 'screening-split-2026-11';
 export type Split = 'train' | 'validation' | 'test';
@@ -82,6 +82,34 @@ export function splitTitles(): Record<Split, SplitTitles> & {
   }
   const allBrands = new Set([...brands.train, ...brands.validation, ...brands.test]);
   return { ...out, brands, allBrands };
+}
+
+/**
+ * One labelled set held out whole, for a check across marketplaces: `kept` is every split without that set's
+ * titles; `heldOut` is that set's train and validation titles (its test titles stay unread) whose brand no kept
+ * train title has, so a model fitted on `kept` has seen neither the marketplace nor the brands.
+ */
+export function holdOutSet(
+  splits: ReturnType<typeof splitTitles>,
+  set: LabelledSet,
+): { kept: ReturnType<typeof splitTitles>; heldOut: SplitTitles } {
+  const without = (s: SplitTitles): SplitTitles => ({
+    branded: s.branded.filter((t) => t.set !== set),
+    removed: s.removed.filter((t) => t.set !== set),
+  });
+  const kept = {
+    ...splits,
+    train: without(splits.train),
+    validation: without(splits.validation),
+    test: without(splits.test),
+  };
+  const seen = new Set(kept.train.branded.flatMap((t) => t.brandKeys));
+  const unseen = (t: LabelledTitle) => t.set === set && !seen.has(brandKey(t.brand));
+  const heldOut = {
+    branded: [...splits.train.branded, ...splits.validation.branded].filter(unseen),
+    removed: [...splits.train.removed, ...splits.validation.removed].filter(unseen),
+  };
+  return { kept, heldOut };
 }
 
 /** The classes the product words of some titles point to: those with a quarter of the weight or more, at most 3. */

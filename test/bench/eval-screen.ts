@@ -14,18 +14,20 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FEATURE_NAMES } from '../../shared/screening/brand-use-features';
-import type { BrandUseModel } from '../../shared/screening/brand-use-model';
+import { BrandUseModel, shippedBrandUseModel, type BrandUseModelData } from '../../shared/screening/brand-use-model';
 import type { ScreeningResult } from '../../shared/screening/screen-titles';
 import { wordsOfTitle } from '../../shared/screening/title-words';
 import { isEnglishWord } from '../../shared/screening/word-frequencies';
-import { brandKey, type LabelledTitle } from '../../builders/screening/labelled-titles';
+import { brandKey, type LabelledSet, type LabelledTitle } from '../../builders/screening/labelled-titles';
 import {
+  holdOutSet,
   labelledExamples,
   loadCorpus,
   splitTitles,
   SPLIT_SEED,
   type Corpus,
   type CorpusMode,
+  type SplitTitles,
 } from '../../builders/screening/screening-dataset';
 import { hardCases } from '../support/hard-cases';
 import { machineLine, runAndWriteSection } from './bench-support';
@@ -356,8 +358,66 @@ async function validationFigures(): Promise<void> {
   console.log(`hard cases: ${await hardCaseFigures()}`);
 }
 
+/** Recall and brand-removed flags of one model on some titles, registered corpus, as one printed line each. */
+async function figuresOn(label: string, model: BrandUseModel, titles: SplitTitles): Promise<string[]> {
+  const corpus = await loadCorpus('registered', { model });
+  const r = await recallOf(corpus, 'registered', titles.branded);
+  const removed = await screenAll(
+    corpus,
+    titles.removed.map((t) => ({ title: t.title })),
+  );
+  const flagged = removed.filter((x) => x.risk !== '低');
+  const unexplained = flagged.filter((x) => !namesAnotherBrand(x));
+  return [
+    `${label}: brand recall ${pct(r.hits, r.n)} (${r.n - r.hits} of ${r.n} missed); ordinary-word brands ${pct(r.ordinaryHits, r.ordinaryN)} of ${r.ordinaryN}; brand-removed flagged ${pct(flagged.length, removed.length)} of ${removed.length}, not on a coined brand word ${pct(unexplained.length, removed.length)} (${unexplained.length}; 高 ${unexplained.filter((x) => x.risk === '高').length})`,
+    ...(process.argv.includes('--list')
+      ? [
+          ...r.misses.map((m) => `  missed ${m}`),
+          ...unexplained.map((x) => `  flagged ${x.risk} ${x.top_conflict}\t${x.name}`),
+        ]
+      : []),
+  ];
+}
+
+/**
+ * `npm run eval:screen -- --hold-out SET --model FILE`: a model fitted without one labelled set (`npm run
+ * train:screen -- --hold-out SET --out FILE`) on that set's train and validation titles whose brands it never saw
+ * (holdOutSet), beside the shipped model on the same set's validation titles; the test split stays unread.
+ */
+async function holdOutFigures(set: LabelledSet, modelFile: string): Promise<void> {
+  const held = new BrandUseModel(JSON.parse(readFileSync(modelFile, 'utf8')) as BrandUseModelData);
+  const splits = splitTitles();
+  const { heldOut } = holdOutSet(splits, set);
+  const validationOnly = (s: SplitTitles): SplitTitles => ({
+    branded: s.branded.filter((t) => splits.validation.branded.includes(t)),
+    removed: s.removed.filter((t) => splits.validation.removed.includes(t)),
+  });
+  const lines = [
+    ...(await figuresOn(`${set}, model without it (${held.version}), train and validation titles`, held, heldOut)),
+    ...(await figuresOn(`${set}, model without it, validation titles`, held, validationOnly(heldOut))),
+    ...(await figuresOn(
+      `${set}, shipped model (fitted on its train titles), validation titles`,
+      shippedBrandUseModel(),
+      validationOnly(heldOut),
+    )),
+  ];
+  console.log(lines.join('\n'));
+}
+
+function argument(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? undefined : process.argv[at + 1];
+}
+
 if (require.main === module) {
-  if (process.argv.includes('--validation'))
+  const holdOut = argument('--hold-out') as LabelledSet | undefined;
+  const modelFile = argument('--model');
+  if (holdOut !== undefined && modelFile !== undefined)
+    holdOutFigures(holdOut, modelFile).catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+  else if (process.argv.includes('--validation'))
     validationFigures().catch((error: unknown) => {
       console.error(error);
       process.exit(1);
