@@ -15,6 +15,9 @@
  *  4. Thresholds, on validation: 中 the lowest probability at which at most 2% of the brand-removed titles carry a
  *     conflict the labels call no brand use (the most recall that budget buys); 高 likewise at 0.5%.
  *  5. Write the trees, the scaling, the thresholds, the data they came from (names, counts, SHA-256) and this command.
+ *
+ * `-- --hold-out SET --out FILE` fits the same way without one labelled set's titles, for the check across
+ * marketplaces of `npm run eval:screen -- --hold-out SET --model FILE` (screening-dataset.ts holdOutSet).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -36,6 +39,7 @@ import {
   termVariants,
 } from './screening/rule-variants';
 import {
+  holdOutSet,
   labelledExamples,
   loadCorpus,
   splitTitles,
@@ -43,9 +47,19 @@ import {
   type LabelledExample,
   type SplitTitles,
 } from './screening/screening-dataset';
-import type { LabelledTitle } from './screening/labelled-titles';
+import type { LabelledSet, LabelledTitle } from './screening/labelled-titles';
 
-const OUT = path.join(__dirname, '../data/screening/brand-use-model.json');
+const SHIPPED_OUT = path.join(__dirname, '../data/screening/brand-use-model.json');
+
+function argument(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? undefined : process.argv[at + 1];
+}
+
+const SETS: readonly LabelledSet[] = ['flipkart-dev', 'amazon-google', 'markup-amazon'];
+const HOLD_OUT = argument('--hold-out') as LabelledSet | undefined;
+if (HOLD_OUT !== undefined && !SETS.includes(HOLD_OUT)) throw new Error(`--hold-out: one of ${SETS.join(', ')}`);
+const OUT = path.resolve(argument('--out') ?? SHIPPED_OUT);
 const PYTHON = '/usr/bin/python3';
 const FIT_TREES = path.join(__dirname, 'screening/fit-trees.py');
 const TREE_SEED = 20261125;
@@ -190,7 +204,9 @@ function thresholdsOn(
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const splits = splitTitles();
+  if (HOLD_OUT && OUT === SHIPPED_OUT)
+    throw new Error('--hold-out needs --out: the shipped model is fitted on every set');
+  const splits = HOLD_OUT ? holdOutSet(splitTitles(), HOLD_OUT).kept : splitTitles();
   // Train titles are also matched against the common terms of goods registered as marks (termMarkBatch); validation,
   // which chooses the trees and thresholds, against the registered corpus alone, as the evaluation reads it.
   const corpus = await loadCorpus('registered');
@@ -234,11 +250,7 @@ async function main(): Promise<void> {
     features: FEATURE_NAMES,
     thresholds: { medium: Number(medium.toFixed(4)), high: Number(high.toFixed(4)) },
     trainedOn: {
-      data: [
-        'test/fixtures/titles/flipkart-dev',
-        'test/fixtures/titles/amazon-google',
-        'test/fixtures/titles/markup-amazon',
-      ],
+      data: SETS.filter((set) => set !== HOLD_OUT).map((set) => `test/fixtures/titles/${set}`),
       corpus: `registered: the sample corpus plus every labelled brand (${corpus.marks} US marks); train titles also against the common terms of goods with an unlisted word as marks (${trainCorpus.marks - corpus.marks})`,
       split: { seed: SPLIT_SEED, by: 'brand group, SHA-256 of seed and group: 60% train, 20% validation, 20% test' },
       trainTitles: {
