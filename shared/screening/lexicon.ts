@@ -403,17 +403,20 @@ export function nominativeCueOfNormalised(keys: readonly string[], index: number
   return undefined;
 }
 
-/** Whether the word at `index` is introduced by a nominative cue ("Case Compatible with iPhone 15": iphone is). */
-/** The word at `index` comes straight after a nominative cue ("for Echo", "compatible with Galaxy"). */
+/** Words that can stand between a cue and what it names: "for the Kindle Fire", "for your iPhone", "for all Echo". */
+const CUE_DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'your', 'all', 'any', 'every', 'most']);
+
+/**
+ * The word at `index` comes straight after a nominative cue ("for Echo", "compatible with Galaxy"), or after a cue
+ * and a determiner ("for the Kindle").
+ */
 export function followsNominativeCue(keys: readonly string[], index: number): boolean {
-  return (
-    index >= 1 &&
-    index < keys.length &&
-    !CUES_BY_LAST_WORD.has(keys[index]!) &&
-    cueEndingAt(keys, index - 1) !== undefined
-  );
+  if (index < 1 || index >= keys.length || CUES_BY_LAST_WORD.has(keys[index]!)) return false;
+  if (cueEndingAt(keys, index - 1) !== undefined) return true;
+  return index >= 2 && CUE_DETERMINERS.has(keys[index - 1]!) && cueEndingAt(keys, index - 2) !== undefined;
 }
 
+/** Whether the word at `index` is introduced by a nominative cue ("Case Compatible with iPhone 15": iphone is). */
 export function nominativeCueAt(words: readonly string[], index: number): boolean {
   return nominativeCueOf(words, index) !== undefined;
 }
