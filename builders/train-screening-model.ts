@@ -17,7 +17,8 @@
  *  5. Write the trees, the scaling, the thresholds, the data they came from (names, counts, SHA-256) and this command.
  *
  * `-- --hold-out SET --out FILE` fits the same way without one labelled set's titles, for the check across
- * marketplaces of `npm run eval:screen -- --hold-out SET --model FILE` (screening-dataset.ts holdOutSet).
+ * marketplaces of `npm run eval:screen -- --hold-out SET --model FILE` (screening-dataset.ts holdOutSet); the
+ * plain-word counts the features read are then counted without that set too.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -26,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FEATURE_COUNT, FEATURE_NAMES } from '../shared/screening/brand-use-features';
 import { BrandUseModel, type TreeData } from '../shared/screening/brand-use-model';
+import { usePlainWordCounts } from '../shared/screening/word-frequencies';
 import { evasiveSpelling, misspelling } from './screening/evasion-variants';
 import {
   joinedVariants,
@@ -47,7 +49,8 @@ import {
   type LabelledExample,
   type SplitTitles,
 } from './screening/screening-dataset';
-import type { LabelledSet, LabelledTitle } from './screening/labelled-titles';
+import { titlesWithout, type LabelledSet, type LabelledTitle } from './screening/labelled-titles';
+import { countPlainWords } from './screening/plain-word-counts';
 
 const SHIPPED_OUT = path.join(__dirname, '../data/screening/brand-use-model.json');
 
@@ -207,6 +210,7 @@ async function main(): Promise<void> {
   if (HOLD_OUT && OUT === SHIPPED_OUT)
     throw new Error('--hold-out needs --out: the shipped model is fitted on every set');
   const splits = HOLD_OUT ? holdOutSet(splitTitles(), HOLD_OUT).kept : splitTitles();
+  if (HOLD_OUT) usePlainWordCounts(countPlainWords(titlesWithout(HOLD_OUT)));
   // Train titles are also matched against the common terms of goods registered as marks (termMarkBatch); validation,
   // which chooses the trees and thresholds, against the registered corpus alone, as the evaluation reads it.
   const corpus = await loadCorpus('registered');

@@ -8,7 +8,7 @@ import englishWords from '../../data/screening/english-words.json';
 import frequencies from '../../data/screening/title-word-frequencies.json';
 import { KeyFilter } from '../marks/key-filter';
 
-const COUNTS: ReadonlyMap<string, number> = (() => {
+let counts: ReadonlyMap<string, number> = (() => {
   const map = new Map<string, number>();
   for (const entry of (frequencies as { counts: string }).counts.split(' ')) {
     const colon = entry.lastIndexOf(':');
@@ -19,7 +19,16 @@ const COUNTS: ReadonlyMap<string, number> = (() => {
 
 /** In how many titles of the table the (normalised) word stands as a plain word; 0 when never. */
 export function plainWordCount(word: string): number {
-  return COUNTS.get(word) ?? 0;
+  return counts.get(word) ?? 0;
+}
+
+/**
+ * Reads another table of plain-word counts from now on, for the check across marketplaces, whose model must not
+ * see the held-out set's titles even as counts (builders/screening/plain-word-counts.ts). Not for the service.
+ */
+export function usePlainWordCounts(table: ReadonlyMap<string, number>): void {
+  counts = table;
+  known.clear();
 }
 
 const ENGLISH_WORDS: KeyFilter = (() => {

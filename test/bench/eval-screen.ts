@@ -17,8 +17,15 @@ import { FEATURE_NAMES } from '../../shared/screening/brand-use-features';
 import { BrandUseModel, shippedBrandUseModel, type BrandUseModelData } from '../../shared/screening/brand-use-model';
 import type { ScreeningResult } from '../../shared/screening/screen-titles';
 import { wordsOfTitle } from '../../shared/screening/title-words';
-import { isEnglishWord } from '../../shared/screening/word-frequencies';
-import { brandKey, type LabelledSet, type LabelledTitle } from '../../builders/screening/labelled-titles';
+import { isEnglishWord, usePlainWordCounts } from '../../shared/screening/word-frequencies';
+import {
+  allTitles,
+  brandKey,
+  titlesWithout,
+  type LabelledSet,
+  type LabelledTitle,
+} from '../../builders/screening/labelled-titles';
+import { countPlainWords } from '../../builders/screening/plain-word-counts';
 import {
   holdOutSet,
   labelledExamples,
@@ -392,15 +399,21 @@ async function holdOutFigures(set: LabelledSet, modelFile: string): Promise<void
     branded: s.branded.filter((t) => splits.validation.branded.includes(t)),
     removed: s.removed.filter((t) => splits.validation.removed.includes(t)),
   });
+  // Each model reads the plain-word counts it was fitted with: the held-out one those of the other sets' titles
+  // (train-screening-model.ts), the shipped one those of every title (the shipped table).
+  usePlainWordCounts(countPlainWords(titlesWithout(set)));
   const lines = [
     ...(await figuresOn(`${set}, model without it (${held.version}), train and validation titles`, held, heldOut)),
     ...(await figuresOn(`${set}, model without it, validation titles`, held, validationOnly(heldOut))),
+  ];
+  usePlainWordCounts(countPlainWords(allTitles()));
+  lines.push(
     ...(await figuresOn(
       `${set}, shipped model (fitted on its train titles), validation titles`,
       shippedBrandUseModel(),
       validationOnly(heldOut),
     )),
-  ];
+  );
   console.log(lines.join('\n'));
 }
 
