@@ -320,16 +320,16 @@ describe('nominative cues', () => {
   });
 
   it('looks past one determiner after the cue: "for the Kindle Fire", "for your iPhone", not "for men and the kids"', () => {
-    const after = (title: string) => {
+    const introduced = (title: string) => {
       const keys = wordsOf(title);
       return keys.filter((_, i) => followsNominativeCue(keys, i));
     };
 
-    expect(after('Stand for the Kindle Fire')).toEqual(['the', 'kindle']);
-    expect(after('Case for your iPhone 15')).toEqual(['your', 'iphone']);
-    expect(after('Charger for All Echo Devices')).toEqual(['all', 'echo']);
-    expect(after('Stand the Kindle Fire')).toEqual([]);
-    expect(after('Shirt for men and the kids')).toEqual(['men']);
+    expect(introduced('Stand for the Kindle Fire')).toEqual(['the', 'kindle']);
+    expect(introduced('Case for your iPhone 15')).toEqual(['your', 'iphone']);
+    expect(introduced('Charger for All Echo Devices')).toEqual(['all', 'echo']);
+    expect(introduced('Stand the Kindle Fire')).toEqual([]);
+    expect(introduced('Shirt for men and the kids')).toEqual(['men']);
   });
 
   it('"for Samsung Galaxy S24": every word up to three after the cue is introduced', () => {
