@@ -49,7 +49,7 @@ import {
   type LabelledExample,
   type SplitTitles,
 } from './screening/screening-dataset';
-import { titlesWithout, type LabelledSet, type LabelledTitle } from './screening/labelled-titles';
+import { LABELLED_SETS, titlesWithout, type LabelledSet, type LabelledTitle } from './screening/labelled-titles';
 import { countPlainWords } from './screening/plain-word-counts';
 
 const SHIPPED_OUT = path.join(__dirname, '../data/screening/brand-use-model.json');
@@ -59,9 +59,9 @@ function argument(name: string): string | undefined {
   return at < 0 ? undefined : process.argv[at + 1];
 }
 
-const SETS: readonly LabelledSet[] = ['flipkart-dev', 'amazon-google', 'markup-amazon'];
 const HOLD_OUT = argument('--hold-out') as LabelledSet | undefined;
-if (HOLD_OUT !== undefined && !SETS.includes(HOLD_OUT)) throw new Error(`--hold-out: one of ${SETS.join(', ')}`);
+if (HOLD_OUT !== undefined && !LABELLED_SETS.includes(HOLD_OUT))
+  throw new Error(`--hold-out: one of ${LABELLED_SETS.join(', ')}`);
 const OUT = path.resolve(argument('--out') ?? SHIPPED_OUT);
 const PYTHON = '/usr/bin/python3';
 const FIT_TREES = path.join(__dirname, 'screening/fit-trees.py');
@@ -254,7 +254,7 @@ async function main(): Promise<void> {
     features: FEATURE_NAMES,
     thresholds: { medium: Number(medium.toFixed(4)), high: Number(high.toFixed(4)) },
     trainedOn: {
-      data: SETS.filter((set) => set !== HOLD_OUT).map((set) => `test/fixtures/titles/${set}`),
+      data: LABELLED_SETS.filter((set) => set !== HOLD_OUT).map((set) => `test/fixtures/titles/${set}`),
       corpus: `registered: the sample corpus plus every labelled brand (${corpus.marks} US marks); train titles also against the common terms of goods with an unlisted word as marks (${trainCorpus.marks - corpus.marks})`,
       split: { seed: SPLIT_SEED, by: 'brand group, SHA-256 of seed and group: 60% train, 20% validation, 20% test' },
       trainTitles: {

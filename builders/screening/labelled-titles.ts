@@ -16,6 +16,8 @@ export const TITLES_DIR = path.join(__dirname, '../../test/fixtures/titles');
 
 export type LabelledSet = 'flipkart-dev' | 'amazon-google' | 'markup-amazon';
 
+export const LABELLED_SETS: readonly LabelledSet[] = ['flipkart-dev', 'amazon-google', 'markup-amazon'];
+
 export interface LabelledTitle {
   set: LabelledSet;
   id: string;

@@ -21,6 +21,7 @@ import { isEnglishWord, usePlainWordCounts } from '../../shared/screening/word-f
 import {
   allTitles,
   brandKey,
+  LABELLED_SETS,
   titlesWithout,
   type LabelledSet,
   type LabelledTitle,
@@ -425,12 +426,16 @@ function argument(name: string): string | undefined {
 if (require.main === module) {
   const holdOut = argument('--hold-out') as LabelledSet | undefined;
   const modelFile = argument('--model');
-  if (holdOut !== undefined && modelFile !== undefined)
+  if (holdOut !== undefined || modelFile !== undefined) {
+    if (holdOut === undefined || modelFile === undefined || !LABELLED_SETS.includes(holdOut)) {
+      console.error(`usage: npm run eval:screen -- --hold-out ${LABELLED_SETS.join('|')} --model FILE [--list]`);
+      process.exit(2);
+    }
     holdOutFigures(holdOut, modelFile).catch((error: unknown) => {
       console.error(error);
       process.exit(1);
     });
-  else if (process.argv.includes('--validation'))
+  } else if (process.argv.includes('--validation'))
     validationFigures().catch((error: unknown) => {
       console.error(error);
       process.exit(1);
