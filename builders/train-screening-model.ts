@@ -13,7 +13,8 @@
  *     on train; the depth, least leaf size and number of trees with the lowest log loss on validation; Platt scaling
  *     on validation.
  *  4. Thresholds, on validation: 中 the lowest probability at which at most 2% of the brand-removed titles carry a
- *     conflict the labels call no brand use (the most recall that budget buys); 高 likewise at 0.5%.
+ *     conflict the labels call no brand use (the most recall that budget buys); 高 likewise at 0.5%. Each is the
+ *     mean over validation sets drawn again by brand (screening/thresholds.ts).
  *  5. Write the trees, the scaling, the thresholds, the data they came from (names, counts, SHA-256) and this command.
  *
  * `-- --hold-out SET --out FILE` fits the same way without one labelled set's titles, for the check across
@@ -50,7 +51,9 @@ import {
   type SplitTitles,
 } from './screening/screening-dataset';
 import { LABELLED_SETS, titlesWithout, type LabelledSet, type LabelledTitle } from './screening/labelled-titles';
+import { classHiddenCopies } from './screening/class-hidden-copies';
 import { countPlainWords } from './screening/plain-word-counts';
+import { THRESHOLD_DRAWS, THRESHOLD_SEED, thresholdFor } from './screening/thresholds';
 
 const SHIPPED_OUT = path.join(__dirname, '../data/screening/brand-use-model.json');
 
@@ -89,21 +92,6 @@ function respelt(titles: readonly LabelledTitle[]): LabelledTitle[] {
     if (misspelt) out.push(replaceBrand(t, misspelt, 'misspelt'));
   });
   return out;
-}
-
-/** The lowest threshold at which at most `rate` of the titles carry a conflict the labels call no brand use. */
-function thresholdFor(
-  titles: readonly { p: number; label: number; nominative: boolean }[][],
-  rate: number,
-  high: boolean,
-): number {
-  const worst = titles.map((list) =>
-    Math.max(0, ...list.filter((e) => e.label === 0 && !(high && e.nominative)).map((e) => e.p)),
-  );
-  const sorted = [...worst].sort((a, b) => b - a);
-  const allowed = Math.floor(rate * titles.length);
-  const cut = sorted[allowed] ?? 0;
-  return Math.min(0.99, Math.max(0.05, cut + 1e-6));
 }
 
 function hashOf(titles: readonly LabelledTitle[]): string {
@@ -182,7 +170,7 @@ function thresholdsOn(
   const scored = (list: LabelledExample[]) =>
     list.map((e) => ({ p: fit.probability(e.features), label: e.label, nominative: e.features[NOMINATIVE] === 1 }));
   const removedAll = validationTitles
-    .map((t, i) => (removedIds.has(t.id) ? scored(validationByTitle[i]!) : undefined))
+    .map((t, i) => (removedIds.has(t.id) ? { group: t.group, scored: scored(validationByTitle[i]!) } : undefined))
     .filter((x) => x !== undefined);
   if (process.env.SHOW_FALSE_ALARMS) {
     const worst = validationTitles.flatMap((t, i) =>
@@ -234,6 +222,7 @@ async function main(): Promise<void> {
     .flat()
     .filter((e) => !e.title.id.includes(':modifier') || modifierExampleKept(e, classOther))
     .filter((e) => !e.title.id.includes(':term') || termExampleKept(e, inTerm));
+  train.push(...classHiddenCopies(train));
   const validationByTitle = await labelledExamples(corpus.screener, validationTitles);
   const validation = validationByTitle.flat();
 
@@ -242,7 +231,7 @@ async function main(): Promise<void> {
 
   const trees = fitted.trees.map(compactTree);
   const digest = createHash('sha256')
-    .update(JSON.stringify([fitted.init, fitted.platt, trees]))
+    .update(JSON.stringify([fitted.init, fitted.platt, trees, medium, high]))
     .digest('hex');
   const version = `${new Date().toISOString().slice(0, 10)}-${digest.slice(0, 8)}`;
   const count = (titles: readonly LabelledTitle[], set: string) => titles.filter((t) => t.set === set).length;
@@ -281,7 +270,7 @@ async function main(): Promise<void> {
         params: fitted.params,
         fitter: 'builders/screening/fit-trees.py (sklearn GradientBoostingClassifier)',
       },
-      thresholdRule: `medium: lowest probability at which at most ${MEDIUM_FALSE_ALARMS * 100}% of validation brand-removed titles carry a conflict labelled no brand use, the most recall within that budget; high: the same at ${HIGH_FALSE_ALARMS * 100}%, nominative uses aside`,
+      thresholdRule: `medium: lowest probability at which at most ${MEDIUM_FALSE_ALARMS * 100}% of validation brand-removed titles carry a conflict labelled no brand use, the most recall within that budget; high: the same at ${HIGH_FALSE_ALARMS * 100}%, nominative uses aside; each the mean over ${THRESHOLD_DRAWS} validation sets drawn by brand with replacement (seed ${THRESHOLD_SEED})`,
     },
     init: fitted.init,
     learningRate: fitted.learningRate,

@@ -52,7 +52,7 @@ aux rca dc ac type typec lightning qi magnetic smart digital analog hd uhd fhd 4
 /** Everyday descriptors of listing titles that the taxonomy values miss. */
 export const TITLE_DESCRIPTORS = `
 new newest latest upgraded upgrade premium professional pro portable adjustable foldable rechargeable waterproof
-water resistant durable heavy duty lightweight compact mini large small medium big extra super ultra thin slim
+water resistant durable heavy duty lightweight compact mini micro nano large small medium big extra super ultra thin slim
 soft hard comfortable breathable stretch stretchy casual classic vintage retro fashion fashionable cute funny
 men mens man women womens woman girls girl boys boy kids kid baby babies toddler toddlers adult adults unisex
 ladies lady gents youth teen teens junior juniors infant infants

@@ -68,6 +68,7 @@ export const FEATURE_NAMES = [
   'class_strength',
   'nice_explicit',
   'item_class_none',
+  'mark_class_none',
   'live',
   'cn',
   'cjk',
@@ -323,6 +324,7 @@ function setClassAndStatus(out: Float64Array, title: TitleContext, candidate: Ca
   put(out, 'class_strength', strength);
   put(out, 'nice_explicit', itemClasses.explicit);
   put(out, 'item_class_none', itemClasses.classes.length === 0);
+  put(out, 'mark_class_none', match.niceClasses.length === 0);
   put(out, 'live', match.isLive);
   put(out, 'cn', match.cn);
   put(out, 'cjk', candidate.run.cjk);

@@ -102,10 +102,14 @@ export class TitleContext {
     return false;
   }
 
-  /** A token of letters and digits starts at `index`, long enough to be a model code, and no size ("500ml", "10x20"). */
+  /**
+   * A token of letters and digits starts at `index`, long enough to be a model code, and no size ("500ml", "10x20").
+   * Parts joined by hyphens are one token ("EW-73C", "CR-7026458", "BLEP-D10"); a hyphenated token of letters only
+   * ("T-Shirt", "Wi-Fi") has no digit and is none.
+   */
   isModelCodeAt(index: number): boolean {
     const words = this.words;
-    if (index > 0 && words[index - 1]!.continued) return false;
+    if (index > 0 && (words[index - 1]!.continued || words[index - 1]!.hyphen)) return false;
     let letters = false;
     let digits = false;
     let token = '';
@@ -115,7 +119,7 @@ export class TitleContext {
       if (/^\d/.test(word.norm)) digits = true;
       else letters = true;
       token += word.norm;
-      if (!word.continued) break;
+      if (!word.continued && !word.hyphen) break;
     }
     return letters && digits && token.length >= MODEL_CODE_MIN_CHARS && !isNumberLike(token);
   }

@@ -198,7 +198,7 @@ describe('rule-made training titles', () => {
       .map((line) => JSON.parse(line) as { serial: string; mark: string; nice: string[]; is_live: boolean });
 
     expect(marks.length).toBeGreaterThan(1000);
-    expect(marks.find((m) => m.mark === 'Micro Usb')).toMatchObject({
+    expect(marks.find((m) => m.mark === 'Nand Flash')).toMatchObject({
       is_live: true,
       serial: expect.stringMatching(/^TM-/),
     });

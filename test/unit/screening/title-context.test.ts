@@ -1,0 +1,67 @@
+/**
+ * What a title says around a candidate: where a model code starts (letters and digits of five or more characters,
+ * across the hyphens that join its parts) and whether a word stands where makers' names stand.
+ */
+import type { Candidate } from '../../../shared/screening/candidates';
+import { TitleContext } from '../../../shared/screening/title-context';
+import { wordsOfTitle } from '../../../shared/screening/title-words';
+
+function contextOf(title: string): TitleContext {
+  return new TitleContext({ title }, wordsOfTitle(title));
+}
+
+/** The index of the first word of `title` whose normalised form is `norm`. */
+function indexOf(context: TitleContext, norm: string): number {
+  const index = context.normalised.indexOf(norm);
+  if (index < 0) throw new Error(`no word ${norm} in ${context.item.title}`);
+  return index;
+}
+
+describe('TitleContext.isModelCodeAt', () => {
+  it.each([
+    ['Apple MC414HN/A', 'mc'],
+    ['S Class EW-73C Lens Hood', 'ew'],
+    ['Carlos CR-7026458 Analog Watch - For Girls', 'cr'],
+    ['BELL BLEP-D10 Earphone Cable Organizer', 'blep'],
+    ['Intel 3.1 GHz LGA 1150 E3-1220 v3 Processor', 'e'],
+  ])('%s: a model code starts at "%s"', (title, norm) => {
+    const context = contextOf(title);
+
+    expect(context.isModelCodeAt(indexOf(context, norm))).toBe(true);
+  });
+
+  it.each([
+    ['Round Neck T-Shirt for Men', 't'],
+    ['Dual Band Wi-Fi Router', 'wi'],
+    ['Stainless Steel Tumbler 500ml', '500'],
+    ['Picture Frame 10x20', '10'],
+    ['3-in-1 Charging Cable', '3'],
+    ['USB-C Cable 2m', 'usb'],
+  ])('%s: no model code starts at "%s"', (title, norm) => {
+    const context = contextOf(title);
+
+    expect(context.isModelCodeAt(indexOf(context, norm))).toBe(false);
+  });
+
+  it('does not start one inside a hyphenated code', () => {
+    const context = contextOf('Canon EW-73C Lens Hood');
+
+    expect(context.isModelCodeAt(indexOf(context, '73'))).toBe(false);
+  });
+});
+
+describe('TitleContext.isMakerSlot', () => {
+  const first = { start: 0, end: 1 } as Candidate;
+
+  it('is the first word before a model code joined by hyphens', () => {
+    const context = contextOf('BELL BLEP-D10 Organizer');
+
+    expect(context.isMakerSlot(first)).toBe(true);
+  });
+
+  it('is not the first word of a title with no product word and no model code', () => {
+    const context = contextOf('Royal Enfield');
+
+    expect(context.isMakerSlot(first)).toBe(false);
+  });
+});
