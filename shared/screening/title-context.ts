@@ -145,7 +145,7 @@ export class TitleContext {
 
   /**
    * The word at `index` is one of two that read as a person's name: a given name and a word that is no ordinary
-   * word ("Victor Hugo"), written alike.
+   * word ("Victor Hugo"), written alike; a model code after a given name is no surname ("Carlos CR-7026458 Watch").
    */
   isInPersonName(index: number): boolean {
     return this.readsAsPersonName(index - 1) || this.readsAsPersonName(index);
@@ -161,7 +161,8 @@ export class TitleContext {
       !second.cjk &&
       !second.facts.generic &&
       !second.facts.stopword &&
-      !second.facts.trivial
+      !second.facts.trivial &&
+      !this.isModelCodeAt(given + 1)
     );
   }
 }

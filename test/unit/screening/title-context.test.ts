@@ -65,3 +65,19 @@ describe('TitleContext.isMakerSlot', () => {
     expect(context.isMakerSlot(first)).toBe(false);
   });
 });
+
+describe('TitleContext.isInPersonName', () => {
+  it('reads a given name and a word that is no ordinary word, written alike, as a person', () => {
+    const context = contextOf('Victor Hugo Les Miserables Hardcover Book');
+
+    expect(context.isInPersonName(0)).toBe(true);
+    expect(context.isInPersonName(1)).toBe(true);
+  });
+
+  it.each([['Carlos CR-7026458 Analog Watch - For Girls'], ['Victor VX500 Mouse Trap']])(
+    '%s: a model code after a given name is no surname',
+    (title) => {
+      expect(contextOf(title).isInPersonName(0)).toBe(false);
+    },
+  );
+});
