@@ -57,6 +57,12 @@ function isRelated(markClasses: readonly string[], nice: string): boolean {
   return false;
 }
 
+/**
+ * An inferred item class weaker than this is a side reading of one word ("cotton" in a T-shirt title also votes for
+ * cotton wool, class 5), not what the item is: it relates no mark to the item.
+ */
+const LEAST_ITEM_CLASS_WEIGHT = 0.2;
+
 /** The closest relation, and how strongly the item points at the class that gives it (1 when the seller said). */
 export function classRelationOf(
   markClasses: readonly string[],
@@ -66,6 +72,7 @@ export function classRelationOf(
   let related = 0;
   let same = 0;
   for (const { nice, weight } of item.classes) {
+    if (!item.explicit && weight < LEAST_ITEM_CLASS_WEIGHT) continue;
     const w = item.explicit ? 1 : weight;
     if (markClasses.includes(nice)) same = Math.max(same, w);
     else if (isRelated(markClasses, nice)) related = Math.max(related, w);
