@@ -160,13 +160,13 @@ function wholeTokenWord(joined: string, capitalised: boolean) {
 }
 
 /**
- * A token of letters and digits ("3M", "V7", "Galz4ever") or a spelling read back ("N1ke", "G U C C I") is one
- * word: the lexicon's facts of its parts say nothing of it.
+ * A token of letters and digits ("3M", "V7", "Galz4ever"), words joined by "&" ("K&N", "Lock&Lock") or a spelling
+ * read back ("N1ke", "G U C C I") is one word: the lexicon's facts of its parts say nothing of it.
  */
 function summariseWords(title: TitleContext, candidate: Candidate, evasion: boolean): WordSummary {
   const { words } = title;
   const { start, end, run } = candidate;
-  const asOneWord = evasion || title.isWholeMixedToken(candidate);
+  const asOneWord = evasion || title.isWholeMixedToken(candidate) || title.isAmpersandName(candidate);
   const lexiconWords = asOneWord ? [wholeTokenWord(run.joined, words[start]!.capitalised)] : words.slice(start, end);
   const sum: WordSummary = {
     allGeneric: true,
@@ -237,9 +237,7 @@ function setMatchAndWords(
   put(out, 'part_of_token', title.isPartOfToken(candidate));
   put(out, 'whole_mixed_token', title.isWholeMixedToken(candidate));
   put(out, 'cut_from_hyphenated', title.isCutFromHyphenated(candidate));
-  let ampersands = length > 1;
-  for (let i = start; i < end - 1 && ampersands; i++) ampersands = title.words[i]!.ampersand;
-  put(out, 'ampersand_name', ampersands);
+  put(out, 'ampersand_name', title.isAmpersandName(candidate));
 }
 
 /** A number and its unit start at `index` ("1 kg", "500ml", "2 pcs"). */

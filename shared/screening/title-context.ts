@@ -136,6 +136,16 @@ export class TitleContext {
     return (candidate.start > 0 && this.words[candidate.start - 1]!.hyphen) || this.words[candidate.end - 1]!.hyphen;
   }
 
+  /**
+   * The candidate is words joined by "&" with no space ("K&N", "H&M", "Lock&Lock"): one name, not the letters or
+   * words it is made of.
+   */
+  isAmpersandName(candidate: Candidate): boolean {
+    if (candidate.end - candidate.start < 2) return false;
+    for (let i = candidate.start; i < candidate.end - 1; i++) if (!this.words[i]!.ampersand) return false;
+    return true;
+  }
+
   /** The candidate is a whole token of letters and digits of two or more parts ("3D", "V7", "Galz4ever"). */
   isWholeMixedToken(candidate: Candidate): boolean {
     if (candidate.end - candidate.start < 2 || this.isPartOfToken(candidate)) return false;

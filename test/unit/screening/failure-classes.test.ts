@@ -33,6 +33,13 @@ describe('brands with stopwords or digits are matched', () => {
     ['V7 Cat5e Ethernet Patch Cable 3 m', 'V7'],
     ['Galz4ever Alloy Bracelet', 'Galz4ever'],
   ])('%s names %s', namesMark);
+  // Names joined by "&" are one name: before, "H&M" read as the letters "h" and "m", common words (低, 0.04).
+  it.each([
+    ["H&M Women's Cotton T-Shirt", 'H&M'],
+    ['AT&T Prepaid Smartphone', 'AT&T'],
+    ["M&M's Chocolate Candies", "M&M'S"],
+    ['K&N Air Filter', 'K&N'],
+  ])('%s names %s', namesMark);
   it.each([
     ['3M Scotch Transparent Tape 19 mm', '3M'],
     ['3M Transparent Tape 19 mm', '3M'],

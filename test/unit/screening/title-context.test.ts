@@ -74,3 +74,19 @@ describe('TitleContext.isInPersonName', () => {
     },
   );
 });
+
+describe('TitleContext.isAmpersandName', () => {
+  /** The words from `start` to `end` as a candidate (the run itself is not read). */
+  const wordsAt = (start: number, end: number) => ({ start, end }) as Candidate;
+
+  it.each([
+    ["H&M Women's Cotton T-Shirt", 0, 2, true],
+    ['AT&T Prepaid Smartphone', 0, 2, true],
+    ['Lock&Lock Storage Container', 0, 2, true],
+    ['Black & Decker Cordless Drill', 0, 2, false],
+    ['Salt and Pepper Shaker Set', 0, 3, false],
+    ['H&M Women', 0, 1, false],
+  ])('%s, words %i to %i: %s', (title, start, end, expected) => {
+    expect(contextOf(title).isAmpersandName(wordsAt(start, end))).toBe(expected);
+  });
+});
