@@ -28,7 +28,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { FEATURE_COUNT, FEATURE_NAMES } from '../shared/screening/brand-use-features';
 import { BrandUseModel, type TreeData } from '../shared/screening/brand-use-model';
-import { usePlainWordCounts } from '../shared/screening/word-frequencies';
 import { evasiveSpelling, misspelling } from './screening/evasion-variants';
 import {
   joinedVariants,
@@ -50,9 +49,9 @@ import {
   type LabelledExample,
   type SplitTitles,
 } from './screening/screening-dataset';
-import { LABELLED_SETS, titlesWithout, type LabelledSet, type LabelledTitle } from './screening/labelled-titles';
+import { LABELLED_SETS, labelledTitles, type LabelledSet, type LabelledTitle } from './screening/labelled-titles';
 import { classHiddenCopies } from './screening/class-hidden-copies';
-import { countPlainWords } from './screening/plain-word-counts';
+import { countPlainWordsOf } from './screening/plain-word-counts';
 import { THRESHOLD_DRAWS, THRESHOLD_SEED, thresholdFor } from './screening/thresholds';
 
 const SHIPPED_OUT = path.join(__dirname, '../data/screening/brand-use-model.json');
@@ -198,7 +197,7 @@ async function main(): Promise<void> {
   if (HOLD_OUT && OUT === SHIPPED_OUT)
     throw new Error('--hold-out needs --out: the shipped model is fitted on every set');
   const splits = HOLD_OUT ? holdOutSet(splitTitles(), HOLD_OUT).kept : splitTitles();
-  if (HOLD_OUT) usePlainWordCounts(countPlainWords(titlesWithout(HOLD_OUT)));
+  if (HOLD_OUT) countPlainWordsOf(labelledTitles().filter((t) => t.set !== HOLD_OUT));
   // Train titles are also matched against the common terms of goods registered as marks (termMarkBatch); validation,
   // which chooses the trees and thresholds, against the registered corpus alone, as the evaluation reads it.
   const corpus = await loadCorpus('registered');
@@ -218,7 +217,10 @@ async function main(): Promise<void> {
   const validationTitles = [...splits.validation.branded, ...splits.validation.removed];
   const classOther = FEATURE_NAMES.indexOf('class_other');
   const inTerm = [FEATURE_NAMES.indexOf('in_common_phrase'), FEATURE_NAMES.indexOf('run_common_phrase')];
-  const train = (await labelledExamples(trainCorpus.screener, trainTitles))
+  // Train titles with every title in the plain-word counts, their own brand's too; validation, as the evaluation,
+  // without their own brand's. Fitted on train titles without their own brand's counts as well, the trees did worse
+  // on those validation titles (log loss after scaling 0.0501, against 0.0485 for trees fitted as now).
+  const train = (await labelledExamples(trainCorpus.screener, trainTitles, 'every title'))
     .flat()
     .filter((e) => !e.title.id.includes(':modifier') || modifierExampleKept(e, classOther))
     .filter((e) => !e.title.id.includes(':term') || termExampleKept(e, inTerm));

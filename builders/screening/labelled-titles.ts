@@ -120,10 +120,3 @@ export function labelledTitles(): LabelledTitle[] {
 export function allTitles(): string[] {
   return labelledTitles().map((t) => t.title);
 }
-
-/** Every title of the sets but one, labelled or not (the held-out check's frequency table). */
-export function titlesWithout(set: LabelledSet): string[] {
-  return labelledTitles()
-    .filter((t) => t.set !== set)
-    .map((t) => t.title);
-}

@@ -19,6 +19,7 @@ import { wordsOfTitle } from '../../shared/screening/title-words';
 import { loadSampleCorpus } from '../../local/sample-corpus';
 import { createInMemoryDataStores } from '../../test/support/in-memory-data-stores';
 import { unlistedTerms } from './common-terms';
+import { screenByBrandGroup } from './plain-word-counts';
 import { AMAZON_MARKS, brandKey, labelledTitles, type LabelledSet, type LabelledTitle } from './labelled-titles';
 
 export const SPLIT_SEED = 'screening-split-2026-11';
@@ -301,18 +302,22 @@ export function namesMarkInCoinedWords(example: Pick<CandidateExample, 'match' |
   return false;
 }
 
-/** Every match of the titles, labelled. */
+/**
+ * Every match of the titles, labelled: each brand's titles screened without its own titles in the plain-word counts
+ * (screenByBrandGroup), as the evaluation and validation read them, or, with `counts` "every title", with them (the
+ * trainer's train titles).
+ */
 export async function labelledExamples(
   screener: TitleScreener,
   titles: readonly LabelledTitle[],
+  counts: 'without own brand' | 'every title' = 'without own brand',
 ): Promise<LabelledExample[][]> {
-  const out: LabelledExample[][] = [];
-  for (let i = 0; i < titles.length; i += 1000) {
-    const chunk = titles.slice(i, i + 1000);
+  const screen = async (chunk: readonly LabelledTitle[]) => {
     const examples = await screener.examples(chunk.map((t) => ({ title: t.title })));
-    examples.forEach((list, j) => {
-      out.push(list.map((e) => ({ ...e, title: chunk[j]!, label: labelOf(e, chunk[j]!) })));
-    });
-  }
+    return examples.map((list, j) => list.map((e) => ({ ...e, title: chunk[j]!, label: labelOf(e, chunk[j]!) })));
+  };
+  if (counts === 'without own brand') return screenByBrandGroup(titles, screen);
+  const out: LabelledExample[][] = [];
+  for (let i = 0; i < titles.length; i += 1000) out.push(...(await screen(titles.slice(i, i + 1000))));
   return out;
 }

@@ -17,9 +17,12 @@ let counts: ReadonlyMap<string, number> = (() => {
   return map;
 })();
 
+let leftOut: ReadonlyMap<string, number> | undefined;
+
 /** In how many titles of the table the (normalised) word stands as a plain word; 0 when never. */
 export function plainWordCount(word: string): number {
-  return counts.get(word) ?? 0;
+  const count = counts.get(word) ?? 0;
+  return leftOut === undefined ? count : Math.max(0, count - (leftOut.get(word) ?? 0));
 }
 
 /**
@@ -28,6 +31,18 @@ export function plainWordCount(word: string): number {
  */
 export function usePlainWordCounts(table: ReadonlyMap<string, number>): void {
   counts = table;
+  leftOut = undefined;
+  known.clear();
+}
+
+/**
+ * Takes some titles' counts out of the table until called again (undefined: none): training and evaluation screen
+ * each brand's titles as the service screens a brand it never saw, without that brand's own titles in the counts
+ * (builders/screening/screening-dataset.ts screenByBrandGroup). Not for the service.
+ */
+export function leavePlainWordsOut(table: ReadonlyMap<string, number> | undefined): void {
+  if (table === leftOut) return;
+  leftOut = table;
   known.clear();
 }
 

@@ -17,16 +17,15 @@ import { FEATURE_NAMES } from '../../shared/screening/brand-use-features';
 import { BrandUseModel, shippedBrandUseModel, type BrandUseModelData } from '../../shared/screening/brand-use-model';
 import type { ScreeningResult } from '../../shared/screening/screen-titles';
 import { wordsOfTitle } from '../../shared/screening/title-words';
-import { isEnglishWord, usePlainWordCounts } from '../../shared/screening/word-frequencies';
+import { isEnglishWord } from '../../shared/screening/word-frequencies';
 import {
-  allTitles,
   brandKey,
   LABELLED_SETS,
-  titlesWithout,
+  labelledTitles,
   type LabelledSet,
   type LabelledTitle,
 } from '../../builders/screening/labelled-titles';
-import { countPlainWords } from '../../builders/screening/plain-word-counts';
+import { countPlainWordsOf, screenByBrandGroup } from '../../builders/screening/plain-word-counts';
 import {
   holdOutSet,
   labelledExamples,
@@ -44,14 +43,17 @@ const FLAGS_FILE = path.join(__dirname, 'results/screening-flags.md');
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
 const NOMINATIVE = FEATURE_NAMES.indexOf('cue_nominative');
 
+/** Each labelled brand's titles screened without its own titles in the plain-word counts (screenByBrandGroup). */
 async function screenAll(
   corpus: Corpus,
-  titles: readonly { title: string; nice?: string }[],
+  titles: readonly { title: string; nice?: string; group?: string }[],
 ): Promise<ScreeningResult[]> {
-  const out: ScreeningResult[] = [];
-  for (let i = 0; i < titles.length; i += 1000)
-    out.push(...(await corpus.screener.screen(titles.slice(i, i + 1000), { detail: true })));
-  return out;
+  return screenByBrandGroup(titles, (chunk) =>
+    corpus.screener.screen(
+      chunk.map(({ title, nice }) => ({ title, ...(nice ? { nice } : {}) })),
+      { detail: true },
+    ),
+  );
 }
 
 const isOrdinaryBrand = (brand: string) =>
@@ -123,7 +125,7 @@ async function recallOf(
         })();
   const results = await screenAll(
     corpus,
-    inCorpus.map((t) => ({ title: t.title })),
+    inCorpus.map((t) => ({ title: t.title, group: t.group })),
   );
   const figures = {
     n: inCorpus.length,
@@ -157,7 +159,7 @@ async function measureMode(
   const recall = await recallOf(corpus, mode, splits[split].branded);
   const removed = await screenAll(
     corpus,
-    splits[split].removed.map((t) => ({ title: t.title })),
+    splits[split].removed.map((t) => ({ title: t.title, group: t.group })),
   );
   const flagged = removed.filter((r) => r.risk !== '低');
   const explained = flagged.filter((r) => namesAnotherBrand(r));
@@ -313,7 +315,9 @@ export async function evaluateScreening(): Promise<string> {
 Model: data/screening/brand-use-model.json version ${model.version} (thresholds 中 ${model.medium}, 高 ${model.high}).
 Data: flipkart-dev, amazon-google (manufacturer labels), markup-amazon (Amazon's marks), split by brand with seed
 \`${SPLIT_SEED}\` (train ${splits.train.branded.length} / validation ${splits.validation.branded.length} / test ${splits.test.branded.length} titles naming their brand; ${splits.brands.test.size} test brands, none in
-another split). TEST SPLIT ONLY below. Corpora loaded through the real ingest code into the in-memory stores.
+another split). TEST SPLIT ONLY below. Corpora loaded through the real ingest code into the in-memory stores. Each
+brand's titles are screened without that brand's own titles in the plain-word counts, as the service meets a brand
+it never counted (builders/screening/plain-word-counts.ts screenByBrandGroup).
 
 | corpus | measure | test set | result | aim |
 |---|---|---|---|---|
@@ -372,7 +376,7 @@ async function figuresOn(label: string, model: BrandUseModel, titles: SplitTitle
   const r = await recallOf(corpus, 'registered', titles.branded);
   const removed = await screenAll(
     corpus,
-    titles.removed.map((t) => ({ title: t.title })),
+    titles.removed.map((t) => ({ title: t.title, group: t.group })),
   );
   const flagged = removed.filter((x) => x.risk !== '低');
   const unexplained = flagged.filter((x) => !namesAnotherBrand(x));
@@ -402,12 +406,12 @@ async function holdOutFigures(set: LabelledSet, modelFile: string): Promise<void
   });
   // Each model reads the plain-word counts it was fitted with: the held-out one those of the other sets' titles
   // (train-screening-model.ts), the shipped one those of every title (the shipped table).
-  usePlainWordCounts(countPlainWords(titlesWithout(set)));
+  countPlainWordsOf(labelledTitles().filter((t) => t.set !== set));
   const lines = [
     ...(await figuresOn(`${set}, model without it (${held.version}), train and validation titles`, held, heldOut)),
     ...(await figuresOn(`${set}, model without it, validation titles`, held, validationOnly(heldOut))),
   ];
-  usePlainWordCounts(countPlainWords(allTitles()));
+  countPlainWordsOf(labelledTitles());
   lines.push(
     ...(await figuresOn(
       `${set}, shipped model (fitted on its train titles), validation titles`,
