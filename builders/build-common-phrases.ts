@@ -5,7 +5,8 @@
  * the term than a brand; a mark that is itself such a term ("PCI Express") is an ordinary name of a thing.
  *
  * Sources, none fetched:
- *  - WordNet 3.0 (Debian package wordnet-base: /usr/share/wordnet/data.noun, data.adj): its lower-case multi-word
+ *  - WordNet 3.0 (Debian package wordnet-base: /usr/share/wordnet/data.noun, data.adj, data.verb, whose phrasal
+ *    verbs are descriptions in titles: "hollow out", "slip on", "roll up"): its lower-case multi-word
  *    lemmas (capitalised lemmas are proper names), leaving out synsets whose gloss calls them a trademark or trade name;
  *  - the Nice classification's goods (../shared/data/nice): the head of each term before "for", "of", a comma or a
  *    bracket ("surge protectors", "vulcanisation accelerators"), in singular and plural;
@@ -154,7 +155,7 @@ export function buildCommonPhrases(shared = DEFAULT_SHARED_DIR): {
     }
     counts[source] = n;
   };
-  for (const file of ['data.noun', 'data.adj']) {
+  for (const file of ['data.noun', 'data.adj', 'data.verb']) {
     hash.update(readFileSync(path.join(WORDNET, file)));
     add(`wordnet ${file}`, wordNetPhrases(path.join(WORDNET, file)), file === 'data.noun');
   }
@@ -186,7 +187,7 @@ export function buildCommonPhrases(shared = DEFAULT_SHARED_DIR): {
   const data = {
     about:
       'Two- and three-word terms (WordNet 3.0, the Nice goods, the Shopify product taxonomy), normalised, as a Bloom filter. Built by builders/build-common-phrases.ts; see SOURCE.txt.',
-    sources: `WordNet 3.0 data.noun + data.adj from Debian wordnet-base 1:3.0-37, sha256 ${hash.digest('hex')}; ../shared/data/nice; ../shared/data/lexicon/shopify-taxonomy`,
+    sources: `WordNet 3.0 data.noun + data.adj + data.verb from Debian wordnet-base 1:3.0-37, sha256 ${hash.digest('hex')}; ../shared/data/nice; ../shared/data/lexicon/shopify-taxonomy`,
     counts,
     phrases: sorted.length,
     filter: Buffer.from(filter.bits).toString('base64'),

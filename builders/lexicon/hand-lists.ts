@@ -31,9 +31,9 @@ export const CHINESE_STOPWORDS = `
  * is recognised at run time, so the units are listed once here.
  */
 export const UNITS = `
-mm cm dm m km in inch inches ft feet foot yd yard yards mi mile miles
-mg g gr gram grams kg kilo kilos lb lbs pound pounds oz ounce ounces ct cts carat carats
-ml cl dl l ltr liter liters litre litres gal gallon gallons qt quart quarts pt pint pints floz fl tsp tbsp cup cups
+mm cm cms dm m mtr mtrs km in inch inches ft feet foot sqft yd yard yards mi mile miles
+mg g gms gr grm gram grams kg kgs kilo kilos lb lbs pound pounds oz ounce ounces ct cts carat carats
+ml mls cl dl l ltr ltrs liter liters litre litres gal gallon gallons qt quart quarts pt pint pints floz fl tsp tbsp cup cups
 pc pcs piece pieces pk pck pack packs package packages set sets pair pairs pr prs count counts ea each dozen doz
 roll rolls sheet sheets box boxes bag bags bottle bottles can cans lot lots bundle bundles kit kits unit units
 xxs xs s sm m md med l xl xxl xxxl xxxxl 2xl 3xl 4xl 5xl 6xl 1x 2x 3x 4x 5x os osfa

@@ -6,6 +6,7 @@
  * relation of the mark's classes to the item's, and status (not TRO: see setClassAndStatus). The model (brand-use-model.ts) holds one weight per
  * name below; a model fitted on another list of features is refused when it loads.
  */
+import { joined, normalizeText } from '../marks/lookup-keys';
 import type { Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
 import {
@@ -107,6 +108,8 @@ export const FEATURE_NAMES = [
   'alone_with_quantity',
   'in_common_phrase',
   'run_common_phrase',
+  'prev_number',
+  'fuzzy_other_form',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -215,6 +218,7 @@ function setMatchAndWords(
   put(out, 'kind_transliteration', match.kind === 'transliteration');
   put(out, 'evasion', facts.evasion);
   put(out, 'distance', match.distance);
+  put(out, 'fuzzy_other_form', match.kind === 'fuzzy' && isOtherForm(run.joined, joined(normalizeText(match.mark))));
   put(out, 'run_words_2', length === 2);
   put(out, 'run_words_3plus', length >= 3);
   put(out, 'mark_chars_log', Math.log(run.joined.length + 1));
@@ -238,6 +242,14 @@ function setMatchAndWords(
   put(out, 'whole_mixed_token', title.isWholeMixedToken(candidate));
   put(out, 'cut_from_hyphenated', title.isCutFromHyphenated(candidate));
   put(out, 'ampersand_name', title.isAmpersandName(candidate));
+}
+
+/**
+ * The run is the mark with letters added or taken off its end: another word made of it ("Marwari" of MARWAR,
+ * "Glitzy" of GLITZ) more often than a misspelling of it.
+ */
+function isOtherForm(run: string, mark: string): boolean {
+  return run !== mark && (run.startsWith(mark) || mark.startsWith(run));
 }
 
 /** A number and its unit start at `index` ("1 kg", "500ml", "2 pcs"). */
@@ -286,6 +298,8 @@ function setContext(out: Float64Array, title: TitleContext, candidate: Candidate
   const previous = start > 0 ? norms[start - 1] : undefined;
   put(out, 'prev_by', previous === 'by' || previous === 'from');
   put(out, 'prev_with', previous === 'with');
+  // Right after a number the run is most often its unit ("70 gm", "5 hp"), whatever else the word may be.
+  put(out, 'prev_number', previous !== undefined && /^\d+$/.test(previous));
   const next = words[end];
   put(out, 'next_product', next !== undefined && next.facts.classes.length > 0);
   put(out, 'next_model_code', next !== undefined && title.isModelCodeAt(end));

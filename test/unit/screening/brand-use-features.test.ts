@@ -1,0 +1,75 @@
+/**
+ * Features of a match that say what the run is beside the mark: a word made of the mark ("Marwari" of MARWAR), the
+ * unit after a number ("70 gm"), a name joined by "&" read as one word ("H&M", not the letters h and m).
+ */
+import { FEATURE_COUNT, FEATURE_NAMES, fillFeatures } from '../../../shared/screening/brand-use-features';
+import type { Candidate } from '../../../shared/screening/candidates';
+import { RunTable } from '../../../shared/screening/candidates';
+import type { MatchKind, RunMatch } from '../../../shared/screening/run-matches';
+import { TitleContext } from '../../../shared/screening/title-context';
+import { wordsOfTitle } from '../../../shared/screening/title-words';
+import { plainWordCount } from '../../../shared/screening/word-frequencies';
+
+/** The features of the candidate of `title` that covers the words `text` (as normalised), matched to `mark`. */
+function featuresOf(title: string, text: string, mark: string, kind: MatchKind, distance = 0) {
+  const words = wordsOfTitle(title);
+  const context = new TitleContext({ title }, words);
+  const candidate = new RunTable().candidatesOf(words).find(
+    (c: Candidate) =>
+      words
+        .slice(c.start, c.end)
+        .map((w) => w.norm)
+        .join(' ') === text,
+  );
+  if (candidate === undefined) throw new Error(`no candidate "${text}" in ${title}`);
+  const match: RunMatch = {
+    mark,
+    serial: 'US-TEST-1',
+    niceClasses: [],
+    isLive: true,
+    kind,
+    distance,
+    tro: false,
+    troOnly: false,
+    cn: false,
+  };
+  const out = new Float64Array(FEATURE_COUNT);
+  fillFeatures(context, candidate, match, { evasion: false, runHasExact: kind === 'exact' }, out);
+  return (name: (typeof FEATURE_NAMES)[number]) => out[FEATURE_NAMES.indexOf(name)];
+}
+
+describe('fuzzy_other_form', () => {
+  it.each([
+    ['Marwari Style Brooch', 'marwari', 'Marwar'],
+    ['Glitzy Shimmering Stones Earring', 'glitzy', 'Glitz'],
+    ['Marwar Style Brooch', 'marwar', 'Marwari'],
+  ])('%s: "%s" is a word made of %s', (title, text, mark) => {
+    expect(featuresOf(title, text, mark, 'fuzzy', 1)('fuzzy_other_form')).toBe(1);
+  });
+
+  it.each([
+    ['Nkie Running Shoes', 'nkie', 'Nike', 'fuzzy'],
+    ['Adidsa Running Shoes', 'adidsa', 'Adidas', 'fuzzy'],
+    ['Marwar Style Brooch', 'marwar', 'Marwar', 'exact'],
+  ] as const)('%s: "%s" is no other word made of %s', (title, text, mark, kind) => {
+    expect(featuresOf(title, text, mark, kind, kind === 'exact' ? 0 : 2)('fuzzy_other_form')).toBe(0);
+  });
+});
+
+describe('prev_number', () => {
+  it('is set for the run right after a number, not for one after a word', () => {
+    expect(featuresOf('Parad Shivlingam (70 gm) Showpiece', 'gm', 'GM', 'exact')('prev_number')).toBe(1);
+    expect(featuresOf('GM Genuine Parts Oil Filter', 'gm', 'GM', 'exact')('prev_number')).toBe(0);
+  });
+});
+
+describe('a name joined by "&"', () => {
+  it('is one word, "hm", as the title counts go, not the letters h and m', () => {
+    const feature = featuresOf("H&M Women's Cotton T-Shirt", 'h m', 'H&M', 'exact');
+
+    expect(feature('ampersand_name')).toBe(1);
+    expect(feature('plain_freq_max_log')).toBe(Math.log1p(plainWordCount('hm')));
+    expect(plainWordCount('m')).toBeGreaterThan(10 * (plainWordCount('hm') + 1));
+    expect(feature('any_generic')).toBe(0);
+  });
+});
