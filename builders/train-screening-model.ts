@@ -281,7 +281,7 @@ async function main(): Promise<void> {
   };
   writeFileSync(OUT, `${JSON.stringify(model)}\n`);
   console.log(
-    `model ${version}: ${train.length} examples (${model.trainedOn.trainExamples.positive} brand uses), ${trees.length} trees (${fitted.chosen.trees} in each of ${fitted.params.bags} boosters) of depth ${fitted.chosen.depth} (leaves of ${fitted.chosen.minSamplesLeaf}+), thresholds 中 ${model.thresholds.medium} 高 ${model.thresholds.high}; ${((Date.now() - started) / 1000).toFixed(1)} s -> ${path.relative(process.cwd(), OUT)}`,
+    `model ${version}: ${train.length} examples (${model.trainedOn.trainExamples.positive} brand uses), ${trees.length} trees of depth ${fitted.chosen.depth} (leaves of ${fitted.chosen.minSamplesLeaf}+), thresholds 中 ${model.thresholds.medium} 高 ${model.thresholds.high}; ${((Date.now() - started) / 1000).toFixed(1)} s -> ${path.relative(process.cwd(), OUT)}`,
   );
 }
 
