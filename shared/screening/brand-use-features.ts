@@ -218,7 +218,11 @@ function setMatchAndWords(
   put(out, 'kind_transliteration', match.kind === 'transliteration');
   put(out, 'evasion', facts.evasion);
   put(out, 'distance', match.distance);
-  put(out, 'fuzzy_other_form', match.kind === 'fuzzy' && isOtherForm(run.joined, joined(normalizeText(match.mark))));
+  put(
+    out,
+    'fuzzy_other_form',
+    match.kind === 'fuzzy' && length === 1 && isOtherForm(run.joined, joined(normalizeText(match.mark))),
+  );
   put(out, 'run_words_2', length === 2);
   put(out, 'run_words_3plus', length >= 3);
   put(out, 'mark_chars_log', Math.log(run.joined.length + 1));
@@ -245,8 +249,9 @@ function setMatchAndWords(
 }
 
 /**
- * The run is the mark with letters added or taken off its end: another word made of it ("Marwari" of MARWAR,
- * "Glitzy" of GLITZ) more often than a misspelling of it.
+ * The run, one word, is the mark with letters added or taken off its end: another word made of it ("Marwari" of
+ * MARWAR, "Glitzy" of GLITZ) more often than a misspelling of it. (A run of more words that starts with the mark,
+ * "Tenda A5", is the mark and what follows it.)
  */
 function isOtherForm(run: string, mark: string): boolean {
   return run !== mark && (run.startsWith(mark) || mark.startsWith(run));

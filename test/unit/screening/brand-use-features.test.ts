@@ -51,6 +51,7 @@ describe('fuzzy_other_form', () => {
     ['Nkie Running Shoes', 'nkie', 'Nike', 'fuzzy'],
     ['Adidsa Running Shoes', 'adidsa', 'Adidas', 'fuzzy'],
     ['Marwar Style Brooch', 'marwar', 'Marwar', 'exact'],
+    ['Tenda Wireless Router', 'tenda wireless', 'Tenda', 'fuzzy'],
   ] as const)('%s: "%s" is no other word made of %s', (title, text, mark, kind) => {
     expect(featuresOf(title, text, mark, kind, kind === 'exact' ? 0 : 2)('fuzzy_other_form')).toBe(0);
   });
