@@ -35,7 +35,12 @@ let countsByGroup: Map<string, Map<string, number>> | undefined;
 /** The screening engine reads the plain-word counts of these titles from now on, each brand group's kept apart. */
 export function countPlainWordsOf(titles: readonly LabelledTitle[]): void {
   const byGroup = new Map<string, string[]>();
-  for (const t of titles) if (t.group) byGroup.set(t.group, [...(byGroup.get(t.group) ?? []), t.title]);
+  for (const t of titles) {
+    if (!t.group) continue;
+    const list = byGroup.get(t.group);
+    if (list) list.push(t.title);
+    else byGroup.set(t.group, [t.title]);
+  }
   usePlainWordCounts(countPlainWords(titles.map((t) => t.title)));
   countsByGroup = new Map([...byGroup].map(([group, list]) => [group, countPlainWords(list)]));
 }
@@ -50,7 +55,11 @@ export async function screenByBrandGroup<T extends { group?: string }, R>(
 ): Promise<R[]> {
   if (countsByGroup === undefined) countPlainWordsOf(labelledTitles());
   const at = new Map<string | undefined, number[]>();
-  titles.forEach((t, i) => at.set(t.group, [...(at.get(t.group) ?? []), i]));
+  titles.forEach((t, i) => {
+    const indexes = at.get(t.group);
+    if (indexes) indexes.push(i);
+    else at.set(t.group, [i]);
+  });
   const out = new Array<R>(titles.length);
   try {
     for (const [group, indexes] of at) {
