@@ -63,6 +63,13 @@ function isRelated(markClasses: readonly string[], nice: string): boolean {
  */
 const LEAST_ITEM_CLASS_WEIGHT = 0.2;
 
+/** The classes the item is read as: the seller's, else those inferred at LEAST_ITEM_CLASS_WEIGHT or more. */
+export function readingClassesOf(item: ItemClasses): string[] {
+  const out: string[] = [];
+  for (const { nice, weight } of item.classes) if (item.explicit || weight >= LEAST_ITEM_CLASS_WEIGHT) out.push(nice);
+  return out;
+}
+
 /** The closest relation, and how strongly the item points at the class that gives it (1 when the seller said). */
 export function classRelationOf(
   markClasses: readonly string[],
