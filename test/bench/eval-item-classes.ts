@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readingClassesOf } from '../../shared/screening/class-relation';
-import { inferNiceClassesOfFacts } from '../../shared/screening/lexicon';
+import { TitleContext } from '../../shared/screening/title-context';
 import { wordsOfTitle } from '../../shared/screening/title-words';
 
 const FIXTURE = path.join(__dirname, '../fixtures/screening/item-classes-hand-read.json');
@@ -32,8 +32,10 @@ function measure(half: HandRead['half'], titles: readonly HandRead[], list: bool
   let none = 0;
   const wrong: string[] = [];
   for (const t of judged) {
-    const inferred = inferNiceClassesOfFacts(wordsOfTitle(t.title).map((w) => w.facts)).slice(0, 3);
-    const reading = readingClassesOf({ classes: inferred, explicit: false });
+    // As the engine reads the item (TitleContext.itemClasses), with no class given by the seller.
+    const item = new TitleContext({ title: t.title }, wordsOfTitle(t.title)).itemClasses;
+    const inferred = item.classes;
+    const reading = readingClassesOf(item);
     if (inferred.length === 0) none++;
     if (inferred[0]?.nice === t.nice) top++;
     if (reading.includes(t.nice)) read++;
