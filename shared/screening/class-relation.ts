@@ -63,11 +63,15 @@ function isRelated(markClasses: readonly string[], nice: string): boolean {
  */
 const LEAST_ITEM_CLASS_WEIGHT = 0.2;
 
+/** How much a class of the item counts: 1 when the seller gave it, its weight when inferred, 0 for a side reading. */
+function readingWeight(item: ItemClasses, weight: number): number {
+  if (item.explicit) return 1;
+  return weight < LEAST_ITEM_CLASS_WEIGHT ? 0 : weight;
+}
+
 /** The classes the item is read as: the seller's, else those inferred at LEAST_ITEM_CLASS_WEIGHT or more. */
 export function readingClassesOf(item: ItemClasses): string[] {
-  const out: string[] = [];
-  for (const { nice, weight } of item.classes) if (item.explicit || weight >= LEAST_ITEM_CLASS_WEIGHT) out.push(nice);
-  return out;
+  return item.classes.filter(({ weight }) => readingWeight(item, weight) > 0).map(({ nice }) => nice);
 }
 
 /** The closest relation, and how strongly the item points at the class that gives it (1 when the seller said). */
@@ -79,8 +83,8 @@ export function classRelationOf(
   let related = 0;
   let same = 0;
   for (const { nice, weight } of item.classes) {
-    if (!item.explicit && weight < LEAST_ITEM_CLASS_WEIGHT) continue;
-    const w = item.explicit ? 1 : weight;
+    const w = readingWeight(item, weight);
+    if (w === 0) continue;
     if (markClasses.includes(nice)) same = Math.max(same, w);
     else if (isRelated(markClasses, nice)) related = Math.max(related, w);
   }
