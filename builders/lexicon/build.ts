@@ -12,6 +12,7 @@ import {
   TITLE_DESCRIPTORS,
   TRADE_NAMES_IN_SOURCES,
   UNITS,
+  UNITS_AFTER_NUMBER,
 } from './hand-lists';
 import { DEFAULT_SHARED_DIR } from './paths';
 import { classesOfWords, modifiersOf } from './product-classes';
@@ -156,6 +157,7 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
     counts: {
       stopwords: stopwords.size,
       units: units.size,
+      unitsAfterNumber: listOf(UNITS_AFTER_NUMBER).length,
       generic: generic.size,
       dualUse: dualUse.size,
       knownTrademarks: knownTrademarks.size,
@@ -167,6 +169,7 @@ export function buildLexicon(sharedDir: string = DEFAULT_SHARED_DIR): LexiconFil
     },
     stopwords: sorted(stopwords).join(' '),
     units: sorted(units).join(' '),
+    unitsAfterNumber: sorted(listOf(UNITS_AFTER_NUMBER)).join(' '),
     generic: sorted(generic).join(' '),
     dualUse: sorted(dualUse).join(' '),
     knownTrademarks: sorted(knownTrademarks),

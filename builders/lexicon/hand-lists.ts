@@ -43,6 +43,15 @@ day days week weeks month months year years yr yrs p
 厘米 毫米 米 英寸 寸 克 千克 公斤 斤 毫升 升 码 件 个 只 双 套 片 条 瓶 盒 张 支 台 对 包 袋 粒
 `;
 
+/**
+ * Units that are also the names of makers (HP, GM, C.C): a unit only straight after a number ("1.5 HP Motor",
+ * "Soap 75 gm", "150cc"), a name anywhere else ("HP Laptop", "GM Car Cover"). Read in context at run time
+ * (shared/screening/title-words.ts), so they are not in UNITS.
+ */
+export const UNITS_AFTER_NUMBER = `
+hp bhp gm cc
+`;
+
 /** Technology and standard names used descriptively in almost every electronics title; see SOURCES.md. */
 export const DESCRIPTIVE_STANDARDS = `
 bluetooth wireless wifi wi fi usb usbc hdmi nfc led leds lcd oled amoled qled uv ir rgb rgbw 4g 5g lte gps

@@ -26,6 +26,8 @@ export interface NiceWeight {
 export interface LexiconData {
   stopwords: string;
   units: string;
+  /** Units that are also makers' names ("hp", "gm"): units only straight after a number (title-words.ts). */
+  unitsAfterNumber: string;
   generic: string;
   dualUse: string;
   knownTrademarks: string[];
@@ -47,6 +49,7 @@ const data: LexiconData = lexiconData;
 
 const STOPWORDS: ReadonlySet<string> = wordSet(data.stopwords);
 const UNITS: ReadonlySet<string> = wordSet(data.units);
+const UNITS_AFTER_NUMBER: ReadonlySet<string> = wordSet(data.unitsAfterNumber);
 const GENERIC: ReadonlySet<string> = wordSet(data.generic);
 const DUAL_USE: ReadonlySet<string> = wordSet(data.dualUse);
 const KNOWN_TRADEMARKS: ReadonlySet<string> = new Set(data.knownTrademarks);
@@ -101,6 +104,11 @@ export function isNumberLike(word: string): boolean {
   if (NUMBER.test(key) || ORDINAL_OR_TIMES.test(key) || DIMENSIONS.test(key)) return true;
   const glued = NUMBER_WITH_SUFFIX.exec(key);
   return glued !== null && UNITS.has(glued[2]!);
+}
+
+/** A unit that is also a maker's name ("hp", "gm"): read as a unit only straight after a number. */
+export function isUnitAfterNumber(word: string): boolean {
+  return UNITS_AFTER_NUMBER.has(keyOf(word));
 }
 
 export function isStopword(word: string): boolean {
@@ -203,6 +211,18 @@ export function factsOfNormalised(word: string): WordFacts {
     // Bounded: the words of real titles number in the tens of thousands; a flood of random tokens starts afresh.
     if (factsByWord.size >= 200_000) factsByWord.clear();
     factsByWord.set(word, facts);
+  }
+  return facts;
+}
+
+const unitFactsByWord = new Map<string, WordFacts>();
+
+/** What the lexicon says of a word read as a unit in its place ("gm" in "75 gm"): a generic word, no product. */
+export function unitFactsOfNormalised(word: string): WordFacts {
+  let facts = unitFactsByWord.get(word);
+  if (facts === undefined) {
+    facts = Object.freeze({ ...factsOfNormalised(word), generic: true, dualUse: false, classes: NO_CLASSES });
+    unitFactsByWord.set(word, facts);
   }
   return facts;
 }

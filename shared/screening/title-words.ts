@@ -9,7 +9,7 @@
  */
 import { INVISIBLE, hasCjk, normalizeText } from '../marks/lookup-keys';
 import { foldLookAlikes } from './evasion';
-import { factsOfNormalised, type WordFacts } from './lexicon';
+import { factsOfNormalised, isUnitAfterNumber, unitFactsOfNormalised, type WordFacts } from './lexicon';
 
 export interface TitleWord {
   /** As written (after NFKC). */
@@ -137,7 +137,25 @@ export function wordsOfTitle(title: string): TitleWord[] {
       });
     }
     const tokenWords = wordsOfToken(match[0]);
-    for (const word of shouting ? tokenWords.inShoutingTitle : tokenWords.inOtherTitle) words.push(word);
+    for (const word of shouting ? tokenWords.inShoutingTitle : tokenWords.inOtherTitle) {
+      words.push(isUnitAfterNumber(word.norm) && isQuantityBefore(words) ? readAsUnit(word) : word);
+    }
   }
   return words;
+}
+
+const DIGITS = /^\d+$/;
+
+/**
+ * The words so far end with a number that measures ("1.5", "75", "150" glued to "cc"), not one that counts
+ * after "of" ("Pack of 2"): a unit that is also a maker's name, next, is the unit ("1.5 HP Motor", "Soap 75 gm").
+ */
+function isQuantityBefore(words: readonly TitleWord[]): boolean {
+  const last = words[words.length - 1];
+  return last !== undefined && DIGITS.test(last.norm) && words[words.length - 2]?.norm !== 'of';
+}
+
+/** A copy of the word with what the lexicon says of it as a unit (a copy: the token's words are shared). */
+function readAsUnit(word: TitleWord): TitleWord {
+  return Object.freeze({ ...word, facts: unitFactsOfNormalised(word.norm) });
 }

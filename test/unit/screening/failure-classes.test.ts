@@ -91,6 +91,19 @@ describe('an ordinary word that is a mark is judged where it stands', () => {
     ['surge protector power strip with 6 outlets', 'Surge'],
     ['pci express gigabit network card', 'PCI Express'],
   ])('%s does not raise %s', doesNotRaise);
+  // A unit that is also a maker's name is the unit after a number (data/lexicon/SOURCES.md unitsAfterNumber);
+  // before, "75 gm" was 高 on GM (0.88) and "1.5 HP" 高 on HP (0.97).
+  it.each([
+    ['Haldiram Namkeen Bhujia 400 gm Pack', 'GM'],
+    ['Glycerine Soap 75gm', 'GM'],
+    ['Openwell Submersible Motor Pump 1.5 HP Single Phase', 'HP'],
+  ])('%s does not raise %s', doesNotRaise);
+  it.each([
+    ['Pack of 2 HP 680 Black Ink Cartridge', 'HP'],
+    ['GM Car Seat Cover', 'GM'],
+  ])('%s still names %s', async (title, mark) => {
+    expect((await screen(title)).top_conflict).toBe(mark);
+  });
   // "nano", like "mini" and "micro", is a size word of titles (builders/lexicon/hand-lists.ts TITLE_DESCRIPTORS).
   it('nano usb adapter is not 高 on Nano', async () => {
     const result = await screen('nano usb wifi adapter 150mbps');

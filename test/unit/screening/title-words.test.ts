@@ -5,7 +5,14 @@
 import fc from 'fast-check';
 import { normalizeText } from '../../../shared/marks/lookup-keys';
 import { MAX_CJK_WORDS, MAX_LATIN_PARTS, MAX_LATIN_WORDS, RunTable } from '../../../shared/screening/candidates';
-import { factsOfNormalised, isDescriptor, isGivenName, isGenericWord } from '../../../shared/screening/lexicon';
+import {
+  factsOfNormalised,
+  isDescriptor,
+  isGivenName,
+  isGenericWord,
+  isUnitAfterNumber,
+  unitFactsOfNormalised,
+} from '../../../shared/screening/lexicon';
 import { wordsOfTitle } from '../../../shared/screening/title-words';
 
 const titleArbitrary = fc
@@ -23,6 +30,9 @@ const titleArbitrary = fc
         '15',
         "Men's",
         'Crème',
+        'HP',
+        '75gm',
+        'of',
       ),
       fc.string(),
     ),
@@ -56,6 +66,22 @@ describe('wordsOfTitle', () => {
     expect(marked('Lock Box')).toEqual([]);
   });
 
+  it("reads a unit that is also a maker's name as the unit only straight after a number that measures", () => {
+    const unitRead = (title: string) =>
+      wordsOfTitle(title)
+        .filter((w) => isUnitAfterNumber(w.norm))
+        .map((w) => w.facts.generic);
+
+    expect(unitRead('Motor Pump 1.5 HP Single Phase')).toEqual([true]);
+    expect(unitRead('Soap 75 gm')).toEqual([true]);
+    expect(unitRead('Soap 75gm')).toEqual([true]);
+    expect(unitRead('Engine Guard 150cc')).toEqual([true]);
+    // A name where no number measures it: first, after a word, or after a count ("Pack of 2").
+    expect(unitRead('HP Laptop 15 HP')).toEqual([false, true]);
+    expect(unitRead('GM Car Seat Cover')).toEqual([false]);
+    expect(unitRead('Pack of 2 HP 680 Ink Cartridge')).toEqual([false]);
+  });
+
   it('sees no capitals in a title written all in capitals', () => {
     expect(wordsOfTitle('APPLE SLICER').map((w) => w.capitalised)).toEqual([false, false]);
   });
@@ -69,8 +95,13 @@ describe('wordsOfTitle', () => {
         expect(again).toEqual(first);
         for (const word of first) {
           expect(word.norm).toBe(normalizeText(word.text).replace(/ /g, ''));
-          expect(word.facts).toBe(factsOfNormalised(word.norm));
-          expect(word.facts.generic).toBe(isGenericWord(word.norm));
+          // A unit that is a maker's name too ("hp", "gm") is read as a unit or as the word, by its place.
+          if (word.facts !== factsOfNormalised(word.norm)) {
+            expect(isUnitAfterNumber(word.norm)).toBe(true);
+            expect(word.facts).toBe(unitFactsOfNormalised(word.norm));
+          } else {
+            expect(word.facts.generic).toBe(isGenericWord(word.norm));
+          }
         }
       }),
     );
