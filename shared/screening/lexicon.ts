@@ -186,6 +186,8 @@ export interface WordFacts {
   readonly descriptorPrefix: boolean;
   /** A product word that names what other products are for or made of ("wine" bag, "note" book). */
   readonly modifier: boolean;
+  /** isUnitAfterNumber: a unit only straight after a number ("hp", "gm"; title-words.ts reads it in place). */
+  readonly unitAfterNumber: boolean;
 }
 
 const factsByWord = new Map<string, WordFacts>();
@@ -207,6 +209,7 @@ export function factsOfNormalised(word: string): WordFacts {
       headBoundary: HEAD_BOUNDARIES.has(word),
       descriptorPrefix: DESCRIPTOR_PREFIXES.has(word),
       modifier: MODIFIERS.has(word),
+      unitAfterNumber: UNITS_AFTER_NUMBER.has(word),
     });
     // Bounded: the words of real titles number in the tens of thousands; a flood of random tokens starts afresh.
     if (factsByWord.size >= 200_000) factsByWord.clear();
@@ -221,7 +224,13 @@ const unitFactsByWord = new Map<string, WordFacts>();
 export function unitFactsOfNormalised(word: string): WordFacts {
   let facts = unitFactsByWord.get(word);
   if (facts === undefined) {
-    facts = Object.freeze({ ...factsOfNormalised(word), generic: true, dualUse: false, classes: NO_CLASSES });
+    facts = Object.freeze({
+      ...factsOfNormalised(word),
+      generic: true,
+      dualUse: false,
+      classes: NO_CLASSES,
+      unitAfterNumber: false,
+    });
     unitFactsByWord.set(word, facts);
   }
   return facts;

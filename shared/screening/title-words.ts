@@ -9,7 +9,7 @@
  */
 import { INVISIBLE, hasCjk, normalizeText } from '../marks/lookup-keys';
 import { foldLookAlikes } from './evasion';
-import { factsOfNormalised, isUnitAfterNumber, unitFactsOfNormalised, type WordFacts } from './lexicon';
+import { factsOfNormalised, unitFactsOfNormalised, type WordFacts } from './lexicon';
 
 export interface TitleWord {
   /** As written (after NFKC). */
@@ -138,7 +138,7 @@ export function wordsOfTitle(title: string): TitleWord[] {
     }
     const tokenWords = wordsOfToken(match[0]);
     for (const word of shouting ? tokenWords.inShoutingTitle : tokenWords.inOtherTitle) {
-      words.push(isUnitAfterNumber(word.norm) && isQuantityBefore(words) ? readAsUnit(word) : word);
+      words.push(word.facts.unitAfterNumber && isQuantityBefore(words) ? readAsUnit(word) : word);
     }
   }
   return words;
