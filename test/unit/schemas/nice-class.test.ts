@@ -50,4 +50,15 @@ describe('niceClassSchema', () => {
 
     expect(parsed.error?.issues.map((i) => i.message)).toEqual(['must be a Nice class from 1 to 45, e.g. 9 or "09"']);
   });
+
+  it.each<unknown>([[[25]], [null], [true], [{ nice: 9 }]])(
+    'says what a Nice class is when %j is no number or string',
+    (input) => {
+      const parsed = niceClassSchema.safeParse(input);
+
+      expect(parsed.error?.issues.map((i) => i.message)).toEqual([
+        'must be a Nice class from 1 to 45, e.g. 9 or "09" (one class, not a list)',
+      ]);
+    },
+  );
 });
