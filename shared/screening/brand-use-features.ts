@@ -114,7 +114,13 @@ export const FEATURE_NAMES = [
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export const FEATURE_COUNT = FEATURE_NAMES.length;
-const INDEX = Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, i])) as Record<FeatureName, number>;
+/**
+ * Each feature's index, read as `F.name` at each write: a property of one fixed shape, so every write site reads a
+ * constant (a name passed down and looked up per write cost a twentieth of screening's time).
+ */
+const F = Object.freeze(Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, i]))) as Readonly<
+  Record<FeatureName, number>
+>;
 
 /** What a candidate brings beyond its run and match. */
 export interface CandidateFacts {
@@ -127,12 +133,12 @@ export interface CandidateFacts {
 const DIGIT = /\d/;
 
 /** Writes one feature (a boolean as 0 or 1). Plain functions, not closures: they run for every match. */
-function put(out: Float64Array, name: FeatureName, value: number | boolean): void {
-  out[INDEX[name]] = Number(value);
+function put(out: Float64Array, index: number, value: number | boolean): void {
+  out[index] = Number(value);
 }
 
-function at(out: Float64Array, name: FeatureName): number {
-  return out[INDEX[name]]!;
+function at(out: Float64Array, index: number): number {
+  return out[index]!;
 }
 
 /** What the lexicon and the title-word frequencies say of the run's words, summed up. */
@@ -214,38 +220,38 @@ function setMatchAndWords(
 ): void {
   const { start, end, run } = candidate;
   const length = end - start;
-  put(out, 'kind_fuzzy', match.kind === 'fuzzy');
-  put(out, 'kind_transliteration', match.kind === 'transliteration');
-  put(out, 'evasion', facts.evasion);
-  put(out, 'distance', match.distance);
+  put(out, F.kind_fuzzy, match.kind === 'fuzzy');
+  put(out, F.kind_transliteration, match.kind === 'transliteration');
+  put(out, F.evasion, facts.evasion);
+  put(out, F.distance, match.distance);
   put(
     out,
-    'fuzzy_other_form',
+    F.fuzzy_other_form,
     match.kind === 'fuzzy' && length === 1 && isOtherForm(run.joined, joined(normalizeText(match.mark))),
   );
-  put(out, 'run_words_2', length === 2);
-  put(out, 'run_words_3plus', length >= 3);
-  put(out, 'mark_chars_log', Math.log(run.joined.length + 1));
-  put(out, 'mark_chars_le3', run.joined.length <= 3);
-  put(out, 'mark_has_digit', DIGIT.test(run.joined));
-  put(out, 'number_like', isNumberLike(run.joined));
-  put(out, 'mark_has_stopword', w.stop);
-  put(out, 'all_generic', w.allGeneric);
-  put(out, 'any_generic', w.anyGeneric);
-  put(out, 'all_dual_use', w.allDual);
-  put(out, 'any_dual_use', w.anyDual);
-  put(out, 'any_product_word', w.anyProduct);
-  put(out, 'known_trademark', w.known || (length > 1 && title.words[start]!.facts.knownTrademark));
-  put(out, 'plain_freq_log', Math.log1p(w.minFreq));
-  put(out, 'plain_freq_max_log', Math.log1p(w.maxFreq));
-  put(out, 'unseen_word', w.minFreq === 0);
-  put(out, 'last_descriptor', title.words[end - 1]!.facts.descriptor);
-  put(out, 'capitalised', w.capitalised);
-  put(out, 'person_name', length === 1 && title.isInPersonName(start));
-  put(out, 'part_of_token', title.isPartOfToken(candidate));
-  put(out, 'whole_mixed_token', title.isWholeMixedToken(candidate));
-  put(out, 'cut_from_hyphenated', title.isCutFromHyphenated(candidate));
-  put(out, 'ampersand_name', title.isAmpersandName(candidate));
+  put(out, F.run_words_2, length === 2);
+  put(out, F.run_words_3plus, length >= 3);
+  put(out, F.mark_chars_log, Math.log(run.joined.length + 1));
+  put(out, F.mark_chars_le3, run.joined.length <= 3);
+  put(out, F.mark_has_digit, DIGIT.test(run.joined));
+  put(out, F.number_like, isNumberLike(run.joined));
+  put(out, F.mark_has_stopword, w.stop);
+  put(out, F.all_generic, w.allGeneric);
+  put(out, F.any_generic, w.anyGeneric);
+  put(out, F.all_dual_use, w.allDual);
+  put(out, F.any_dual_use, w.anyDual);
+  put(out, F.any_product_word, w.anyProduct);
+  put(out, F.known_trademark, w.known || (length > 1 && title.words[start]!.facts.knownTrademark));
+  put(out, F.plain_freq_log, Math.log1p(w.minFreq));
+  put(out, F.plain_freq_max_log, Math.log1p(w.maxFreq));
+  put(out, F.unseen_word, w.minFreq === 0);
+  put(out, F.last_descriptor, title.words[end - 1]!.facts.descriptor);
+  put(out, F.capitalised, w.capitalised);
+  put(out, F.person_name, length === 1 && title.isInPersonName(start));
+  put(out, F.part_of_token, title.isPartOfToken(candidate));
+  put(out, F.whole_mixed_token, title.isWholeMixedToken(candidate));
+  put(out, F.cut_from_hyphenated, title.isCutFromHyphenated(candidate));
+  put(out, F.ampersand_name, title.isAmpersandName(candidate));
 }
 
 /**
@@ -289,43 +295,43 @@ function spaced(norms: readonly string[], from: number, to: number): string {
 function setContext(out: Float64Array, title: TitleContext, candidate: Candidate): void {
   const { words } = title;
   const { start, end } = candidate;
-  put(out, 'pos_first', start === 0);
-  put(out, 'pos_second', start === 1);
-  put(out, 'pos_brand_slot', title.isBrandPosition(candidate));
-  put(out, 'pos_relative', words.length > 1 ? start / (words.length - 1) : 0);
-  put(out, 'pos_last', end === words.length);
-  put(out, 'maker_slot', title.isMakerSlot(candidate));
+  put(out, F.pos_first, start === 0);
+  put(out, F.pos_second, start === 1);
+  put(out, F.pos_brand_slot, title.isBrandPosition(candidate));
+  put(out, F.pos_relative, words.length > 1 ? start / (words.length - 1) : 0);
+  put(out, F.pos_last, end === words.length);
+  put(out, F.maker_slot, title.isMakerSlot(candidate));
   const norms = title.normalised;
-  put(out, 'in_common_phrase', inCommonPhrase(norms, start, end));
-  put(out, 'run_common_phrase', end - start >= 2 && end - start <= 3 && isCommonPhrase(spaced(norms, start, end)));
-  put(out, 'cue_nominative', nominativeCueOfNormalised(norms, start) !== undefined);
-  put(out, 'cue_right_after', followsNominativeCue(norms, start));
+  put(out, F.in_common_phrase, inCommonPhrase(norms, start, end));
+  put(out, F.run_common_phrase, end - start >= 2 && end - start <= 3 && isCommonPhrase(spaced(norms, start, end)));
+  put(out, F.cue_nominative, nominativeCueOfNormalised(norms, start) !== undefined);
+  put(out, F.cue_right_after, followsNominativeCue(norms, start));
   const previous = start > 0 ? norms[start - 1] : undefined;
-  put(out, 'prev_by', previous === 'by' || previous === 'from');
-  put(out, 'prev_with', previous === 'with');
+  put(out, F.prev_by, previous === 'by' || previous === 'from');
+  put(out, F.prev_with, previous === 'with');
   // Right after a number the run is most often its unit ("70 gm", "5 hp"), whatever else the word may be.
-  put(out, 'prev_number', previous !== undefined && /^\d+$/.test(previous));
+  put(out, F.prev_number, previous !== undefined && /^\d+$/.test(previous));
   const next = words[end];
-  put(out, 'next_product', next !== undefined && next.facts.classes.length > 0);
-  put(out, 'next_model_code', next !== undefined && title.isModelCodeAt(end));
-  put(out, 'next_number', next !== undefined && /^\d/.test(next.norm));
-  put(out, 'next_descriptor', next?.facts.descriptor === true);
+  put(out, F.next_product, next !== undefined && next.facts.classes.length > 0);
+  put(out, F.next_model_code, next !== undefined && title.isModelCodeAt(end));
+  put(out, F.next_number, next !== undefined && /^\d/.test(next.norm));
+  put(out, F.next_descriptor, next?.facts.descriptor === true);
   const quantity = next !== undefined && isQuantityAt(title, end);
-  put(out, 'next_quantity', quantity);
+  put(out, F.next_quantity, quantity);
   put(
     out,
-    'next_joiner',
+    F.next_joiner,
     next !== undefined && (next.norm === 'and' || next.norm === 'or' || words[end - 1]!.ampersand),
   );
   const before = start > 0 ? words[start - 1] : undefined;
-  put(out, 'prev_given_name', before?.facts.givenName === true && before.capitalised === words[start]!.capitalised);
+  put(out, F.prev_given_name, before?.facts.givenName === true && before.capitalised === words[start]!.capitalised);
   // Nothing but the run and its quantity ("Apple 1 kg"): the run names the item.
-  put(out, 'alone_with_quantity', quantity && start === 0 && end + 2 >= words.length);
+  put(out, F.alone_with_quantity, quantity && start === 0 && end + 2 >= words.length);
   const casing = title.casing;
-  put(out, 'title_case', casing.titleCase);
-  put(out, 'title_shouting', casing.shouting);
-  put(out, 'title_lower', casing.lower);
-  put(out, 'title_words_log', Math.log(words.length + 1));
+  put(out, F.title_case, casing.titleCase);
+  put(out, F.title_shouting, casing.shouting);
+  put(out, F.title_lower, casing.lower);
+  put(out, F.title_words_log, Math.log(words.length + 1));
 }
 
 /**
@@ -335,16 +341,16 @@ function setContext(out: Float64Array, title: TitleContext, candidate: Candidate
 function setClassAndStatus(out: Float64Array, title: TitleContext, candidate: Candidate, match: RunMatch): void {
   const itemClasses = title.itemClassesAround(candidate);
   const { relation, strength } = classRelationOf(match.niceClasses, itemClasses);
-  put(out, 'class_same', relation === 'same');
-  put(out, 'class_related', relation === 'related');
-  put(out, 'class_other', relation === 'other');
-  put(out, 'class_strength', strength);
-  put(out, 'nice_explicit', itemClasses.explicit);
-  put(out, 'item_class_none', itemClasses.classes.length === 0);
-  put(out, 'mark_class_none', match.niceClasses.length === 0);
-  put(out, 'live', match.isLive);
-  put(out, 'cn', match.cn);
-  put(out, 'cjk', candidate.run.cjk);
+  put(out, F.class_same, relation === 'same');
+  put(out, F.class_related, relation === 'related');
+  put(out, F.class_other, relation === 'other');
+  put(out, F.class_strength, strength);
+  put(out, F.nice_explicit, itemClasses.explicit);
+  put(out, F.item_class_none, itemClasses.classes.length === 0);
+  put(out, F.mark_class_none, match.niceClasses.length === 0);
+  put(out, F.live, match.isLive);
+  put(out, F.cn, match.cn);
+  put(out, F.cjk, candidate.run.cjk);
 }
 
 /** Products of the features above that a linear model cannot form itself. */
@@ -355,36 +361,36 @@ function setInteractions(
   facts: CandidateFacts,
   w: WordSummary,
 ): void {
-  const first = at(out, 'pos_first') === 1;
-  const same = at(out, 'class_same') === 1;
-  const nextProduct = at(out, 'next_product') === 1;
+  const first = at(out, F.pos_first) === 1;
+  const same = at(out, F.class_same) === 1;
+  const nextProduct = at(out, F.next_product) === 1;
   const fuzzy = match.kind === 'fuzzy';
-  const freq = at(out, 'plain_freq_log');
-  put(out, 'dual_use_x_first', w.anyDual && first);
-  put(out, 'dual_use_x_class_same', w.anyDual && same);
-  put(out, 'generic_x_first', w.anyGeneric && first);
-  put(out, 'generic_x_class_same', w.anyGeneric && same);
-  put(out, 'freq_x_first', first ? freq : 0);
-  put(out, 'freq_x_capitalised', w.capitalised ? freq : 0);
-  put(out, 'freq_x_class_same', same ? freq : 0);
-  put(out, 'freq_x_next_product', nextProduct ? freq : 0);
-  put(out, 'fuzzy_x_generic', fuzzy && (w.anyGeneric || w.anyDual));
-  put(out, 'fuzzy_x_freq', fuzzy ? freq : 0);
-  put(out, 'cue_x_coined', at(out, 'cue_nominative') === 1 && !w.anyGeneric && !w.anyDual);
-  put(out, 'part_of_token_x_short', at(out, 'part_of_token') === 1 && candidate.run.joined.length <= 4);
-  put(out, 'next_descriptor_x_dual_use', w.anyDual && at(out, 'next_descriptor') === 1);
-  put(out, 'fuzzy_x_unseen', fuzzy && w.minFreq === 0);
-  put(out, 'fuzzy_x_first', fuzzy && first);
-  put(out, 'dual_use_x_capitalised', w.anyDual && w.capitalised);
-  put(out, 'dual_use_x_next_product', w.anyDual && nextProduct);
-  put(out, 'class_other_x_first', at(out, 'class_other') === 1 && first);
-  put(out, 'capitalised_x_first', w.capitalised && first);
-  put(out, 'title_lower_x_first', at(out, 'title_lower') === 1 && first);
-  put(out, 'fuzzy_x_run_exact', fuzzy && facts.runHasExact);
-  put(out, 'english_all', w.englishAll);
-  put(out, 'english_any', w.englishAny);
-  put(out, 'english_x_first', w.englishAll && first);
-  put(out, 'english_x_class_same', w.englishAll && same);
+  const freq = at(out, F.plain_freq_log);
+  put(out, F.dual_use_x_first, w.anyDual && first);
+  put(out, F.dual_use_x_class_same, w.anyDual && same);
+  put(out, F.generic_x_first, w.anyGeneric && first);
+  put(out, F.generic_x_class_same, w.anyGeneric && same);
+  put(out, F.freq_x_first, first ? freq : 0);
+  put(out, F.freq_x_capitalised, w.capitalised ? freq : 0);
+  put(out, F.freq_x_class_same, same ? freq : 0);
+  put(out, F.freq_x_next_product, nextProduct ? freq : 0);
+  put(out, F.fuzzy_x_generic, fuzzy && (w.anyGeneric || w.anyDual));
+  put(out, F.fuzzy_x_freq, fuzzy ? freq : 0);
+  put(out, F.cue_x_coined, at(out, F.cue_nominative) === 1 && !w.anyGeneric && !w.anyDual);
+  put(out, F.part_of_token_x_short, at(out, F.part_of_token) === 1 && candidate.run.joined.length <= 4);
+  put(out, F.next_descriptor_x_dual_use, w.anyDual && at(out, F.next_descriptor) === 1);
+  put(out, F.fuzzy_x_unseen, fuzzy && w.minFreq === 0);
+  put(out, F.fuzzy_x_first, fuzzy && first);
+  put(out, F.dual_use_x_capitalised, w.anyDual && w.capitalised);
+  put(out, F.dual_use_x_next_product, w.anyDual && nextProduct);
+  put(out, F.class_other_x_first, at(out, F.class_other) === 1 && first);
+  put(out, F.capitalised_x_first, w.capitalised && first);
+  put(out, F.title_lower_x_first, at(out, F.title_lower) === 1 && first);
+  put(out, F.fuzzy_x_run_exact, fuzzy && facts.runHasExact);
+  put(out, F.english_all, w.englishAll);
+  put(out, F.english_any, w.englishAny);
+  put(out, F.english_x_first, w.englishAll && first);
+  put(out, F.english_x_class_same, w.englishAll && same);
 }
 
 /** Fills `out` (length FEATURE_COUNT) with the candidate's features. */
