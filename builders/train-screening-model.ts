@@ -15,7 +15,9 @@
  *  4. Thresholds, on validation: 中 the lowest probability at which at most 2% of the brand-removed titles carry a
  *     conflict the labels call no brand use (the most recall that budget buys); 高 likewise at 0.5%. Each is the
  *     mean over validation sets drawn again by brand (screening/thresholds.ts).
- *  5. Write the trees, the scaling, the thresholds, the data they came from (names, counts, SHA-256) and this command.
+ *  5. Write the trees, the scaling, the thresholds, the data they came from (names, counts, SHA-256 of the titles and
+ *     of the examples' labels and features: test/unit/screening/model-features-current.test.ts recomputes the latter)
+ *     and this command. Run twice on the same code, the command writes the same trees and version.
  *
  * `-- --hold-out SET --out FILE` fits the same way without one labelled set's titles, for the check across
  * marketplaces of `npm run eval:screen -- --hold-out SET --model FILE` (screening-dataset.ts holdOutSet); the
@@ -28,30 +30,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { FEATURE_COUNT, FEATURE_NAMES } from '../shared/screening/brand-use-features';
 import { BrandUseModel, type TreeData } from '../shared/screening/brand-use-model';
-import { evasiveSpelling, misspelling } from './screening/evasion-variants';
 import {
-  joinedVariants,
-  lowerCaseVariants,
-  modifierExampleKept,
-  modifierVariants,
-  nominativeVariants,
-  personNameVariants,
-  quantityVariants,
-  termExampleKept,
-  termVariants,
-} from './screening/rule-variants';
-import {
+  featureFingerprint,
   holdOutSet,
-  labelledExamples,
-  loadCorpus,
   splitTitles,
   SPLIT_SEED,
   type LabelledExample,
   type SplitTitles,
 } from './screening/screening-dataset';
 import { LABELLED_SETS, labelledTitles, type LabelledSet, type LabelledTitle } from './screening/labelled-titles';
-import { classHiddenCopies } from './screening/class-hidden-copies';
 import { countPlainWordsOf } from './screening/plain-word-counts';
+import { trainingExamples } from './screening/training-examples';
 import { THRESHOLD_DRAWS, THRESHOLD_SEED, thresholdFor } from './screening/thresholds';
 
 const SHIPPED_OUT = path.join(__dirname, '../data/screening/brand-use-model.json');
@@ -71,27 +60,6 @@ const TREE_SEED = 20261125;
 const MEDIUM_FALSE_ALARMS = 0.02;
 const HIGH_FALSE_ALARMS = 0.005;
 const NOMINATIVE = FEATURE_NAMES.indexOf('cue_nominative');
-
-function replaceBrand(t: LabelledTitle, spelt: string, kind: string): LabelledTitle {
-  const pattern = new RegExp(
-    `(^|[^\\p{L}\\p{N}])${t.brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[^\\p{L}\\p{N}])`,
-    'iu',
-  );
-  return { ...t, id: `${t.id}:${kind}`, title: t.title.replace(pattern, `$1${spelt}`) };
-}
-
-/** Every fifth branded train title with its brand spelt evasively, and another fifth with it misspelt. */
-function respelt(titles: readonly LabelledTitle[]): LabelledTitle[] {
-  const out: LabelledTitle[] = [];
-  titles.forEach((t, n) => {
-    if (t.set === 'markup-amazon') return;
-    const evasive = n % 5 === 0 ? evasiveSpelling(t.brand, n / 5) : undefined;
-    if (evasive) out.push(replaceBrand(t, evasive, 'evasive'));
-    const misspelt = n % 5 === 1 ? misspelling(t.brand, (n - 1) / 5) : undefined;
-    if (misspelt) out.push(replaceBrand(t, misspelt, 'misspelt'));
-  });
-  return out;
-}
 
 function hashOf(titles: readonly LabelledTitle[]): string {
   return createHash('sha256')
@@ -198,35 +166,8 @@ async function main(): Promise<void> {
     throw new Error('--hold-out needs --out: the shipped model is fitted on every set');
   const splits = HOLD_OUT ? holdOutSet(splitTitles(), HOLD_OUT).kept : splitTitles();
   if (HOLD_OUT) countPlainWordsOf(labelledTitles().filter((t) => t.set !== HOLD_OUT));
-  // Train titles are also matched against the common terms of goods registered as marks (termMarkBatch); validation,
-  // which chooses the trees and thresholds, against the registered corpus alone, as the evaluation reads it.
-  const corpus = await loadCorpus('registered');
-  const trainCorpus = await loadCorpus('registered', {}, { termMarks: true });
-  const term = termVariants(splits.train.removed);
-  const made = {
-    respelt: respelt(splits.train.branded),
-    nominative: nominativeVariants(splits.train.branded),
-    personName: personNameVariants(splits.train.removed, splits.train.branded),
-    quantity: quantityVariants(splits.train.removed),
-    joined: joinedVariants(splits.train.removed),
-    modifier: modifierVariants(splits.train.removed),
-    term,
-    lowerCase: lowerCaseVariants([...splits.train.branded, ...splits.train.removed, ...term]),
-  };
-  const trainTitles = [...splits.train.branded, ...splits.train.removed, ...Object.values(made).flat()];
-  const validationTitles = [...splits.validation.branded, ...splits.validation.removed];
-  const classOther = FEATURE_NAMES.indexOf('class_other');
-  const inTerm = [FEATURE_NAMES.indexOf('in_common_phrase'), FEATURE_NAMES.indexOf('run_common_phrase')];
-  // Train titles with every title in the plain-word counts, their own brand's too; validation, as the evaluation,
-  // without their own brand's. Fitted on train titles without their own brand's counts as well, the trees did worse
-  // on those validation titles (log loss after scaling 0.0501, against 0.0485 for trees fitted as now).
-  const train = (await labelledExamples(trainCorpus.screener, trainTitles, 'every title'))
-    .flat()
-    .filter((e) => !e.title.id.includes(':modifier') || modifierExampleKept(e, classOther))
-    .filter((e) => !e.title.id.includes(':term') || termExampleKept(e, inTerm));
-  train.push(...classHiddenCopies(train));
-  const validationByTitle = await labelledExamples(corpus.screener, validationTitles);
-  const validation = validationByTitle.flat();
+  const { corpus, trainCorpus, made, trainTitles, validationTitles, train, validationByTitle, validation } =
+    await trainingExamples(splits);
 
   const fitted = fitTrees(train, validation);
   const { medium, high } = thresholdsOn(splits.validation, validationTitles, validationByTitle, provisional(fitted));
@@ -259,6 +200,7 @@ async function main(): Promise<void> {
       },
       trainExamples: { total: train.length, positive: train.filter((e) => e.label === 1).length },
       trainSha256: hashOf(trainTitles),
+      trainFeaturesSha256: featureFingerprint(train),
       validationTitles: {
         branded: splits.validation.branded.length,
         brandRemoved: splits.validation.removed.length,
@@ -266,6 +208,7 @@ async function main(): Promise<void> {
       },
       validationExamples: { total: validation.length, positive: validation.filter((e) => e.label === 1).length },
       validationSha256: hashOf(validationTitles),
+      validationFeaturesSha256: featureFingerprint(validation),
       trees: {
         ...fitted.chosen,
         tried: fitted.tried,

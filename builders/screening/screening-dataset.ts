@@ -55,6 +55,11 @@ export interface SplitTitles {
   removed: LabelledTitle[];
 }
 
+/** A split's titles in the order the trainer reads them: those naming their brand, then the same with it removed. */
+export function brandedThenRemoved(split: SplitTitles): LabelledTitle[] {
+  return [...split.branded, ...split.removed];
+}
+
 /**
  * The titles of each split, the brand keys labelled in each, and `allBrands`: every labelled brand's key, the
  * names the labels know as brands (a title that names one of them in words that are not ordinary words mentions a
@@ -320,4 +325,19 @@ export async function labelledExamples(
   const out: LabelledExample[][] = [];
   for (let i = 0; i < titles.length; i += 1000) out.push(...(await screen(titles.slice(i, i + 1000))));
   return out;
+}
+
+/**
+ * A fingerprint of what the model is fitted and chosen on: SHA-256 of every example's label and features, in order.
+ * The trainer records it for the validation titles; a test recomputes it with the engine as it stands, so a change
+ * to what the engine reads (the lexicon, title words, a feature) cannot ship with a model fitted on other numbers:
+ * `npm run train:screen` must run again, and must give the shipped model back when nothing changed.
+ */
+export function featureFingerprint(examples: readonly Pick<LabelledExample, 'label' | 'features'>[]): string {
+  const hash = createHash('sha256');
+  for (const example of examples) {
+    hash.update(Uint8Array.of(example.label));
+    hash.update(new Uint8Array(example.features.buffer, example.features.byteOffset, example.features.byteLength));
+  }
+  return hash.digest('hex');
 }
