@@ -24,13 +24,74 @@ export interface LabelledTitle {
   title: string;
   /** The brand as labelled ("" when the row has none). */
   brand: string;
-  /** What the split goes by: the brand's key (all of Amazon's marks are one group). */
+  /**
+   * What the split goes by: the key of the maker's name (makerName: "Adobe Systems Inc" and "adobe software" are
+   * one maker, Adobe); all of Amazon's marks are one group.
+   */
   group: string;
   /** Marks whose use in this title is the labelled brand's (keys as brandKey gives them). */
   brandKeys: string[];
 }
 
 export const brandKey = (text: string): string => joined(normalizeText(text));
+
+/**
+ * Words that say what form of company a name is, or what trade it is in, after the name itself: "Inc", "Corp",
+ * "Software", "Publishing" ... The labels name one maker several ways ("Adobe", "adobe software", "Adobe Systems
+ * Inc"); the mark is the name before them (ADOBE).
+ */
+const COMPANY_FORM_WORDS = new Set([
+  'inc',
+  'incorporated',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'ltd',
+  'limited',
+  'llc',
+  'plc',
+  'gmbh',
+  'software',
+  'systems',
+  'interactive',
+  'entertainment',
+  'publishing',
+  'media',
+  'games',
+  'development',
+  'technology',
+  'technologies',
+  'labs',
+  'usa',
+  'partners',
+  'international',
+  'products',
+  'group',
+  'industries',
+  'enterprises',
+]);
+
+/** The brand without the company-form words at its end ("Avanquest Publishing USA Inc" -> "Avanquest"). */
+export function makerName(brand: string): string {
+  const words = brand.trim().split(/\s+/);
+  while (words.length > 1) {
+    const last = words[words.length - 1]!.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+    if (last !== '' && !COMPANY_FORM_WORDS.has(last)) break;
+    words.pop();
+  }
+  return words.join(' ');
+}
+
+/**
+ * The group and keys of a labelled brand: the group is its maker's name's key, so that one maker's titles share a
+ * split; the key is the brand's as labelled. (Taking the maker's name as a key too, so that ADOBE in "adobe software
+ * acrobat pro" is a brand use, was tried: BENCHMARKS.md, "Screening: against the aims".)
+ */
+function brandIdentity(brand: string): Pick<LabelledTitle, 'group' | 'brandKeys'> {
+  if (!brand) return { group: '', brandKeys: [] };
+  return { group: brandKey(makerName(brand)), brandKeys: [brandKey(brand)] };
+}
 
 /** Amazon's marks as the Markup's titles name them, longest first. */
 export const AMAZON_MARKS = [
@@ -68,8 +129,7 @@ function flipkart(): LabelledTitle[] {
       id: r.uniq_id,
       title: r.product_name,
       brand,
-      group: brandKey(brand),
-      brandKeys: brand ? [brandKey(brand)] : [],
+      ...brandIdentity(brand),
     };
   });
 }
@@ -84,8 +144,7 @@ function amazonGoogle(): LabelledTitle[] {
       id: `ag-${i}`,
       title: r.title,
       brand,
-      group: brandKey(brand),
-      brandKeys: brand ? [brandKey(brand)] : [],
+      ...brandIdentity(brand),
     };
   });
 }

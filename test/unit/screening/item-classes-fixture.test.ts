@@ -12,9 +12,9 @@ const { titles } = JSON.parse(
 ) as { titles: { half: string; set: string; title: string; nice: string | null }[] };
 
 describe('the hand-read item classes', () => {
-  it('hold 100 titles a half, each once, with a two-digit goods class or none', () => {
-    expect(titles.filter((t) => t.half === 'fit')).toHaveLength(100);
-    expect(titles.filter((t) => t.half === 'report')).toHaveLength(100);
+  it('hold 98 fit and 99 report titles (of 100 each: three went when their makers went to the test split), each once', () => {
+    expect(titles.filter((t) => t.half === 'fit')).toHaveLength(98);
+    expect(titles.filter((t) => t.half === 'report')).toHaveLength(99);
     expect(new Set(titles.map((t) => t.title)).size).toBe(titles.length);
     for (const t of titles) expect(t.nice === null || (/^\d\d$/.test(t.nice) && Number(t.nice) <= 34)).toBe(true);
   });

@@ -3,7 +3,7 @@
  * in two splits, brand-removed titles free of their brand, and a held-out labelled set whose titles and brands the
  * model fitted without it never saw.
  */
-import { brandKey, LABELLED_SETS } from '../../../builders/screening/labelled-titles';
+import { brandKey, LABELLED_SETS, labelledTitles, makerName } from '../../../builders/screening/labelled-titles';
 import { holdOutSet, namesBrand, splitTitles, type Split } from '../../../builders/screening/screening-dataset';
 
 const splits = splitTitles();
@@ -22,12 +22,40 @@ describe('the labelled titles split by brand', () => {
     expect(new Set(splits.train.branded.map((t) => t.set))).toEqual(new Set(LABELLED_SETS));
   });
 
+  it('puts one maker named several ways in one split', () => {
+    const adobe = labelledTitles().filter((t) => /^adobe( software| systems inc)?$/i.test(t.brand));
+    expect(new Set(adobe.map((t) => t.brand.toLowerCase()))).toEqual(
+      new Set(['adobe', 'adobe software', 'adobe systems inc']),
+    );
+    expect(new Set(adobe.map((t) => t.group))).toEqual(new Set(['adobe']));
+    const owner = new Map<string, Split>();
+    for (const split of SPLITS)
+      for (const t of splits[split].branded) {
+        const maker = brandKey(makerName(t.brand));
+        expect([maker, owner.get(maker) ?? split]).toEqual([maker, split]);
+        owner.set(maker, split);
+      }
+  });
+
   it('takes the brand out of each brand-removed title and labels it with none', () => {
     for (const split of SPLITS)
       for (const t of splits[split].removed) {
         expect(t.brandKeys).toEqual([]);
         expect([t.title, namesBrand(t.title, t.brand)]).toEqual([t.title, false]);
       }
+  });
+});
+
+describe('makerName', () => {
+  it('takes the company-form words off the end of a name, never its first word', () => {
+    expect(makerName('Avanquest Publishing USA Inc.')).toBe('Avanquest');
+    expect(makerName('punch ! software')).toBe('punch');
+    expect(makerName('Microsoft Corp')).toBe('Microsoft');
+    expect(makerName('Sony Media')).toBe('Sony');
+    expect(makerName('Software')).toBe('Software');
+    expect(makerName('Media Group')).toBe('Media');
+    expect(makerName('Radiant Bay')).toBe('Radiant Bay');
+    expect(makerName('Games Workshop')).toBe('Games Workshop');
   });
 });
 
