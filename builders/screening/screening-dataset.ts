@@ -1,7 +1,8 @@
 /**
- * The labelled data of the screening model and its evaluation, split BY BRAND: every brand group (a brand's key;
- * Amazon's marks are one group) falls in exactly one of train, validation and test, by a SHA-256 of the seed and
- * the group, so no brand is fitted on in one split and judged in another. Titles without a label are not used.
+ * The labelled data of the screening model and its evaluation, split BY BRAND: every brand group (the key of the
+ * brand's maker name, so "Adobe" and "Adobe Systems Inc" are one group: labelled-titles.ts makerName; Amazon's marks
+ * are one group) falls in exactly one of train, validation and test, by a SHA-256 of the seed and the group, so no
+ * brand is fitted on in one split and judged in another. Titles without a label are not used.
  *
  * Two mark corpora, both loaded through the real ingest code into the in-memory stores (test/support):
  *   shipped      the sample corpus `npm start` loads (data/sample, data/tro, data/uspto);
