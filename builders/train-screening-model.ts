@@ -10,8 +10,8 @@
  *     common term); labelled by labelOf. The train titles are matched against the registered corpus plus the common
  *     terms of goods that hold a word no word list knows, each as a mark ("PCI Express": termMarkBatch).
  *  3. builders/screening/fit-trees.py (sklearn under /usr/bin/python3, fixed seed): gradient-boosted trees fitted
- *     on train; the depth, least leaf size and number of trees with the lowest log loss on validation; Platt scaling
- *     on validation.
+ *     on train; the depth and least leaf size with the lowest log loss on validation, and the fewest of their trees
+ *     within 1% of that loss (each tree costs every match its walk); Platt scaling on validation.
  *  4. Thresholds, on validation: 中 the lowest probability at which at most 2% of the brand-removed titles carry a
  *     conflict the labels call no brand use (the most recall that budget buys); 高 likewise at 0.5%. Each is the
  *     mean over validation sets drawn again by brand (screening/thresholds.ts).
