@@ -8,12 +8,15 @@
  * ("R18Jewels-Fashion&U" is five words, r/18/jewels/fashion/u, and one name), up to MAX_LATIN_PARTS words in all.
  *
  * A run's text and keys depend only on its words, and the same runs come up in title after title ("for iphone",
- * "stainless steel"), so runs live in a table (a tree of words: "black" -> "black diamond" -> ...) and each is
- * built once. A title's candidates point at the shared runs; the one owner of a table (a TitleScreener) may remember
- * what it found for a run on the run itself (`memo`).
+ * "stainless steel"), so runs live in a table and each is built once: a tree of words ("black" -> "black diamond"
+ * -> ...) kept as one flat hash table of (run, next word's id) -> longer run, as a title's walk through it is most of
+ * the time spent finding its candidates. A title's candidates point at the shared runs; the one owner of a table (a
+ * TitleScreener) keeps what it found for a run on the run itself.
  */
 import { phoneticSkeleton } from '../marks/lookup-keys';
+import { NO_MATCHES, type KeyEntry, type RunMatch } from './run-matches';
 import type { TitleWord } from './title-words';
+import type { TroIndex } from './tro-index';
 
 export const MAX_LATIN_WORDS = 4;
 export const MAX_CJK_WORDS = 6;
@@ -23,21 +26,44 @@ export const MAX_LATIN_PARTS = 8;
 /** The word is written joined to the next one, in one token ("3D", "Post-it", "Lock&Lock"). */
 const joinedToNext = (word: TitleWord) => word.continued || word.hyphen || word.ampersand;
 
-/** A run of words as text and keys, shared by every title that has it. */
-export interface Run {
-  /** The words' normalised forms joined without spaces ("air pods" -> "airpods"). */
-  readonly joined: string;
-  readonly cjk: boolean;
-  readonly words: number;
-  readonly exactKey: string;
+/**
+ * A run of words as text and keys, shared by every title that has it. It also carries what the screener found for
+ * it (key-resolver.ts, run-matches.ts): its key entries and the matches verified from them. A title has a score of
+ * candidate runs and nearly all of them are answered from what the run already holds, so that lives on the run
+ * itself, where one read finds it, not in objects of its own.
+ */
+export class Run {
   /** Only for runs of one or two Latin words: longer marks are rarely misspelt into a match. */
   readonly phoneticKey: string | undefined;
   /** The phonetic skeleton behind `phoneticKey`. */
   readonly skeleton: string | undefined;
-  /** Whether a title's run with these words is worth a lookup (see the file's comment). */
-  readonly lookedUp: boolean;
-  /** Free for the resolver of this run (the screener keeps its cache entries and verified matches here). */
-  memo: unknown;
+  readonly exactKey: string;
+
+  /** The batch that last checked this run's key entries. */
+  batch = 0;
+  /** What each lookup key held when it was fetched (or known absent from the key filter). */
+  usExact: KeyEntry | undefined = undefined;
+  usPhonetic: KeyEntry | undefined = undefined;
+  cnExact: KeyEntry | undefined = undefined;
+  /** The entries and TRO list `matches` was verified from. */
+  verifiedUsExact: KeyEntry | undefined = undefined;
+  verifiedUsPhonetic: KeyEntry | undefined = undefined;
+  verifiedCnExact: KeyEntry | undefined = undefined;
+  verifiedTro: TroIndex | undefined = undefined;
+  matches: readonly RunMatch[] = NO_MATCHES;
+
+  constructor(
+    /** The words' normalised forms joined without spaces ("air pods" -> "airpods"). */
+    readonly joined: string,
+    readonly cjk: boolean,
+    readonly words: number,
+    /** Whether a title's run with these words is worth a lookup (see the file's comment). */
+    readonly lookedUp: boolean,
+  ) {
+    this.exactKey = `e:${joined}`;
+    this.skeleton = cjk || words > 2 ? undefined : phoneticSkeleton(joined);
+    this.phoneticKey = this.skeleton ? `p:${this.skeleton}` : undefined;
+  }
 }
 
 export interface Candidate {
@@ -47,23 +73,29 @@ export interface Candidate {
   run: Run;
 }
 
-interface RunNode {
-  run: Run;
-  next: Map<string, RunNode> | undefined;
-}
+/** Slots of the run table's hash: the longer run's parent index, the added word's id, the longer run's index, unused. */
+const SLOT = 4;
+const FIRST_SLOTS = 1 << 12;
 
-/** The runs seen so far, as a tree of words; bounded (it starts afresh past `maxRuns`). */
+/** The runs seen so far, as a tree of words; bounded (it starts afresh, between titles, once past `maxRuns`). */
 export class RunTable {
-  private roots = new Map<string, RunNode>();
-  private count = 0;
+  /** Every run by its index; index 0 is the root, the run of no words. */
+  private runs: (Run | undefined)[] = [undefined];
+  /** Open addressing, linear probing; a slot whose run index is 0 is free. */
+  private slots = new Int32Array(FIRST_SLOTS * SLOT);
 
   constructor(private readonly maxRuns = 400_000) {}
 
   get size(): number {
-    return this.count;
+    return this.runs.length - 1;
   }
 
   candidatesOf(words: readonly TitleWord[]): Candidate[] {
+    if (this.runs.length > this.maxRuns) {
+      // Runs already handed out stay valid; the table just forgets them.
+      this.runs = [undefined];
+      this.slots = new Int32Array(FIRST_SLOTS * SLOT);
+    }
     const out: Candidate[] = [];
     for (let start = 0; start < words.length; start++) {
       const first = words[start]!;
@@ -71,21 +103,53 @@ export class RunTable {
       // else ("case for iphone") such runs would only add keys.
       if (start > 0 && !first.cjk && first.facts.stopword && first.norm !== 'the') continue;
       const limit = this.limitOf(words, start);
-      let level = this.roots;
-      let node: RunNode | undefined;
+      let parent = 0;
       for (let end = start + 1; end <= limit; end++) {
         const last = words[end - 1]!;
         if (last.cjk !== first.cjk) break;
-        let child = level.get(last.norm);
-        if (child === undefined) {
-          child = this.add(level, node?.run, words, start, end);
-        }
-        node = child;
-        if (node.run.lookedUp) out.push({ start, end, run: node.run });
-        if (end < limit) level = node.next ??= new Map();
+        parent = this.childOf(parent, words, start, end);
+        const run = this.runs[parent]!;
+        if (run.lookedUp) out.push({ start, end, run });
       }
     }
     return out;
+  }
+
+  /** The index of the run of words[start, end), whose run without the last word is `parent`; added if new. */
+  private childOf(parent: number, words: readonly TitleWord[], start: number, end: number): number {
+    const word = words[end - 1]!.id;
+    const { slots } = this;
+    const mask = slots.length / SLOT - 1;
+    let slot = slotHash(parent, word) & mask;
+    for (;;) {
+      const at = slot * SLOT;
+      const child = slots[at + 2]!;
+      if (child === 0) break;
+      if (slots[at] === parent && slots[at + 1] === word) return child;
+      slot = (slot + 1) & mask;
+    }
+    const child = this.runs.length;
+    this.runs.push(newRun(this.runs[parent], words, start, end));
+    const at = slot * SLOT;
+    slots[at] = parent;
+    slots[at + 1] = word;
+    slots[at + 2] = child;
+    // Kept at most half full, so that probes stay short.
+    if (child * 2 > mask) this.grow();
+    return child;
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2);
+    const mask = slots.length / SLOT - 1;
+    for (let at = 0; at < old.length; at += SLOT) {
+      if (old[at + 2] === 0) continue;
+      let slot = slotHash(old[at]!, old[at + 1]!) & mask;
+      while (slots[slot * SLOT + 2] !== 0) slot = (slot + 1) & mask;
+      slots.set(old.subarray(at, at + SLOT), slot * SLOT);
+    }
+    this.slots = slots;
   }
 
   /** One past the last word a run from `start` may reach. */
@@ -101,41 +165,20 @@ export class RunTable {
     }
     return end;
   }
+}
 
-  private add(
-    level: Map<string, RunNode>,
-    before: Run | undefined,
-    words: readonly TitleWord[],
-    start: number,
-    end: number,
-  ): RunNode {
-    if (this.count >= this.maxRuns) {
-      // Runs already handed out stay valid; the table just forgets them.
-      this.roots = new Map();
-      this.count = 0;
-    }
-    const first = words[start]!;
-    const last = words[end - 1]!;
-    const joined = (before?.joined ?? '') + last.norm;
-    const length = end - start;
-    const single = length === 1;
-    let allStopwords = !first.cjk;
-    for (let i = start; i < end && allStopwords; i++) allStopwords = words[i]!.facts.stopword;
-    const lookedUp = first.cjk || (single ? !last.facts.stopword && !last.facts.trivial : !allStopwords);
-    const skeleton = first.cjk || length > 2 ? undefined : phoneticSkeleton(joined);
-    const run: Run = {
-      joined,
-      cjk: first.cjk,
-      words: length,
-      exactKey: `e:${joined}`,
-      phoneticKey: skeleton ? `p:${skeleton}` : undefined,
-      skeleton,
-      lookedUp,
-      memo: undefined,
-    };
-    const node: RunNode = { run, next: undefined };
-    level.set(last.norm, node);
-    this.count++;
-    return node;
-  }
+function slotHash(parent: number, word: number): number {
+  const h = Math.imul(parent, 0x9e3779b1) ^ Math.imul(word, 0x85ebca77);
+  return h ^ (h >>> 15);
+}
+
+function newRun(before: Run | undefined, words: readonly TitleWord[], start: number, end: number): Run {
+  const first = words[start]!;
+  const last = words[end - 1]!;
+  const joined = (before?.joined ?? '') + last.norm;
+  const single = end - start === 1;
+  let allStopwords = !first.cjk;
+  for (let i = start; i < end && allStopwords; i++) allStopwords = words[i]!.facts.stopword;
+  const lookedUp = first.cjk || (single ? !last.facts.stopword && !last.facts.trivial : !allStopwords);
+  return new Run(joined, first.cjk, end - start, lookedUp);
 }

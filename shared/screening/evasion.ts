@@ -4,8 +4,7 @@
  * by dots or spaces ("N.i.k.e", "G U C C I"). Each gives an extra candidate over the same words, so the plain
  * reading ("Galz4ever" as written) is still looked up too.
  */
-import { phoneticSkeleton } from '../marks/lookup-keys';
-import type { Candidate, Run } from './candidates';
+import { Run, type Candidate } from './candidates';
 import type { TitleWord } from './title-words';
 
 const LOOK_ALIKES: Record<string, string> = {
@@ -107,17 +106,7 @@ function runOf(joined: string, words: number): Run {
   const id = `${words}:${joined}`;
   let run = runs.get(id);
   if (run === undefined) {
-    const skeleton = words > 2 ? undefined : phoneticSkeleton(joined);
-    run = {
-      joined,
-      cjk: false,
-      words,
-      exactKey: `e:${joined}`,
-      phoneticKey: skeleton ? `p:${skeleton}` : undefined,
-      skeleton,
-      lookedUp: true,
-      memo: undefined,
-    };
+    run = new Run(joined, false, words, true);
     if (runs.size >= MAX_RUNS) runs.clear();
     runs.set(id, run);
   }

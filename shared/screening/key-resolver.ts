@@ -9,7 +9,7 @@ import type { KeyFilter } from '../marks/key-filter';
 import type { Market } from '../marks/mark-record';
 import type { MarkStore, MarkSummary } from '../ports';
 import type { Candidate, Run } from './candidates';
-import { NO_MARKS, stateOf, type KeyEntry } from './run-matches';
+import { NO_MARKS, type KeyEntry } from './run-matches';
 
 export interface KeySources {
   marks: Pick<MarkStore, 'lookup'>;
@@ -49,13 +49,12 @@ export class KeyResolver {
     const wanted: Record<Market, Set<string>> = { US: new Set(), CN: new Set() };
     for (const candidates of candidateLists) {
       for (const { run } of candidates) {
-        const state = stateOf(run);
-        if (state.batch === batch) continue;
-        state.batch = batch;
-        const usExact = state.usExact !== undefined && state.usExact.at > oldest;
+        if (run.batch === batch) continue;
+        run.batch = batch;
+        const usExact = run.usExact !== undefined && run.usExact.at > oldest;
         const usPhonetic =
-          run.phoneticKey === undefined || (state.usPhonetic !== undefined && state.usPhonetic.at > oldest);
-        const cnExact = !run.cjk || (state.cnExact !== undefined && state.cnExact.at > oldest);
+          run.phoneticKey === undefined || (run.usPhonetic !== undefined && run.usPhonetic.at > oldest);
+        const cnExact = !run.cjk || (run.cnExact !== undefined && run.cnExact.at > oldest);
         if (usExact && usPhonetic && cnExact) continue;
         pending.push(run);
         if (!usExact) wanted.US.add(run.exactKey);
@@ -69,10 +68,9 @@ export class KeyResolver {
       (['US', 'CN'] as const).map((market) => this.fetch(market, wanted[market], entries[market], now, oldest)),
     );
     for (const run of pending) {
-      const state = stateOf(run);
-      state.usExact = entries.US.get(run.exactKey) ?? state.usExact;
-      if (run.phoneticKey !== undefined) state.usPhonetic = entries.US.get(run.phoneticKey) ?? state.usPhonetic;
-      if (run.cjk) state.cnExact = entries.CN.get(run.exactKey) ?? state.cnExact;
+      run.usExact = entries.US.get(run.exactKey) ?? run.usExact;
+      if (run.phoneticKey !== undefined) run.usPhonetic = entries.US.get(run.phoneticKey) ?? run.usPhonetic;
+      if (run.cjk) run.cnExact = entries.CN.get(run.exactKey) ?? run.cnExact;
     }
   }
 

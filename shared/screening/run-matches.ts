@@ -35,20 +35,6 @@ export interface RunMatch {
   readonly cn: boolean;
 }
 
-/** What the screener knows about a run: its key entries and the matches verified from them. */
-export interface RunState {
-  /** The batch that last checked this run's entries. */
-  batch: number;
-  usExact: KeyEntry | undefined;
-  usPhonetic: KeyEntry | undefined;
-  cnExact: KeyEntry | undefined;
-  verifiedUsExact: KeyEntry | undefined;
-  verifiedUsPhonetic: KeyEntry | undefined;
-  verifiedCnExact: KeyEntry | undefined;
-  verifiedTro: TroIndex | undefined;
-  matches: readonly RunMatch[];
-}
-
 export const NO_MARKS: readonly MarkSummary[] = Object.freeze([]);
 export const NO_MATCHES: readonly RunMatch[] = Object.freeze([]);
 const NO_CLASSES: readonly string[] = Object.freeze([]);
@@ -58,42 +44,22 @@ export function editBudget(length: number): number {
   return length < 5 ? 0 : length < 9 ? 1 : 2;
 }
 
-export function stateOf(run: Run): RunState {
-  let state = run.memo as RunState | undefined;
-  if (state === undefined) {
-    state = {
-      batch: 0,
-      usExact: undefined,
-      usPhonetic: undefined,
-      cnExact: undefined,
-      verifiedUsExact: undefined,
-      verifiedUsPhonetic: undefined,
-      verifiedCnExact: undefined,
-      verifiedTro: undefined,
-      matches: NO_MATCHES,
-    };
-    run.memo = state;
-  }
-  return state;
-}
-
 /** The run's verified matches, worked out again only when its entries or the TRO list changed. */
 export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
-  const state = stateOf(run);
   if (
-    state.verifiedTro === tro &&
-    state.verifiedUsExact === state.usExact &&
-    state.verifiedUsPhonetic === state.usPhonetic &&
-    state.verifiedCnExact === state.cnExact
+    run.verifiedTro === tro &&
+    run.verifiedUsExact === run.usExact &&
+    run.verifiedUsPhonetic === run.usPhonetic &&
+    run.verifiedCnExact === run.cnExact
   )
-    return state.matches;
+    return run.matches;
   const troMatch = tro.match(run.joined, run.skeleton, editBudget(run.joined.length));
   const matches: RunMatch[] = [];
   let troAmongMarks = false;
   const sources: [KeyEntry | undefined, boolean, boolean][] = [
-    [state.usExact, true, false],
-    [state.usPhonetic, false, false],
-    [state.cnExact, true, true],
+    [run.usExact, true, false],
+    [run.usPhonetic, false, false],
+    [run.cnExact, true, true],
   ];
   for (const [entry, viaExactKey, cn] of sources) {
     for (const mark of entry?.marks ?? NO_MARKS) {
@@ -130,12 +96,12 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
       cn: false,
     });
   }
-  state.matches = matches.length ? matches : NO_MATCHES;
-  state.verifiedUsExact = state.usExact;
-  state.verifiedUsPhonetic = state.usPhonetic;
-  state.verifiedCnExact = state.cnExact;
-  state.verifiedTro = tro;
-  return state.matches;
+  run.matches = matches.length ? matches : NO_MATCHES;
+  run.verifiedUsExact = run.usExact;
+  run.verifiedUsPhonetic = run.usPhonetic;
+  run.verifiedCnExact = run.cnExact;
+  run.verifiedTro = tro;
+  return run.matches;
 }
 
 /** A mark names a TRO brand as a whole, or in one of its scripts ("耐克 NIKE" is Nike's). */

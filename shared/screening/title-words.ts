@@ -16,6 +16,8 @@ export interface TitleWord {
   readonly text: string;
   /** Normalised: lower-case, accents off. */
   readonly norm: string;
+  /** A number for `norm`: words with the same normalised form have the same id, words without different ids. */
+  readonly id: number;
   readonly cjk: boolean;
   /** Written with a capital first letter (or all capitals) in a title that is not all capitals. */
   readonly capitalised: boolean;
@@ -52,6 +54,24 @@ interface TokenWords {
 const tokens = new Map<string, TokenWords>();
 const MAX_TOKENS = 200_000;
 
+/**
+ * The ids of normalised forms. Ids are never given twice: when the map is cleared (it is bounded), a form seen again
+ * gets a new id, so what was filed under an old id is just no longer found.
+ */
+const ids = new Map<string, number>();
+const MAX_IDS = 400_000;
+let lastId = 0;
+
+function idOf(norm: string): number {
+  let id = ids.get(norm);
+  if (id === undefined) {
+    if (ids.size >= MAX_IDS) ids.clear();
+    id = ++lastId;
+    ids.set(norm, id);
+  }
+  return id;
+}
+
 function wordOf(
   text: string,
   norm: string,
@@ -63,6 +83,7 @@ function wordOf(
   return Object.freeze({
     text,
     norm,
+    id: idOf(norm),
     cjk,
     capitalised,
     facts: factsOfNormalised(norm),

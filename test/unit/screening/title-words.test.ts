@@ -132,6 +132,25 @@ describe('RunTable', () => {
     );
   });
 
+  it('keeps every run as its table grows: a title seen before gets the same runs back', () => {
+    const table = new RunTable();
+    const titles = Array.from({ length: 3_000 }, (_, i) => `Brand${i} Widget${i % 7} Holder`);
+    const firstSeen = titles.map((title) => table.candidatesOf(wordsOfTitle(title)));
+    expect(table.size).toBeGreaterThan(10_000);
+    titles.forEach((title, i) => {
+      const again = table.candidatesOf(wordsOfTitle(title)).map((c) => c.run);
+      expect(again).toHaveLength(firstSeen[i]!.length);
+      again.forEach((run, j) => expect(run).toBe(firstSeen[i]![j]!.run));
+    });
+  });
+
+  it('numbers words by their normalised form, whatever their case or token', () => {
+    const [black, , shouted] = wordsOfTitle('Black black BLACK');
+    const [again] = wordsOfTitle('black-Case');
+    expect(new Set([black!.id, shouted!.id, again!.id]).size).toBe(1);
+    expect(wordsOfTitle('Case')[0]!.id).not.toBe(black!.id);
+  });
+
   it('finds the runs a fresh table finds, whatever came before (and after it starts afresh)', () => {
     const shared = new RunTable(50);
     fc.assert(
