@@ -40,10 +40,23 @@ export class KeyResolver {
     this.cache = { US: new LRUCache({ max }), CN: new LRUCache({ max }) };
   }
 
-  /** Brings every candidate run's key entries up to date. */
-  async resolve(candidateLists: readonly (readonly Candidate[])[]): Promise<void> {
-    const now = Date.now();
-    const oldest = now - (this.options.cacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS);
+  /** Fetched entries older than this are stale, for a batch that starts at `now`. */
+  oldestFresh(now: number): number {
+    return now - (this.options.cacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS);
+  }
+
+  /** Every key entry the run needs was fetched (or known absent) after `oldest`. */
+  isFresh(run: Run, oldest: number): boolean {
+    return (
+      fresh(run.usExact, oldest) &&
+      (run.phoneticKey === undefined || fresh(run.usPhonetic, oldest)) &&
+      (!run.cjk || fresh(run.cnExact, oldest))
+    );
+  }
+
+  /** Brings every candidate run's key entries up to date, for a batch that starts at `now`. */
+  async resolve(candidateLists: readonly (readonly Candidate[])[], now = Date.now()): Promise<void> {
+    const oldest = this.oldestFresh(now);
     const batch = ++this.batches;
     const pending: Run[] = [];
     const wanted: Record<Market, Set<string>> = { US: new Set(), CN: new Set() };
@@ -51,15 +64,11 @@ export class KeyResolver {
       for (const { run } of candidates) {
         if (run.batch === batch) continue;
         run.batch = batch;
-        const usExact = run.usExact !== undefined && run.usExact.at > oldest;
-        const usPhonetic =
-          run.phoneticKey === undefined || (run.usPhonetic !== undefined && run.usPhonetic.at > oldest);
-        const cnExact = !run.cjk || (run.cnExact !== undefined && run.cnExact.at > oldest);
-        if (usExact && usPhonetic && cnExact) continue;
+        if (this.isFresh(run, oldest)) continue;
         pending.push(run);
-        if (!usExact) wanted.US.add(run.exactKey);
-        if (!usPhonetic) wanted.US.add(run.phoneticKey!);
-        if (!cnExact) wanted.CN.add(run.exactKey);
+        if (!fresh(run.usExact, oldest)) wanted.US.add(run.exactKey);
+        if (run.phoneticKey !== undefined && !fresh(run.usPhonetic, oldest)) wanted.US.add(run.phoneticKey);
+        if (run.cjk && !fresh(run.cnExact, oldest)) wanted.CN.add(run.exactKey);
       }
     }
     if (pending.length === 0) return;
@@ -108,3 +117,5 @@ export class KeyResolver {
     return entry;
   }
 }
+
+const fresh = (entry: KeyEntry | undefined, oldest: number) => entry !== undefined && entry.at > oldest;

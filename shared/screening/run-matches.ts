@@ -44,6 +44,17 @@ export function editBudget(length: number): number {
   return length < 5 ? 0 : length < 9 ? 1 : 2;
 }
 
+/** The run's matches were verified from the entries it holds and this TRO list, and there were none. */
+export function knownToMatchNothing(run: Run, tro: TroIndex): boolean {
+  return (
+    run.matches === NO_MATCHES &&
+    run.verifiedTro === tro &&
+    run.verifiedUsExact === run.usExact &&
+    run.verifiedUsPhonetic === run.usPhonetic &&
+    run.verifiedCnExact === run.cnExact
+  );
+}
+
 /** The run's verified matches, worked out again only when its entries or the TRO list changed. */
 export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
   if (

@@ -23,7 +23,7 @@ import { classRelationOf } from './class-relation';
 import { evasionCandidates, isEvasionSpelling } from './evasion';
 import { KeyResolver, type KeyCacheOptions } from './key-resolver';
 import { nominativeCueOfNormalised } from './lexicon';
-import { NO_MATCHES, verifiedMatches, type RunMatch } from './run-matches';
+import { NO_MATCHES, knownToMatchNothing, verifiedMatches, type RunMatch } from './run-matches';
 import { TitleContext, type ScreeningItem } from './title-context';
 import { TitleConflicts, noConflictResult, type ScreeningResult } from './title-conflicts';
 import { wordsOfTitle, type TitleWord } from './title-words';
@@ -107,15 +107,31 @@ export class TitleScreener {
   }
 
   private async analyse(items: readonly ScreeningItem[]): Promise<{ analysed: AnalysedTitle[]; tro: TroIndex }> {
+    const now = Date.now();
+    const tro = await this.sources.tro();
+    const oldest = this.keys.oldestFresh(now);
     const analysed: AnalysedTitle[] = [];
     for (const item of items) {
       const words = wordsOfTitle(item.title);
-      const candidates = this.runs.candidatesOf(words);
-      const evasionFrom = candidates.length;
-      if (words.length >= 3) for (const extra of evasionCandidates(words, candidates)) candidates.push(extra);
+      const found = this.runs.candidatesOf(words);
+      const fromTable = found.length;
+      if (words.length >= 3) for (const extra of evasionCandidates(words, found)) found.push(extra);
+      // Most runs match nothing, known from fresh entries already verified against this TRO list: they are dropped
+      // here, while the run is at hand, rather than looked at again by the resolver and the judge.
+      const candidates: Candidate[] = [];
+      let evasionFrom = 0;
+      for (let index = 0; index < found.length; index++) {
+        const candidate = found[index]!;
+        if (this.keys.isFresh(candidate.run, oldest) && knownToMatchNothing(candidate.run, tro)) continue;
+        if (index < fromTable) evasionFrom++;
+        candidates.push(candidate);
+      }
       analysed.push({ item, words, candidates, evasionFrom });
     }
-    const [, tro] = await Promise.all([this.keys.resolve(analysed.map((a) => a.candidates)), this.sources.tro()]);
+    await this.keys.resolve(
+      analysed.map((a) => a.candidates),
+      now,
+    );
     return { analysed, tro };
   }
 

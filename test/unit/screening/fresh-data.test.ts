@@ -61,3 +61,34 @@ it('screens against a completed batch within twice the refresh interval, and wit
   // Once seen, always seen.
   expect(seenAfter).toEqual(Array.from({ length: seenAfter.length }, (_, i) => seenAfter[0]! + i * 500));
 });
+
+it('sees a brand that joins the TRO list at the next refresh, in a title already known to match nothing', async () => {
+  const title = 'Quoxilent Ceramic Coffee Mug';
+  const screen = async (t: string) => (await corpus.screening.screen([{ title: t }], {})).results[0]!;
+  // The TRO list is read afresh at `loaded`; the title's keys are fetched later, so they are still fresh when the
+  // list is read again: only the new list can tell that the title now names a TRO brand.
+  const loaded = now + 60_000;
+  now = loaded;
+  await screen('Plain Ceramic Coffee Mug');
+  now = loaded + DEFAULT_REFRESH_MS / 2;
+  expect(await screen(title)).toMatchObject({ risk: '低', top_conflict: '' });
+  // Screened again: the run is now known to match nothing and is not looked at again.
+  expect(await screen(title)).toMatchObject({ risk: '低', top_conflict: '' });
+
+  await corpus.stores.tro.upsert(
+    [
+      {
+        brand: 'Quoxilent',
+        plaintiffs: ['Quoxilent Ltd'],
+        caseCount: 1,
+        caseNumbers: ['1:26-cv-00001'],
+        courts: ['N.D. Ill.'],
+        sources: ['fresh-data test'],
+        checkedAgainstDocket: false,
+      },
+    ],
+    '2026-11-26',
+  );
+  now = loaded + DEFAULT_REFRESH_MS + 1;
+  expect(await screen(title)).toMatchObject({ risk: '高', tro_hit: true, top_conflict: 'Quoxilent' });
+});
