@@ -54,6 +54,9 @@ interface AnalysedTitle {
   candidates: Candidate[];
   /** Candidates from index `evasionFrom` on come from evasion.ts. */
   evasionFrom: number;
+  /** Every candidate, with those known to match nothing (see `analyse`), and where evasion's begin among them. */
+  found: Candidate[];
+  foundEvasionFrom: number;
 }
 
 export class TitleScreener {
@@ -61,6 +64,8 @@ export class TitleScreener {
   private readonly keys: KeyResolver;
   private readonly features = new Float64Array(FEATURE_COUNT);
   private modelInUse: BrandUseModel | undefined;
+  /** The TRO list the last batch was judged with. */
+  private judgedWith: TroIndex | undefined;
 
   constructor(
     private readonly sources: ScreeningSources,
@@ -106,32 +111,46 @@ export class TitleScreener {
     });
   }
 
+  /**
+   * Each title's words and candidates, with every candidate run's key entries brought up to date. Most runs match
+   * nothing, and that is known from fresh entries verified against the TRO list the last batch was judged with:
+   * such runs are set aside as they are found, while each is at hand, rather than looked at again by the resolver
+   * and the judge. If the TRO list has changed since, they are judged with the rest (their entries are fresh).
+   */
   private async analyse(items: readonly ScreeningItem[]): Promise<{ analysed: AnalysedTitle[]; tro: TroIndex }> {
     const now = Date.now();
-    const tro = await this.sources.tro();
     const oldest = this.keys.oldestFresh(now);
+    const troLoading = this.sources.tro();
+    const known = this.judgedWith;
     const analysed: AnalysedTitle[] = [];
     for (const item of items) {
       const words = wordsOfTitle(item.title);
       const found = this.runs.candidatesOf(words);
-      const fromTable = found.length;
+      const foundEvasionFrom = found.length;
       if (words.length >= 3) for (const extra of evasionCandidates(words, found)) found.push(extra);
-      // Most runs match nothing, known from fresh entries already verified against this TRO list: they are dropped
-      // here, while the run is at hand, rather than looked at again by the resolver and the judge.
       const candidates: Candidate[] = [];
       let evasionFrom = 0;
       for (let index = 0; index < found.length; index++) {
         const candidate = found[index]!;
-        if (this.keys.isFresh(candidate.run, oldest) && knownToMatchNothing(candidate.run, tro)) continue;
-        if (index < fromTable) evasionFrom++;
+        if (known && this.keys.isFresh(candidate.run, oldest) && knownToMatchNothing(candidate.run, known)) continue;
+        if (index < foundEvasionFrom) evasionFrom++;
         candidates.push(candidate);
       }
-      analysed.push({ item, words, candidates, evasionFrom });
+      analysed.push({ item, words, candidates, evasionFrom, found, foundEvasionFrom });
     }
-    await this.keys.resolve(
-      analysed.map((a) => a.candidates),
-      now,
-    );
+    const [, tro] = await Promise.all([
+      this.keys.resolve(
+        analysed.map((a) => a.candidates),
+        now,
+      ),
+      troLoading,
+    ]);
+    this.judgedWith = tro;
+    if (tro !== known)
+      for (const title of analysed) {
+        title.candidates = title.found;
+        title.evasionFrom = title.foundEvasionFrom;
+      }
     return { analysed, tro };
   }
 
