@@ -45,6 +45,8 @@ export class Run {
   usExact: KeyEntry | undefined = undefined;
   usPhonetic: KeyEntry | undefined = undefined;
   cnExact: KeyEntry | undefined = undefined;
+  /** When the oldest of the key entries the run needs was fetched (-Infinity until it has them all). */
+  entriesAt = Number.NEGATIVE_INFINITY;
   /** The entries and TRO list `matches` was verified from. */
   verifiedUsExact: KeyEntry | undefined = undefined;
   verifiedUsPhonetic: KeyEntry | undefined = undefined;

@@ -47,11 +47,7 @@ export class KeyResolver {
 
   /** Every key entry the run needs was fetched (or known absent) after `oldest`. */
   isFresh(run: Run, oldest: number): boolean {
-    return (
-      fresh(run.usExact, oldest) &&
-      (run.phoneticKey === undefined || fresh(run.usPhonetic, oldest)) &&
-      (!run.cjk || fresh(run.cnExact, oldest))
-    );
+    return run.entriesAt > oldest;
   }
 
   /** Brings every candidate run's key entries up to date, for a batch that starts at `now`. */
@@ -80,6 +76,11 @@ export class KeyResolver {
       run.usExact = entries.US.get(run.exactKey) ?? run.usExact;
       if (run.phoneticKey !== undefined) run.usPhonetic = entries.US.get(run.phoneticKey) ?? run.usPhonetic;
       if (run.cjk) run.cnExact = entries.CN.get(run.exactKey) ?? run.cnExact;
+      run.entriesAt = Math.min(
+        fetchedAt(run.usExact, true),
+        fetchedAt(run.usPhonetic, run.phoneticKey !== undefined),
+        fetchedAt(run.cnExact, run.cjk),
+      );
     }
   }
 
@@ -119,3 +120,7 @@ export class KeyResolver {
 }
 
 const fresh = (entry: KeyEntry | undefined, oldest: number) => entry !== undefined && entry.at > oldest;
+
+/** When an entry a run needs was fetched (-Infinity: not yet); an entry it does not need sets no limit. */
+const fetchedAt = (entry: KeyEntry | undefined, needed: boolean) =>
+  needed ? (entry?.at ?? Number.NEGATIVE_INFINITY) : Number.POSITIVE_INFINITY;
