@@ -61,6 +61,8 @@ export class Run {
     readonly words: number,
     /** Whether a title's run with these words is worth a lookup (see the file's comment). */
     readonly lookedUp: boolean,
+    /** Where the run stands in its RunTable (-1: in none). */
+    readonly index = -1,
   ) {
     this.exactKey = `e:${joined}`;
     this.skeleton = cjk || words > 2 ? undefined : phoneticSkeleton(joined);
@@ -75,16 +77,22 @@ export interface Candidate {
   run: Run;
 }
 
-/** Slots of the run table's hash: the longer run's parent index, the added word's id, the longer run's index, unused. */
+/** Slots of the run table's hash: the longer run's parent index, the added word's id, the longer run's index, lookedUp. */
 const SLOT = 4;
 const FIRST_SLOTS = 1 << 12;
 
-/** The runs seen so far, as a tree of words; bounded (it starts afresh, between titles, once past `maxRuns`). */
+/**
+ * The runs seen so far, as a tree of words; bounded (it starts afresh, between titles, once past `maxRuns`). Its
+ * owner may say that a run is known to match nothing until some time (`quiet`): till then the run is no candidate,
+ * and the run itself is not even read, as it is the most common answer by far.
+ */
 export class RunTable {
   /** Every run by its index; index 0 is the root, the run of no words. */
   private runs: (Run | undefined)[] = [undefined];
   /** Open addressing, linear probing; a slot whose run index is 0 is free. */
   private slots = new Int32Array(FIRST_SLOTS * SLOT);
+  /** By run index: until when the run is known to match nothing (0: it is not). */
+  private quietUntil = new Float64Array(FIRST_SLOTS);
 
   constructor(private readonly maxRuns = 400_000) {}
 
@@ -92,11 +100,13 @@ export class RunTable {
     return this.runs.length - 1;
   }
 
-  candidatesOf(words: readonly TitleWord[]): Candidate[] {
+  /** The title's candidates; a run quiet after `now` is left out (by default none is). */
+  candidatesOf(words: readonly TitleWord[], now = Number.POSITIVE_INFINITY): Candidate[] {
     if (this.runs.length > this.maxRuns) {
       // Runs already handed out stay valid; the table just forgets them.
       this.runs = [undefined];
       this.slots = new Int32Array(FIRST_SLOTS * SLOT);
+      this.quietUntil = new Float64Array(FIRST_SLOTS);
     }
     const out: Candidate[] = [];
     for (let start = 0; start < words.length; start++) {
@@ -109,36 +119,58 @@ export class RunTable {
       for (let end = start + 1; end <= limit; end++) {
         const last = words[end - 1]!;
         if (last.cjk !== first.cjk) break;
-        parent = this.childOf(parent, words, start, end);
-        const run = this.runs[parent]!;
-        if (run.lookedUp) out.push({ start, end, run });
+        const at = this.slotOf(parent, words, start, end);
+        parent = this.slots[at + 2]!;
+        if (this.slots[at + 3] === 1 && !(this.quietUntil[parent]! > now))
+          out.push({ start, end, run: this.runs[parent]! });
       }
     }
     return out;
   }
 
-  /** The index of the run of words[start, end), whose run without the last word is `parent`; added if new. */
-  private childOf(parent: number, words: readonly TitleWord[], start: number, end: number): number {
+  /** The run (if it is in this table) is known to match nothing until `until`. */
+  quiet(run: Run, until: number): void {
+    if (this.runs[run.index] === run) this.quietUntil[run.index] = until;
+  }
+
+  /** No run is known to match nothing any more (what it was known against has changed). */
+  forgetQuiet(): void {
+    this.quietUntil.fill(0);
+  }
+
+  /** The slot of the run of words[start, end), whose run without the last word is `parent`; added if new. */
+  private slotOf(parent: number, words: readonly TitleWord[], start: number, end: number): number {
     const word = words[end - 1]!.id;
+    const at = this.find(parent, word);
+    if (this.slots[at + 2] !== 0) return at;
+    const child = this.runs.length;
+    const run = newRun(this.runs[parent], words, start, end, child);
+    this.runs.push(run);
+    if (child >= this.quietUntil.length) {
+      const grown = new Float64Array(this.quietUntil.length * 2);
+      grown.set(this.quietUntil);
+      this.quietUntil = grown;
+    }
+    this.slots[at] = parent;
+    this.slots[at + 1] = word;
+    this.slots[at + 2] = child;
+    this.slots[at + 3] = run.lookedUp ? 1 : 0;
+    // Kept at most half full, so that probes stay short.
+    if (child * 2 <= this.slots.length / SLOT) return at;
+    this.grow();
+    return this.find(parent, word);
+  }
+
+  /** The slot holding (parent, word), or the free slot where it belongs. */
+  private find(parent: number, word: number): number {
     const { slots } = this;
     const mask = slots.length / SLOT - 1;
     let slot = slotHash(parent, word) & mask;
     for (;;) {
       const at = slot * SLOT;
-      const child = slots[at + 2]!;
-      if (child === 0) break;
-      if (slots[at] === parent && slots[at + 1] === word) return child;
+      if (slots[at + 2] === 0 || (slots[at] === parent && slots[at + 1] === word)) return at;
       slot = (slot + 1) & mask;
     }
-    const child = this.runs.length;
-    this.runs.push(newRun(this.runs[parent], words, start, end));
-    const at = slot * SLOT;
-    slots[at] = parent;
-    slots[at + 1] = word;
-    slots[at + 2] = child;
-    // Kept at most half full, so that probes stay short.
-    if (child * 2 > mask) this.grow();
-    return child;
   }
 
   private grow(): void {
@@ -174,7 +206,7 @@ function slotHash(parent: number, word: number): number {
   return h ^ (h >>> 15);
 }
 
-function newRun(before: Run | undefined, words: readonly TitleWord[], start: number, end: number): Run {
+function newRun(before: Run | undefined, words: readonly TitleWord[], start: number, end: number, index: number): Run {
   const first = words[start]!;
   const last = words[end - 1]!;
   const joined = (before?.joined ?? '') + last.norm;
@@ -182,5 +214,5 @@ function newRun(before: Run | undefined, words: readonly TitleWord[], start: num
   let allStopwords = !first.cjk;
   for (let i = start; i < end && allStopwords; i++) allStopwords = words[i]!.facts.stopword;
   const lookedUp = first.cjk || (single ? !last.facts.stopword && !last.facts.trivial : !allStopwords);
-  return new Run(joined, first.cjk, end - start, lookedUp);
+  return new Run(joined, first.cjk, end - start, lookedUp, index);
 }

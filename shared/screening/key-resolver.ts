@@ -50,6 +50,11 @@ export class KeyResolver {
     return run.entriesAt > oldest;
   }
 
+  /** When the run's key entries go stale. */
+  staleFrom(run: Run): number {
+    return run.entriesAt + (this.options.cacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS);
+  }
+
   /** Brings every candidate run's key entries up to date, for a batch that starts at `now`. */
   async resolve(candidateLists: readonly (readonly Candidate[])[], now = Date.now()): Promise<void> {
     const oldest = this.oldestFresh(now);

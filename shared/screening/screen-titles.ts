@@ -54,9 +54,6 @@ interface AnalysedTitle {
   candidates: Candidate[];
   /** Candidates from index `evasionFrom` on come from evasion.ts. */
   evasionFrom: number;
-  /** Every candidate, with those known to match nothing (see `analyse`), and where evasion's begin among them. */
-  found: Candidate[];
-  foundEvasionFrom: number;
 }
 
 export class TitleScreener {
@@ -114,30 +111,15 @@ export class TitleScreener {
   /**
    * Each title's words and candidates, with every candidate run's key entries brought up to date. Most runs match
    * nothing, and that is known from fresh entries verified against the TRO list the last batch was judged with:
-   * such runs are set aside as they are found, while each is at hand, rather than looked at again by the resolver
-   * and the judge. If the TRO list has changed since, they are judged with the rest (their entries are fresh).
+   * such runs are set aside (the run table keeps them quiet while their entries stay fresh), rather than looked at
+   * again by the resolver and the judge. If the TRO list has changed since, the titles are analysed again with
+   * every run.
    */
   private async analyse(items: readonly ScreeningItem[]): Promise<{ analysed: AnalysedTitle[]; tro: TroIndex }> {
     const now = Date.now();
-    const oldest = this.keys.oldestFresh(now);
     const troLoading = this.sources.tro();
     const known = this.judgedWith;
-    const analysed: AnalysedTitle[] = [];
-    for (const item of items) {
-      const words = wordsOfTitle(item.title);
-      const found = this.runs.candidatesOf(words);
-      const foundEvasionFrom = found.length;
-      if (words.length >= 3) for (const extra of evasionCandidates(words, found)) found.push(extra);
-      const candidates: Candidate[] = [];
-      let evasionFrom = 0;
-      for (let index = 0; index < found.length; index++) {
-        const candidate = found[index]!;
-        if (known && this.keys.isFresh(candidate.run, oldest) && knownToMatchNothing(candidate.run, known)) continue;
-        if (index < foundEvasionFrom) evasionFrom++;
-        candidates.push(candidate);
-      }
-      analysed.push({ item, words, candidates, evasionFrom, found, foundEvasionFrom });
-    }
+    let analysed = items.map((item) => this.analyseTitle(item, known, now));
     const [, tro] = await Promise.all([
       this.keys.resolve(
         analysed.map((a) => a.candidates),
@@ -145,13 +127,41 @@ export class TitleScreener {
       ),
       troLoading,
     ]);
-    this.judgedWith = tro;
-    if (tro !== known)
-      for (const title of analysed) {
-        title.candidates = title.found;
-        title.evasionFrom = title.foundEvasionFrom;
+    if (tro !== known) {
+      this.judgedWith = tro;
+      this.runs.forgetQuiet();
+      if (known !== undefined) {
+        analysed = items.map((item) => this.analyseTitle(item, undefined, now));
+        // Nothing to fetch: the runs set aside had fresh entries.
+        await this.keys.resolve(
+          analysed.map((a) => a.candidates),
+          now,
+        );
       }
+    }
     return { analysed, tro };
+  }
+
+  /** A title's words and candidates, without the runs known to match nothing under `known` (if given). */
+  private analyseTitle(item: ScreeningItem, known: TroIndex | undefined, now: number): AnalysedTitle {
+    const words = wordsOfTitle(item.title);
+    const found = this.runs.candidatesOf(words, known ? now : undefined);
+    const fromTable = found.length;
+    if (words.length >= 3) for (const extra of evasionCandidates(words, found)) found.push(extra);
+    if (!known) return { item, words, candidates: found, evasionFrom: fromTable };
+    const oldest = this.keys.oldestFresh(now);
+    const candidates: Candidate[] = [];
+    let evasionFrom = 0;
+    for (let index = 0; index < found.length; index++) {
+      const { run } = found[index]!;
+      if (this.keys.isFresh(run, oldest) && knownToMatchNothing(run, known)) {
+        this.runs.quiet(run, this.keys.staleFrom(run));
+        continue;
+      }
+      if (index < fromTable) evasionFrom++;
+      candidates.push(found[index]!);
+    }
+    return { item, words, candidates, evasionFrom };
   }
 
   private eachMatch(

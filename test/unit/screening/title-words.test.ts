@@ -144,6 +144,34 @@ describe('RunTable', () => {
     });
   });
 
+  it('leaves a quiet run out until its time, and every run in again once told to forget', () => {
+    const table = new RunTable();
+    const words = wordsOfTitle('Pink Air Pods Case');
+    const airPods = table.candidatesOf(words).find((c) => c.run.joined === 'airpods')!.run;
+    table.quiet(airPods, 1_000);
+    const joinedAt = (now?: number) => table.candidatesOf(words, now).map((c) => c.run.joined);
+
+    expect(joinedAt(999)).not.toContain('airpods');
+    // Longer runs through it are still walked to.
+    expect(joinedAt(999)).toContain('airpodscase');
+    expect(joinedAt(1_000)).toContain('airpods');
+    expect(joinedAt()).toContain('airpods');
+    table.forgetQuiet();
+    expect(joinedAt(999)).toContain('airpods');
+  });
+
+  it('ignores quiet for a run it no longer holds (after starting afresh)', () => {
+    // Ten runs in the first title, six in the second: past its bound of eight the table starts afresh, once.
+    const table = new RunTable(8);
+    const old = table.candidatesOf(wordsOfTitle('Pink Air Pods Case'))[0]!.run;
+    const fresh = table.candidatesOf(wordsOfTitle('Blue Phone Cover')).map((c) => c.run);
+    expect(fresh.map((run) => run.index)).toContain(old.index);
+    table.quiet(old, Number.POSITIVE_INFINITY);
+    const again = table.candidatesOf(wordsOfTitle('Blue Phone Cover'), 0).map((c) => c.run);
+    expect(again).toHaveLength(fresh.length);
+    again.forEach((run, i) => expect(run).toBe(fresh[i]));
+  });
+
   it('numbers words by their normalised form, whatever their case or token', () => {
     const [black, , shouted] = wordsOfTitle('Black black BLACK');
     const [again] = wordsOfTitle('black-Case');
