@@ -14,6 +14,7 @@
  * TitleScreener) keeps what it found for a run on the run itself.
  */
 import { phoneticSkeleton } from '../marks/lookup-keys';
+import type { MarkSummary } from '../ports';
 import { NO_MATCHES, type KeyEntry, type RunMatch } from './run-matches';
 import type { TitleWord } from './title-words';
 import type { TroIndex } from './tro-index';
@@ -47,10 +48,10 @@ export class Run {
   cnExact: KeyEntry | undefined = undefined;
   /** When the oldest of the key entries the run needs was fetched (-Infinity until it has them all). */
   entriesAt = Number.NEGATIVE_INFINITY;
-  /** The entries and TRO list `matches` was verified from. */
-  verifiedUsExact: KeyEntry | undefined = undefined;
-  verifiedUsPhonetic: KeyEntry | undefined = undefined;
-  verifiedCnExact: KeyEntry | undefined = undefined;
+  /** The marks of each entry, and the TRO list, that `matches` was verified from. */
+  verifiedUsExact: readonly MarkSummary[] | undefined = undefined;
+  verifiedUsPhonetic: readonly MarkSummary[] | undefined = undefined;
+  verifiedCnExact: readonly MarkSummary[] | undefined = undefined;
   verifiedTro: TroIndex | undefined = undefined;
   matches: readonly RunMatch[] = NO_MATCHES;
 

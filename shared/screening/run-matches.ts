@@ -44,26 +44,27 @@ export function editBudget(length: number): number {
   return length < 5 ? 0 : length < 9 ? 1 : 2;
 }
 
-/** The run's matches were verified from the entries it holds and this TRO list, and there were none. */
-export function knownToMatchNothing(run: Run, tro: TroIndex): boolean {
+/**
+ * `matches` still holds: it was verified against this TRO list and the marks the run's entries hold now. An entry
+ * fetched again with the same marks (a key still absent holds NO_MARKS) needs no new verification.
+ */
+function stillVerified(run: Run, tro: TroIndex): boolean {
   return (
-    run.matches === NO_MATCHES &&
     run.verifiedTro === tro &&
-    run.verifiedUsExact === run.usExact &&
-    run.verifiedUsPhonetic === run.usPhonetic &&
-    run.verifiedCnExact === run.cnExact
+    run.verifiedUsExact === run.usExact?.marks &&
+    run.verifiedUsPhonetic === run.usPhonetic?.marks &&
+    run.verifiedCnExact === run.cnExact?.marks
   );
 }
 
-/** The run's verified matches, worked out again only when its entries or the TRO list changed. */
+/** The run's matches were verified from the marks its entries hold and this TRO list, and there were none. */
+export function knownToMatchNothing(run: Run, tro: TroIndex): boolean {
+  return run.matches === NO_MATCHES && stillVerified(run, tro);
+}
+
+/** The run's verified matches, worked out again only when its entries' marks or the TRO list changed. */
 export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
-  if (
-    run.verifiedTro === tro &&
-    run.verifiedUsExact === run.usExact &&
-    run.verifiedUsPhonetic === run.usPhonetic &&
-    run.verifiedCnExact === run.cnExact
-  )
-    return run.matches;
+  if (stillVerified(run, tro)) return run.matches;
   const troMatch = tro.match(run.joined, run.skeleton, editBudget(run.joined.length));
   const matches: RunMatch[] = [];
   let troAmongMarks = false;
@@ -108,9 +109,9 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
     });
   }
   run.matches = matches.length ? matches : NO_MATCHES;
-  run.verifiedUsExact = run.usExact;
-  run.verifiedUsPhonetic = run.usPhonetic;
-  run.verifiedCnExact = run.cnExact;
+  run.verifiedUsExact = run.usExact?.marks;
+  run.verifiedUsPhonetic = run.usPhonetic?.marks;
+  run.verifiedCnExact = run.cnExact?.marks;
   run.verifiedTro = tro;
   return run.matches;
 }

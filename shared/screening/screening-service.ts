@@ -56,7 +56,14 @@ export function createScreeningService(
 ): ScreeningService & { screener: TitleScreener } {
   const every = options.refreshMs ?? DEFAULT_REFRESH_MS;
   const budget = options.workBudget ?? DEFAULT_WORK_BUDGET;
-  const tro = refreshing(async () => new TroIndex(await stores.tro.all()), every);
+  // The same list read again gives the same index, so that what screening verified against it still holds.
+  let troRead: { text: string; index: TroIndex } | undefined;
+  const tro = refreshing(async () => {
+    const brands = await stores.tro.all();
+    const text = JSON.stringify(brands);
+    if (troRead?.text !== text) troRead = { text, index: new TroIndex(brands) };
+    return troRead.index;
+  }, every);
   const dataAsOf = refreshing(async () => (await stores.batches.latestComplete('US', 'marks'))?.dataAsOf ?? '', every);
   const filters = {
     US: refreshing(() => stores.keyFilters.load('US'), every),
