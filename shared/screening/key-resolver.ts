@@ -100,11 +100,16 @@ export class KeyResolver {
     const filter = await this.sources.keyFilter?.(market);
     const missing: string[] = [];
     const cache = this.cache[market];
+    // Most keys are absent, and the filter says so without a read: they share one entry and stay out of the cache.
+    const absent: KeyEntry = { marks: NO_MARKS, at: now };
     for (const key of wanted) {
+      if (filter && !filter.mightContain(key)) {
+        out.set(key, absent);
+        continue;
+      }
       const cached = cache.get(key);
       if (cached !== undefined && cached.at > oldest) out.set(key, cached);
-      else if (!filter || filter.mightContain(key)) missing.push(key);
-      else out.set(key, this.remember(cache, key, NO_MARKS, now));
+      else missing.push(key);
     }
     if (missing.length === 0) return;
     this.lookups++;
