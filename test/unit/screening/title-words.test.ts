@@ -140,7 +140,9 @@ describe('RunTable', () => {
     titles.forEach((title, i) => {
       const again = table.candidatesOf(wordsOfTitle(title)).map((c) => c.run);
       expect(again).toHaveLength(firstSeen[i]!.length);
-      again.forEach((run, j) => expect(run).toBe(firstSeen[i]![j]!.run));
+      again.forEach((run, j) => {
+        expect(run).toBe(firstSeen[i]![j]!.run);
+      });
     });
   });
 
@@ -169,7 +171,9 @@ describe('RunTable', () => {
     table.quiet(old, Number.POSITIVE_INFINITY);
     const again = table.candidatesOf(wordsOfTitle('Blue Phone Cover'), 0).map((c) => c.run);
     expect(again).toHaveLength(fresh.length);
-    again.forEach((run, i) => expect(run).toBe(fresh[i]));
+    again.forEach((run, i) => {
+      expect(run).toBe(fresh[i]);
+    });
   });
 
   it('numbers words by their normalised form, whatever their case or token', () => {
