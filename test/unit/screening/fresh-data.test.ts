@@ -6,6 +6,8 @@
 import { Readable } from 'node:stream';
 import { ingestBatch } from '../../../shared/ingest/ingest-batch';
 import { DEFAULT_REFRESH_MS } from '../../../shared/screening/screening-service';
+import { TitleScreener } from '../../../shared/screening/screen-titles';
+import { TroIndex } from '../../../shared/screening/tro-index';
 import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
 
 const TITLE = 'Zorblaxa Wireless Earbuds with Charging Case';
@@ -91,4 +93,34 @@ it('sees a brand that joins the TRO list at the next refresh, in a title already
   );
   now = loaded + DEFAULT_REFRESH_MS + 1;
   expect(await screen(title)).toMatchObject({ risk: '高', tro_hit: true, top_conflict: 'Quoxilent' });
+});
+
+it('judges batches that overlap a change of TRO list each against the list it was given', async () => {
+  // A screener over the sample marks whose TRO list is handed out by the test: batches B and C are analysed while
+  // the next list is still being read (each sets aside the run that matched nothing under the old list), and both
+  // must see the brand the new list adds.
+  const stores = corpus.stores;
+  let current = Promise.resolve(new TroIndex(await stores.tro.all()));
+  const screener = new TitleScreener({
+    marks: stores.marks,
+    keyFilter: (market) => stores.keyFilters.load(market),
+    tro: () => current,
+  });
+  const title = 'Vorquila Bamboo Cutting Board';
+  const screen = () => screener.screen([{ title }]);
+  expect((await screen())[0]).toMatchObject({ risk: '低', tro_hit: false });
+  expect((await screen())[0]).toMatchObject({ risk: '低', tro_hit: false });
+
+  let listRead!: (index: TroIndex) => void;
+  current = new Promise<TroIndex>((resolve) => {
+    listRead = resolve;
+  });
+  const b = screen();
+  const c = screen();
+  const old = await stores.tro.all();
+  listRead(
+    new TroIndex([...old, { ...old[0]!, brand: 'Vorquila', brandKey: 'vorquila', plaintiffs: ['Vorquila Inc'] }]),
+  );
+  for (const result of [...(await b), ...(await c), ...(await screen())])
+    expect(result).toMatchObject({ risk: '高', tro_hit: true, top_conflict: 'Vorquila' });
 });
