@@ -7,6 +7,9 @@
  *  nominative   a branded title with its brand moved after "for" or "compatible with" ("Solid Cotton Kurta for
  *               Crown", "Compatible with Crown Solid Cotton Kurta"): it still names its brand, a brand use (中 at
  *               most, title-conflicts.ts), whether the brand is a coined word or an ordinary one.
+ *  maker cue    a branded title with its brand moved to the end after "by" ("Solid Cotton Kurta by Crown"): the
+ *               title still names its maker, a brand use, whether the brand is a coined word or an ordinary one. The labelled titles nearly all name their brand first, and without these a brand named
+ *               last, even after "by", read as the ordinary word it may be.
  *  person name  a brand-removed title with a person's name, a common given name and a one-word coined brand of
  *               another train title ("Les Miserables Paperback by Victor Alisha"): the word is a surname there,
  *               no brand use.
@@ -69,6 +72,20 @@ export function nominativeVariants(branded: readonly LabelledTitle[]): LabelledT
           ? `${casedLike(t.title, 'Compatible with')} ${t.brand} ${rest}`
           : `${rest} ${casedLike(t.title, 'compatible with')} ${t.brand}`;
     out.push({ ...t, id: `${t.id}:nominative`, title });
+  }
+  return out;
+}
+
+/** Every sixth branded title (its brand written in Latin letters; not those nominativeVariants takes) with its brand last, after "by". */
+export function makerCueVariants(branded: readonly LabelledTitle[]): LabelledTitle[] {
+  const out: LabelledTitle[] = [];
+  let n = 0;
+  for (const t of branded) {
+    if (t.set === 'markup-amazon' || !/^[\p{Script=Latin}\d][\p{Script=Latin}\d .&'-]*$/u.test(t.brand)) continue;
+    if (n++ % 6 !== 1) continue;
+    const rest = withoutBrand(t.title, t.brand);
+    if (!rest || !namesBrand(t.title, t.brand)) continue;
+    out.push({ ...t, id: `${t.id}:maker`, title: `${rest} ${casedLike(t.title, 'by')} ${t.brand}` });
   }
   return out;
 }

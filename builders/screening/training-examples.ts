@@ -12,6 +12,7 @@ import type { LabelledTitle } from './labelled-titles';
 import {
   joinedVariants,
   lowerCaseVariants,
+  makerCueVariants,
   modifierExampleKept,
   modifierVariants,
   nominativeVariants,
@@ -76,6 +77,7 @@ export async function trainingExamples(splits: {
   const made = {
     respelt: respelt(splits.train.branded),
     nominative: nominativeVariants(splits.train.branded),
+    makerCue: makerCueVariants(splits.train.branded),
     personName: personNameVariants(splits.train.removed, splits.train.branded),
     quantity: quantityVariants(splits.train.removed),
     joined: joinedVariants(splits.train.removed),

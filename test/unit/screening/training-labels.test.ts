@@ -9,6 +9,7 @@ import {
   lowerCaseVariants,
   modifierExampleKept,
   modifierVariants,
+  makerCueVariants,
   nominativeVariants,
   personNameVariants,
   quantityVariants,
@@ -81,6 +82,13 @@ describe('rule-made training titles', () => {
       'Solid Women Cycling Shorts for Alisha',
       'Compatible with Crown Blue Cotton Kurta',
     ]);
+    expect(made.every((t) => t.brandKeys.length === 1)).toBe(true);
+  });
+
+  it('names the brand last after "by", in every sixth title, and keeps the label', () => {
+    const made = makerCueVariants([...branded, ...branded]);
+
+    expect(made.map((t) => t.title)).toEqual(['Printed Cotton Kurta by Crown', 'Blue Cotton Kurta by Crown']);
     expect(made.every((t) => t.brandKeys.length === 1)).toBe(true);
   });
 
