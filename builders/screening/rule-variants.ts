@@ -55,39 +55,44 @@ function casedLike(title: string, text: string): string {
   return text;
 }
 
-/** Every third branded title (its brand written in Latin letters) with its brand named nominatively. */
-export function nominativeVariants(branded: readonly LabelledTitle[]): LabelledTitle[] {
+/**
+ * Made titles of one in `every` branded titles (from the `offset`-th on) whose brand is written in Latin letters and
+ * named in the title (not Amazon's own marks): `make` writes each from the title without its brand and its turn
+ * (0, 1, 2 ... among those taken).
+ */
+function brandMoved(
+  branded: readonly LabelledTitle[],
+  every: number,
+  offset: number,
+  kind: string,
+  make: (t: LabelledTitle, rest: string, turn: number) => string,
+): LabelledTitle[] {
   const out: LabelledTitle[] = [];
   let n = 0;
   for (const t of branded) {
     if (t.set === 'markup-amazon' || !/^[\p{Script=Latin}\d][\p{Script=Latin}\d .&'-]*$/u.test(t.brand)) continue;
-    if (n++ % 3 !== 0) continue;
+    if (n++ % every !== offset) continue;
     const rest = withoutBrand(t.title, t.brand);
     if (!rest || !namesBrand(t.title, t.brand)) continue;
-    const way = (n - 1) / 3;
-    const title =
-      way % 3 === 0
-        ? `${rest} ${casedLike(t.title, 'for')} ${t.brand}`
-        : way % 3 === 1
-          ? `${casedLike(t.title, 'Compatible with')} ${t.brand} ${rest}`
-          : `${rest} ${casedLike(t.title, 'compatible with')} ${t.brand}`;
-    out.push({ ...t, id: `${t.id}:nominative`, title });
+    out.push({ ...t, id: `${t.id}:${kind}`, title: make(t, rest, (n - 1 - offset) / every) });
   }
   return out;
 }
 
-/** Every sixth branded title (its brand written in Latin letters; not those nominativeVariants takes) with its brand last, after "by". */
+/** Every third branded title with its brand named nominatively. */
+export function nominativeVariants(branded: readonly LabelledTitle[]): LabelledTitle[] {
+  return brandMoved(branded, 3, 0, 'nominative', (t, rest, way) =>
+    way % 3 === 0
+      ? `${rest} ${casedLike(t.title, 'for')} ${t.brand}`
+      : way % 3 === 1
+        ? `${casedLike(t.title, 'Compatible with')} ${t.brand} ${rest}`
+        : `${rest} ${casedLike(t.title, 'compatible with')} ${t.brand}`,
+  );
+}
+
+/** Every sixth branded title (none of those nominativeVariants takes) with its brand last, after "by". */
 export function makerCueVariants(branded: readonly LabelledTitle[]): LabelledTitle[] {
-  const out: LabelledTitle[] = [];
-  let n = 0;
-  for (const t of branded) {
-    if (t.set === 'markup-amazon' || !/^[\p{Script=Latin}\d][\p{Script=Latin}\d .&'-]*$/u.test(t.brand)) continue;
-    if (n++ % 6 !== 1) continue;
-    const rest = withoutBrand(t.title, t.brand);
-    if (!rest || !namesBrand(t.title, t.brand)) continue;
-    out.push({ ...t, id: `${t.id}:maker`, title: `${rest} ${casedLike(t.title, 'by')} ${t.brand}` });
-  }
-  return out;
+  return brandMoved(branded, 6, 1, 'maker', (t, rest) => `${rest} ${casedLike(t.title, 'by')} ${t.brand}`);
 }
 
 /** One-word coined brands of the titles: letters only, no English or lexicon word. */
