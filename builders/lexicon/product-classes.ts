@@ -102,6 +102,33 @@ function mergeWeights(weights: string, nice: string): string {
 }
 
 /**
+ * The class of each one-word Shopify category in a branch that maps to a class ("Apparel & Accessories > Jewelry >
+ * Rings" -> ring 14): what a merchandise taxonomy calls that kind of goods, so what the word means alone in a
+ * listing. Head-noun votes count each Nice term once, and compounds the word heads outnumber it ("napkin rings",
+ * "piston rings", "curtain rings" read "ring" as 21 and 06), so this class takes half of the word's weight
+ * (mergeWeights, as the Chinese hand table does).
+ */
+function bareCategoryClasses(sources: LexiconSources): Map<string, string> {
+  const classes = new Map<string, string>();
+  for (const pathParts of sources.categories) {
+    const nice = branchClassOf(pathParts);
+    const words = normalizeText(pathParts[pathParts.length - 1]!.replace(/\([^)]*\)/g, ' '))
+      .split(' ')
+      .filter(Boolean);
+    if (!nice || words.length !== 1) continue;
+    const head = headOf(words);
+    if (!head) continue;
+    const lemma = singularOf(head) ?? head;
+    const headClass = nice === '28' && CLOTHING_HEADS.has(lemma) ? '25' : nice;
+    // A word that two branches name alone in different classes says no one meaning: none is taken.
+    const previous = classes.get(lemma);
+    classes.set(lemma, previous === undefined || previous === headClass ? headClass : '');
+  }
+  for (const [lemma, nice] of classes) if (nice === '') classes.delete(lemma);
+  return classes;
+}
+
+/**
  * The class votes: the head noun of every Nice goods term (one vote for its class), of every Shopify category whose
  * branch maps to a class (one vote per sibling group), and the hand tables (two votes a word).
  */
@@ -144,6 +171,7 @@ export function classesOfWords(
   excluded: { stopwords: Set<string>; tradeNames: Set<string> },
 ): Map<string, string> {
   const classesOfWord = new Map<string, string>();
+  const bare = bareCategoryClasses(sources);
   for (const [lemma, byClass] of classVotes(sources)) {
     if (
       excluded.stopwords.has(lemma) ||
@@ -153,7 +181,8 @@ export function classesOfWords(
     ) {
       continue;
     }
-    const weights = weightsOf(byClass);
+    const bareClass = bare.get(lemma);
+    const weights = bareClass ? mergeWeights(weightsOf(byClass), bareClass) : weightsOf(byClass);
     for (const form of numberForms(lemma)) if (!classesOfWord.has(form)) classesOfWord.set(form, weights);
   }
   for (const [nice, words] of Object.entries(CHINESE_PRODUCT_CLASSES)) {

@@ -184,6 +184,24 @@ describe('productClassesOf', () => {
     expect(productClassesOf(word)[0]?.nice).toBe(nice);
   });
 
+  // A one-word category of the taxonomy ("Jewelry > Rings", "Jewelry > Bracelets", "Lighting > Lamps") says what the
+  // word means alone in a listing, over the compounds the Nice terms head with it (napkin rings, piston rings).
+  it.each([
+    ['ring', '14'],
+    ['rings', '14'],
+    ['bracelet', '14'],
+    ['lamp', '11'],
+  ])('%s points first to class %s, with about half the weight or more', (word, nice) => {
+    const [first] = productClassesOf(word);
+
+    expect(first?.nice).toBe(nice);
+    expect(first!.weight).toBeGreaterThan(0.45);
+  });
+
+  it("keeps the compounds' reading of a word beside it: ring also reads as napkin rings (21)", () => {
+    expect(productClassesOf('ring').map((weight) => weight.nice)).toContain('21');
+  });
+
   it.each(['wine', 'flower', 'note', 'kitchen', 'phone'])('%s names what other products are for or made of', (word) => {
     expect(factsOfNormalised(word).modifier).toBe(true);
   });
