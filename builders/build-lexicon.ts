@@ -22,7 +22,8 @@
  *   3. known trademark words: the lemmas WordNet's glosses name as trademarks or trade names;
  *   4. product word -> Nice classes: the head noun of every Nice goods term (one vote for its class) and of every
  *      Shopify category whose branch the class table (shopify-choices.ts) maps to a class (one vote per sibling
- *      group), plus a hand table for current product words the 2015 terms lack (earbuds ...); votes become weights;
+ *      group), plus a hand table for current product words the 2015 terms lack (earbuds ...); votes become weights,
+ *      and the class of a one-word Shopify category ("Jewelry > Rings") takes half of its word's weight;
  *   5. every word is normalised with the engine's normalizeText, and nouns get their singular and plural forms.
  * Parts, in builders/lexicon/: sources.ts reads the word lists, word-forms.ts makes singulars and plurals,
  * product-classes.ts does step 4, build.ts the other steps and the file's text.
