@@ -92,6 +92,20 @@ function writeMatrix(dir: string, name: string, examples: readonly LabelledExamp
   writeFileSync(path.join(dir, `${name}.y`), Uint8Array.from(examples.map((e) => e.label)));
 }
 
+/**
+ * Fails at once, with what to install, when the fitter cannot run: the features of the train titles take minutes to
+ * compute, and a missing scikit-learn would otherwise show only after them, as a Python traceback.
+ */
+function checkFitter(): void {
+  try {
+    execFileSync(PYTHON, ['-c', 'import sklearn, numpy'], { stdio: 'ignore' });
+  } catch {
+    throw new Error(
+      `npm run train:screen fits its trees with scikit-learn under ${PYTHON}, which cannot import it: on Debian, apt-get install python3-sklearn`,
+    );
+  }
+}
+
 /** The trees fitted on train, their number and depth chosen and their margin scaled on validation (fit-trees.py). */
 function fitTrees(train: readonly LabelledExample[], validation: readonly LabelledExample[]): FittedTrees {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'brand-use-'));
@@ -164,6 +178,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   if (HOLD_OUT && OUT === SHIPPED_OUT)
     throw new Error('--hold-out needs --out: the shipped model is fitted on every set');
+  checkFitter();
   const splits = HOLD_OUT ? holdOutSet(splitTitles(), HOLD_OUT).kept : splitTitles();
   if (HOLD_OUT) countPlainWordsOf(labelledTitles().filter((t) => t.set !== HOLD_OUT));
   const { corpus, trainCorpus, made, trainTitles, validationTitles, train, validationByTitle, validation } =
