@@ -3,7 +3,8 @@
  * the match (kind, edit distance, a spelling meant to dodge filters), the mark (length, digits, words), where the
  * run stands and what is around it (cue words before, product words or a model code after), capitals, what the
  * lexicon says of its words, how common its words are as plain words in listing titles (distinctiveness), the
- * relation of the mark's classes to the item's, and status (not TRO: see setClassAndStatus). The model (brand-use-model.ts) holds one weight per
+ * relation of the mark's classes to the item's, what general English text says of its words (how common, how near
+ * in use to the words beside them: "Eagle Feather", "Ring Light"), and status (not TRO: see setClassAndStatus). The model (brand-use-model.ts) holds one weight per
  * name below; a model fitted on another list of features is refused when it loads.
  */
 import { joined, normalizeText } from '../marks/lookup-keys';
@@ -20,6 +21,7 @@ import {
 import type { RunMatch } from './run-matches';
 import type { TitleContext } from './title-context';
 import { distinctivenessOf, isCommonPhrase } from './word-frequencies';
+import { GENERAL_WORDS, generalRankOf, similarityOfRanks } from './word-vectors';
 
 export const FEATURE_NAMES = [
   'kind_fuzzy',
@@ -110,6 +112,9 @@ export const FEATURE_NAMES = [
   'run_common_phrase',
   'prev_number',
   'fuzzy_other_form',
+  'general_rank_log',
+  'similar_next',
+  'similar_prev',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -332,6 +337,28 @@ function setContext(out: Float64Array, title: TitleContext, candidate: Candidate
   put(out, F.title_shouting, casing.shouting);
   put(out, F.title_lower, casing.lower);
   put(out, F.title_words_log, Math.log(words.length + 1));
+  setGeneralText(out, norms, start, end);
+}
+
+/** No word beside the run, or one of the two not among general text's commonest words. */
+const NOT_COMPARED = -2;
+
+/**
+ * How common the run's first word is in general English text, and how near in use its words stand to the words
+ * beside it: a run and its neighbour of one kind ("eagle feather", "dove grey", "ring light") name a thing or a
+ * shade more often than a maker and a product ("royal cotton", "pilot gel").
+ */
+function setGeneralText(out: Float64Array, norms: readonly string[], start: number, end: number): void {
+  const first = generalRankOf(norms[start]!);
+  put(out, F.general_rank_log, Math.log1p(first < 0 ? GENERAL_WORDS : first));
+  put(out, F.similar_next, similarityBeside(generalRankOf(norms[end - 1]!), norms[end]));
+  put(out, F.similar_prev, similarityBeside(first, start > 0 ? norms[start - 1] : undefined));
+}
+
+function similarityBeside(rank: number, beside: string | undefined): number {
+  if (rank < 0 || beside === undefined) return NOT_COMPARED;
+  const other = generalRankOf(beside);
+  return other < 0 ? NOT_COMPARED : similarityOfRanks(rank, other);
 }
 
 /**

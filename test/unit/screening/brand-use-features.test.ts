@@ -9,6 +9,7 @@ import type { MatchKind, RunMatch } from '../../../shared/screening/run-matches'
 import { TitleContext } from '../../../shared/screening/title-context';
 import { wordsOfTitle } from '../../../shared/screening/title-words';
 import { plainWordCount } from '../../../shared/screening/word-frequencies';
+import { GENERAL_WORDS, generalRankOf, similarityOfRanks } from '../../../shared/screening/word-vectors';
 
 /** The features of the candidate of `title` that covers the words `text` (as normalised), matched to `mark`. */
 function featuresOf(title: string, text: string, mark: string, kind: MatchKind, distance = 0) {
@@ -72,5 +73,36 @@ describe('a name joined by "&"', () => {
     expect(feature('plain_freq_max_log')).toBe(Math.log1p(plainWordCount('hm')));
     expect(plainWordCount('m')).toBeGreaterThan(10 * (plainWordCount('hm') + 1));
     expect(feature('any_generic')).toBe(0);
+  });
+});
+
+describe('general_rank_log, similar_next, similar_prev', () => {
+  const similarity = (a: string, b: string) => similarityOfRanks(generalRankOf(a), generalRankOf(b));
+
+  it('read the rank of the run’s first word in general text, and how near in use it stands to its neighbours', () => {
+    const eagle = featuresOf('Eagle Feather Earrings', 'eagle', 'Eagle', 'exact');
+    expect(eagle('general_rank_log')).toBeCloseTo(Math.log1p(generalRankOf('eagle')), 9);
+    expect(eagle('similar_next')).toBeCloseTo(similarity('eagle', 'feather'), 9);
+    expect(eagle('similar_prev')).toBe(-2);
+    const ring = featuresOf('LED Ring Light', 'ring', 'Ring', 'exact');
+    expect(ring('similar_prev')).toBeCloseTo(similarity('ring', 'led'), 9);
+    expect(ring('similar_next')).toBeCloseTo(similarity('ring', 'light'), 9);
+  });
+
+  it('compare the run’s last word with the next, its first with the one before', () => {
+    const kitty = featuresOf('Pink Hello Kitty Plush', 'hello kitty', 'Hello Kitty', 'exact');
+    expect(kitty('general_rank_log')).toBeCloseTo(Math.log1p(generalRankOf('hello')), 9);
+    expect(kitty('similar_next')).toBeCloseTo(similarity('kitty', 'plush'), 9);
+    expect(kitty('similar_prev')).toBeCloseTo(similarity('hello', 'pink'), 9);
+  });
+
+  it('rank a word general text never uses below all others, and compare nothing with it or past the title’s end', () => {
+    const coined = featuresOf('Karatcraft Gold Ring', 'karatcraft', 'Karatcraft', 'exact');
+    expect(coined('general_rank_log')).toBeCloseTo(Math.log1p(GENERAL_WORDS), 9);
+    expect(coined('similar_next')).toBe(-2);
+    const last = featuresOf('Gold Ring Karatcraft', 'karatcraft', 'Karatcraft', 'exact');
+    expect(last('similar_next')).toBe(-2);
+    expect(last('similar_prev')).toBe(-2);
+    expect(featuresOf('Gold Ring Eagle', 'eagle', 'Eagle', 'exact')('similar_next')).toBe(-2);
   });
 });
