@@ -32,6 +32,35 @@ export function splitOf(group: string, seed = SPLIT_SEED): Split {
   return bucket < 0.6 ? 'train' : bucket < 0.8 ? 'validation' : 'test';
 }
 
+/**
+ * The cross-fitting folds of the train split (builders/train-screening-model.ts): the Platt scaling and the
+ * thresholds are chosen on the validation titles and on every train title as scored by trees fitted without its
+ * brand group's fold, about five times the titles validation alone holds. By SHA-256 of a seed and the group, so
+ * one maker's titles share a fold.
+ */
+export const CROSS_FIT_FOLDS = 5;
+const CROSS_FIT_SEED = 'screening-cross-fit-2026-11';
+
+export function crossFitFold(group: string): number {
+  return createHash('sha256').update(`${CROSS_FIT_SEED}\n${group}`).digest().readUInt32BE(0) % CROSS_FIT_FOLDS;
+}
+
+/**
+ * The train titles that are scored out of fold: all but those of a brand group that is a whole labelled set's
+ * train titles (Amazon's marks are the Markup set's one group). Trees fitted without such a group have never seen
+ * its marketplace, unlike the model that ships; how the model does on an unseen marketplace is the hold-out check's
+ * to say (holdOutSet).
+ */
+export function crossFitGroups(train: SplitTitles): Set<string> {
+  const groupsOfSet = new Map<string, Set<string>>();
+  for (const t of train.branded) {
+    const groups = groupsOfSet.get(t.set) ?? new Set<string>();
+    groups.add(t.group);
+    groupsOfSet.set(t.set, groups);
+  }
+  return new Set([...groupsOfSet.values()].filter((groups) => groups.size > 1).flatMap((groups) => [...groups]));
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -23,6 +23,7 @@ import {
 } from './rule-variants';
 import {
   brandedThenRemoved,
+  crossFitGroups,
   labelledExamples,
   loadCorpus,
   type Corpus,
@@ -63,6 +64,13 @@ export interface TrainingExamples {
   train: LabelledExample[];
   validationByTitle: LabelledExample[][];
   validation: LabelledExample[];
+  /**
+   * The train split's own titles (as labelled, then with their brand removed) of the brand groups scored out of fold
+   * (crossFitGroups), read as validation reads its titles: against the registered corpus, each brand's titles without
+   * their own counts. Trees fitted without a title's fold score it, for the scaling and thresholds.
+   */
+  crossFitTitles: LabelledTitle[];
+  crossFitByTitle: LabelledExample[][];
 }
 
 export async function trainingExamples(splits: {
@@ -99,5 +107,19 @@ export async function trainingExamples(splits: {
   train.push(...classHiddenCopies(train));
   const validationByTitle = await labelledExamples(corpus.screener, validationTitles);
   const validation = validationByTitle.flat();
-  return { corpus, trainCorpus, made, trainTitles, validationTitles, train, validationByTitle, validation };
+  const crossFit = crossFitGroups(splits.train);
+  const crossFitTitles = brandedThenRemoved(splits.train).filter((t) => crossFit.has(t.group));
+  const crossFitByTitle = await labelledExamples(corpus.screener, crossFitTitles);
+  return {
+    corpus,
+    trainCorpus,
+    made,
+    trainTitles,
+    validationTitles,
+    train,
+    validationByTitle,
+    validation,
+    crossFitTitles,
+    crossFitByTitle,
+  };
 }

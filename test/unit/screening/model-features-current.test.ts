@@ -1,6 +1,6 @@
 /**
  * The shipped brand-use model was fitted on the features the engine computes today. `npm run train:screen` records
- * a fingerprint of the labels and features of its train and validation examples (builders/screening/
+ * a fingerprint of the labels and features of its train, validation and cross-fit examples (builders/screening/
  * screening-dataset.ts featureFingerprint); here the engine as it stands builds the same examples again
  * (builders/screening/training-examples.ts, through the real ingest into in-memory stores). A change to what the
  * engine reads (the lexicon, the title words, a feature, a label rule, a rule that makes train titles) that lands
@@ -15,18 +15,22 @@ interface Recorded {
   validationExamples: { total: number };
   trainFeaturesSha256?: string;
   validationFeaturesSha256?: string;
+  crossFit: { examples: { total: number }; featuresSha256: string };
 }
 
 describe('the shipped brand-use model', () => {
-  it('was fitted on the train and validation features the engine computes now (else: npm run train:screen)', async () => {
+  it('was fitted on the train, validation and cross-fit features the engine computes now (else: npm run train:screen)', async () => {
     const recorded = modelData.trainedOn as Recorded;
-    const { train, validation } = await trainingExamples(splitTitles());
+    const { train, validation, crossFitByTitle } = await trainingExamples(splitTitles());
+    const crossFit = crossFitByTitle.flat();
 
-    expect([train.length, validation.length]).toEqual([
+    expect([train.length, validation.length, crossFit.length]).toEqual([
       recorded.trainExamples.total,
       recorded.validationExamples.total,
+      recorded.crossFit.examples.total,
     ]);
     expect(featureFingerprint(validation)).toBe(recorded.validationFeaturesSha256);
+    expect(featureFingerprint(crossFit)).toBe(recorded.crossFit.featuresSha256);
     expect(featureFingerprint(train)).toBe(recorded.trainFeaturesSha256);
   }, 180_000);
 });

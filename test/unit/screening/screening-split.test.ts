@@ -4,7 +4,15 @@
  * model fitted without it never saw.
  */
 import { brandKey, LABELLED_SETS, labelledTitles, makerName } from '../../../builders/screening/labelled-titles';
-import { holdOutSet, namesBrand, splitTitles, type Split } from '../../../builders/screening/screening-dataset';
+import {
+  CROSS_FIT_FOLDS,
+  crossFitFold,
+  crossFitGroups,
+  holdOutSet,
+  namesBrand,
+  splitTitles,
+  type Split,
+} from '../../../builders/screening/screening-dataset';
 
 const splits = splitTitles();
 const SPLITS: readonly Split[] = ['train', 'validation', 'test'];
@@ -43,6 +51,30 @@ describe('the labelled titles split by brand', () => {
         expect(t.brandKeys).toEqual([]);
         expect([t.title, namesBrand(t.title, t.brand)]).toEqual([t.title, false]);
       }
+  });
+});
+
+describe('the cross-fitting folds of the train split', () => {
+  const groups = crossFitGroups(splits.train);
+  const trainGroups = new Set(splits.train.branded.map((t) => t.group));
+
+  it('scores every train brand group out of fold but one that is a whole labelled set', () => {
+    const markupGroups = new Set(splits.train.branded.filter((t) => t.set === 'markup-amazon').map((t) => t.group));
+    expect(markupGroups).toEqual(new Set(['amazon']));
+    expect(groups.has('amazon')).toBe(false);
+    expect(groups.size).toBe(trainGroups.size - 1);
+    for (const group of groups) expect(trainGroups.has(group)).toBe(true);
+  });
+
+  it('puts each group in one of the folds, of about equal size, the same way every run', () => {
+    const sizes = new Array<number>(CROSS_FIT_FOLDS).fill(0);
+    for (const group of groups) {
+      const fold = crossFitFold(group);
+      expect(fold).toBe(crossFitFold(group));
+      expect(Number.isInteger(fold) && fold >= 0 && fold < CROSS_FIT_FOLDS).toBe(true);
+      sizes[fold]! += 1;
+    }
+    for (const size of sizes) expect(size).toBeGreaterThan((0.7 * groups.size) / CROSS_FIT_FOLDS);
   });
 });
 
