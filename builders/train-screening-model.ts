@@ -254,25 +254,13 @@ async function main(): Promise<void> {
   checkFitter();
   const splits = HOLD_OUT ? holdOutSet(splitTitles(), HOLD_OUT).kept : splitTitles();
   if (HOLD_OUT) countPlainWordsOf(labelledTitles().filter((t) => t.set !== HOLD_OUT));
-  const {
-    corpus,
-    trainCorpus,
-    made,
-    trainTitles,
-    validationTitles,
-    train,
-    validationByTitle,
-    validation,
-    crossFitTitles,
-    crossFitByTitle,
-  } = await trainingExamples(splits);
-  const crossFit = crossFitByTitle.flat();
+  const examples = await trainingExamples(splits);
+  const { corpus, trainCorpus, made, trainTitles, validationTitles, train, validation, crossFitTitles } = examples;
+  const crossFit = examples.crossFitByTitle.flat();
   const trainRemovedIds = new Set(splits.train.removed.map((t) => t.id));
 
   const fitted = fitTrees(train, validation, crossFit);
-  const { medium, high } = thresholdsOn(
-    removedTitlesOfBoth(fitted, splits, { validationTitles, validationByTitle, crossFitTitles, crossFitByTitle }),
-  );
+  const { medium, high } = thresholdsOn(removedTitlesOfBoth(fitted, splits, examples));
 
   const trees = fitted.trees.map(compactTree);
   const digest = createHash('sha256')

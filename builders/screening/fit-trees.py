@@ -56,6 +56,18 @@ def folds_of(directory, name):
     return np.fromfile(os.path.join(directory, f"{name}.fold"), dtype=np.uint8).astype(np.int64)
 
 
+def booster(trees, depth, leaf, seed):
+    """Gradient-boosted trees of one shape, with the fixed shrinkage and row subsampling."""
+    return GradientBoostingClassifier(
+        n_estimators=trees,
+        learning_rate=LEARNING_RATE,
+        max_depth=depth,
+        subsample=SUBSAMPLE,
+        min_samples_leaf=leaf,
+        random_state=seed,
+    )
+
+
 def log_loss(y, margin):
     p = 1.0 / (1.0 + np.exp(-margin))
     p = np.clip(p, 1e-12, 1 - 1e-12)
@@ -105,15 +117,7 @@ def main():
     tried, best = [], None
     for depth in DEPTHS:
         for leaf in MIN_SAMPLES_LEAF:
-            model = GradientBoostingClassifier(
-                n_estimators=MAX_TREES,
-                learning_rate=LEARNING_RATE,
-                max_depth=depth,
-                subsample=SUBSAMPLE,
-                min_samples_leaf=leaf,
-                random_state=seed,
-            )
-            model.fit(x_train, y_train)
+            model = booster(MAX_TREES, depth, leaf, seed).fit(x_train, y_train)
             losses = [log_loss(y_val, m.ravel()) for m in model.staged_decision_function(x_val)]
             least = float(np.min(losses))
             n = next(k for k, value in enumerate(losses, start=1) if value <= least * (1 + TREE_TOLERANCE))
@@ -129,17 +133,7 @@ def main():
     model, n, loss, depth, leaf, _ = best
     # BAGS boosters of the chosen shape, each from its own seed, their margins averaged: each tree's leaves divided
     # by BAGS, so the engine's sum over all the trees is the mean of the boosters' margins.
-    boosters = [model] + [
-        GradientBoostingClassifier(
-            n_estimators=n,
-            learning_rate=LEARNING_RATE,
-            max_depth=depth,
-            subsample=SUBSAMPLE,
-            min_samples_leaf=leaf,
-            random_state=seed + k,
-        ).fit(x_train, y_train)
-        for k in range(1, BAGS)
-    ]
+    boosters = [model] + [booster(n, depth, leaf, seed + k).fit(x_train, y_train) for k in range(1, BAGS)]
     trees = [scaled(export_tree(b.estimators_[i, 0]), 1.0 / BAGS) for b in boosters for i in range(n)]
     init = float(model._raw_predict_init(x_val[:1])[0, 0])
     margin_val = walk(trees, init, LEARNING_RATE, x_val)
@@ -156,14 +150,7 @@ def main():
 
     margin_cross = np.zeros(len(y_cross))
     for k in range(meta["folds"]):
-        fold = GradientBoostingClassifier(
-            n_estimators=n,
-            learning_rate=LEARNING_RATE,
-            max_depth=depth,
-            subsample=SUBSAMPLE,
-            min_samples_leaf=leaf,
-            random_state=seed,
-        ).fit(x_train[fold_train != k], y_train[fold_train != k])
+        fold = booster(n, depth, leaf, seed).fit(x_train[fold_train != k], y_train[fold_train != k])
         margin_cross[fold_cross == k] = fold.decision_function(x_cross[fold_cross == k])
         print(f"cross-fit fold {k}: {int(np.sum(fold_cross == k))} rows", file=sys.stderr)
 
