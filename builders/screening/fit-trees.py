@@ -22,10 +22,14 @@ Output (stdout): one JSON object with the trees, the Platt scaling of their marg
     cross-fit titles' log loss was worse than unscaled (0.0537 against 0.0516), scaled on the cross-fit titles alone,
     validation's was better (0.0399 against 0.0408).
  6. Check that the exported trees, walked as the TypeScript engine walks them, give sklearn's own margins.
+The fits of steps 1, 3 and 4 run side by side, one a core (WORKERS); each has its own seed, so the trees do not
+depend on how many run at once.
 """
 import json
 import os
 import sys
+
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 from sklearn.ensemble import GradientBoostingClassifier
@@ -39,8 +43,15 @@ MIN_SAMPLES_LEAF = (30, 60, 120)
 # Boosters of the chosen shape from as many seeds, their margins averaged. Two were tried: on the same validation
 # matches, single boosters of two seeds put 0.43-0.55% of the matches on either side of 0.18 and 0.20-0.26% of
 # 0.73, two averaged pairs 0.32% and 0.09% (log loss 0.0469 against 0.0472), but the engine walking twice the trees
-# screened 37,500-40,900 titles per CPU second under tsx against 47,200 (aim 40,000): not kept.
+# screened 37,500-40,900 titles per CPU second under tsx against 47,200 (aim 40,000): not kept. Three were tried
+# when one booster screened about 83,000 titles per CPU second (model 2026-11-27-fcea8446): log loss after scaling
+# 0.0398 on validation and 0.0544 on the cross-fit titles, against 0.0394 and 0.0543 for one booster (0.0392 and
+# 0.0573 from another seed), and the engine fell to 48,600-51,300 titles per CPU second, a 1,000-title batch over
+# HTTP to p50 162 ms (aim 150): not kept.
 BAGS = 1
+# Boosters fitted at once, one a core: each fit is a single thread, and every fit is seeded, so the trees are the same
+# however many run together.
+WORKERS = max(1, min(4, os.cpu_count() or 1))
 # The fewest trees whose validation log loss is at most this much above the least (relative). At the least (385
 # trees, model 43261a0f) the engine screened 40,294-43,519 titles per CPU second against the aim of 40,000.
 TREE_TOLERANCE = 0.01
@@ -66,6 +77,12 @@ def booster(trees, depth, leaf, seed):
         min_samples_leaf=leaf,
         random_state=seed,
     )
+
+
+def fit_one(job):
+    """One booster fitted (a job for a worker process): (trees, depth, leaf, seed, x, y)."""
+    trees, depth, leaf, seed, x, y = job
+    return booster(trees, depth, leaf, seed).fit(x, y)
 
 
 def log_loss(y, margin):
@@ -115,25 +132,29 @@ def main():
     fold_train, fold_cross = folds_of(directory, "train"), folds_of(directory, "crossfit")
 
     tried, best = [], None
-    for depth in DEPTHS:
-        for leaf in MIN_SAMPLES_LEAF:
-            model = booster(MAX_TREES, depth, leaf, seed).fit(x_train, y_train)
-            losses = [log_loss(y_val, m.ravel()) for m in model.staged_decision_function(x_val)]
-            least = float(np.min(losses))
-            n = next(k for k, value in enumerate(losses, start=1) if value <= least * (1 + TREE_TOLERANCE))
-            tried.append({"depth": depth, "minSamplesLeaf": leaf, "trees": n, "validationLogLoss": round(losses[n - 1], 5)})
-            print(
-                f"depth {depth}, leaves of {leaf}+: {n} trees (least loss {least:.4f} at {int(np.argmin(losses)) + 1}),"
-                f" validation log loss {losses[n - 1]:.4f}",
-                file=sys.stderr,
-            )
-            if best is None or least < best[5]:
-                best = (model, n, losses[n - 1], depth, leaf, least)
+    shapes = [(depth, leaf) for depth in DEPTHS for leaf in MIN_SAMPLES_LEAF]
+    with ProcessPoolExecutor(max_workers=WORKERS) as pool:
+        models = list(pool.map(fit_one, [(MAX_TREES, depth, leaf, seed, x_train, y_train) for depth, leaf in shapes]))
+    for (depth, leaf), model in zip(shapes, models):
+        losses = [log_loss(y_val, m.ravel()) for m in model.staged_decision_function(x_val)]
+        least = float(np.min(losses))
+        n = next(k for k, value in enumerate(losses, start=1) if value <= least * (1 + TREE_TOLERANCE))
+        tried.append({"depth": depth, "minSamplesLeaf": leaf, "trees": n, "validationLogLoss": round(losses[n - 1], 5)})
+        print(
+            f"depth {depth}, leaves of {leaf}+: {n} trees (least loss {least:.4f} at {int(np.argmin(losses)) + 1}),"
+            f" validation log loss {losses[n - 1]:.4f}",
+            file=sys.stderr,
+        )
+        if best is None or least < best[5]:
+            best = (model, n, losses[n - 1], depth, leaf, least)
 
     model, n, loss, depth, leaf, _ = best
     # BAGS boosters of the chosen shape, each from its own seed, their margins averaged: each tree's leaves divided
     # by BAGS, so the engine's sum over all the trees is the mean of the boosters' margins.
-    boosters = [model] + [booster(n, depth, leaf, seed + k).fit(x_train, y_train) for k in range(1, BAGS)]
+    with ProcessPoolExecutor(max_workers=WORKERS) as pool:
+        boosters = [model] + list(
+            pool.map(fit_one, [(n, depth, leaf, seed + k, x_train, y_train) for k in range(1, BAGS)])
+        )
     trees = [scaled(export_tree(b.estimators_[i, 0]), 1.0 / BAGS) for b in boosters for i in range(n)]
     init = float(model._raw_predict_init(x_val[:1])[0, 0])
     margin_val = walk(trees, init, LEARNING_RATE, x_val)
@@ -148,10 +169,20 @@ def main():
     if worst > 1e-6:
         raise SystemExit(f"exported trees disagree with sklearn by {worst}")
 
+    # Each fold's margins from BAGS boosters as the shipped trees are made: the scaling and the thresholds are fitted
+    # on these margins, so they must vary as little as the shipped margins do.
     margin_cross = np.zeros(len(y_cross))
+    jobs = [(k, bag) for k in range(meta["folds"]) for bag in range(BAGS)]
+    with ProcessPoolExecutor(max_workers=WORKERS) as pool:
+        folds = list(
+            pool.map(
+                fit_one,
+                [(n, depth, leaf, seed + bag, x_train[fold_train != k], y_train[fold_train != k]) for k, bag in jobs],
+            )
+        )
+    for (k, _), fold in zip(jobs, folds):
+        margin_cross[fold_cross == k] += fold.decision_function(x_cross[fold_cross == k]) / BAGS
     for k in range(meta["folds"]):
-        fold = booster(n, depth, leaf, seed).fit(x_train[fold_train != k], y_train[fold_train != k])
-        margin_cross[fold_cross == k] = fold.decision_function(x_cross[fold_cross == k])
         print(f"cross-fit fold {k}: {int(np.sum(fold_cross == k))} rows", file=sys.stderr)
 
     def platt_of(margins, labels):
