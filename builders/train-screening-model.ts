@@ -70,6 +70,8 @@ const HOLD_OUT = argument('--hold-out') as LabelledSet | undefined;
 if (HOLD_OUT !== undefined && !LABELLED_SETS.includes(HOLD_OUT))
   throw new Error(`--hold-out: one of ${LABELLED_SETS.join(', ')}`);
 const OUT = path.resolve(argument('--out') ?? SHIPPED_OUT);
+/** `--register FILE`: a register-scale corpus (npm run data:register-scale) under every corpus (training-examples.ts). */
+const REGISTER = argument('--register');
 const PYTHON = '/usr/bin/python3';
 const FIT_TREES = path.join(__dirname, 'screening/fit-trees.py');
 const TREE_SEED = Number(argument('--tree-seed') ?? 20261125);
@@ -257,7 +259,7 @@ async function main(): Promise<void> {
   checkFitter();
   const splits = HOLD_OUT ? holdOutSet(splitTitles(), HOLD_OUT).kept : splitTitles();
   if (HOLD_OUT) countPlainWordsOf(labelledTitles().filter((t) => t.set !== HOLD_OUT));
-  const examples = await trainingExamples(splits);
+  const examples = await trainingExamples(splits, { register: REGISTER });
   const { corpus, trainCorpus, made, trainTitles, validationTitles, train, validation, crossFitTitles } = examples;
   const crossFit = examples.crossFitByTitle.flat();
   const trainRemovedIds = new Set(splits.train.removed.map((t) => t.id));

@@ -10,6 +10,8 @@
  *                of its titles (a marks-jsonl batch built here).
  */
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import { followsNominativeCue, inferNiceClassesOfFacts } from '../../shared/screening/lexicon';
@@ -210,13 +212,34 @@ export interface Corpus {
   stores: ReturnType<typeof createInMemoryDataStores>;
 }
 
+/**
+ * A register-scale corpus (`npm run data:register-scale`: every dictionary word somebody's mark) to load first, under
+ * the sample corpus and the labelled brands: the trainer's and the evaluation's `--register FILE`. Its marks are
+ * ingested before the labelled brands, so a labelled brand's own record is the newest under its key.
+ */
+export interface CorpusOptions {
+  termMarks?: boolean;
+  register?: string;
+}
+
 /** A screener over the chosen corpus, loaded through the real ingest code into in-memory stores. */
 export async function loadCorpus(
   mode: CorpusMode,
   options: Parameters<typeof createScreeningService>[1] = {},
-  { termMarks = false }: { termMarks?: boolean } = {},
+  { termMarks = false, register }: CorpusOptions = {},
 ): Promise<Corpus> {
   const stores = createInMemoryDataStores();
+  if (register) {
+    const summary = await ingestBatch(stores, {
+      kind: 'marks-jsonl',
+      market: 'US',
+      input: createReadStream(register),
+      batchDate: '2026-11-21',
+      source: path.basename(register),
+      holder: 'screening-dataset',
+    });
+    if (!summary.complete) throw new Error(`${register}: ${JSON.stringify(summary)}`);
+  }
   await loadSampleCorpus(stores);
   const ingest = async (batch: string, source: string) => {
     const summary = await ingestBatch(stores, {

@@ -73,14 +73,22 @@ export interface TrainingExamples {
   crossFitByTitle: LabelledExample[][];
 }
 
-export async function trainingExamples(splits: {
-  train: SplitTitles;
-  validation: SplitTitles;
-}): Promise<TrainingExamples> {
+/**
+ * `register`: a register-scale corpus (data:register-scale) loaded under every corpus here, so that the ordinary
+ * words of the titles are matched by marks as they are in the real register, and the model and its thresholds are
+ * fitted and chosen on what a title's ordinary words match there.
+ */
+export async function trainingExamples(
+  splits: {
+    train: SplitTitles;
+    validation: SplitTitles;
+  },
+  { register }: { register?: string } = {},
+): Promise<TrainingExamples> {
   // Train titles are also matched against the common terms of goods registered as marks (termMarkBatch); validation,
   // which chooses the trees and thresholds, against the registered corpus alone, as the evaluation reads it.
-  const corpus = await loadCorpus('registered');
-  const trainCorpus = await loadCorpus('registered', {}, { termMarks: true });
+  const corpus = await loadCorpus('registered', {}, { register });
+  const trainCorpus = await loadCorpus('registered', {}, { termMarks: true, register });
   const term = termVariants(splits.train.removed);
   const made = {
     respelt: respelt(splits.train.branded),

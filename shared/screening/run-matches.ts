@@ -75,7 +75,9 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
   ];
   for (const [entry, viaExactKey, cn] of sources) {
     for (const mark of entry?.marks ?? NO_MARKS) {
-      if (matches.some((m) => m.serial === mark.serial)) continue;
+      // A dead registration raises no risk (a TRO brand is still found through the TRO list below). In a register of
+      // real size nearly half the records are dead, so they are left out before they cost a verification.
+      if (mark.statusCategory === 'dead' || matches.some((m) => m.serial === mark.serial)) continue;
       const match = matchOf(run, joinedMarkText(mark.markText), viaExactKey);
       if (!match) continue;
       const isTro = Boolean(

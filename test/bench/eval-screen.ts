@@ -42,6 +42,8 @@ import { hardCases } from '../support/hard-cases';
 import { machineLine, runAndWriteSection } from './bench-support';
 
 const FLAGS_FILE = path.join(__dirname, 'results/screening-flags.md');
+/** `--register FILE`: a register-scale corpus (npm run data:register-scale) loaded under every corpus. */
+const REGISTER = argument('--register');
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
 const NOMINATIVE = FEATURE_NAMES.indexOf('cue_nominative');
 
@@ -169,7 +171,7 @@ async function measureMode(
   splits: ReturnType<typeof splitTitles>,
   split: 'validation' | 'test' = 'test',
 ): Promise<ModeFigures> {
-  const corpus = await loadCorpus(mode);
+  const corpus = await loadCorpus(mode, {}, { register: REGISTER });
   const recall = await recallOf(corpus, mode, splits[split].branded);
   const removed = await screenAll(
     corpus,
@@ -203,7 +205,7 @@ async function measureMode(
 async function calibration(
   splits: ReturnType<typeof splitTitles>,
 ): Promise<{ table: string; levels: string; model: BrandUseModel }> {
-  const corpus = await loadCorpus('registered');
+  const corpus = await loadCorpus('registered', {}, { register: REGISTER });
   const model = corpus.screener.model;
   const examples = (await labelledExamples(corpus.screener, [...splits.test.branded, ...splits.test.removed])).flat();
   const scored = examples.map((e) => ({
@@ -246,7 +248,7 @@ async function calibration(
 }
 
 async function hardCaseFigures(): Promise<string> {
-  const corpus = await loadCorpus('shipped');
+  const corpus = await loadCorpus('shipped', {}, { register: REGISTER });
   const cases = hardCases();
   const results = await screenAll(
     corpus,
@@ -402,7 +404,7 @@ async function validationFigures(): Promise<void> {
 
 /** Recall and brand-removed flags of one model on some titles, registered corpus, as one printed line each. */
 async function figuresOn(label: string, model: BrandUseModel, titles: SplitTitles): Promise<string[]> {
-  const corpus = await loadCorpus('registered', { model });
+  const corpus = await loadCorpus('registered', { model }, { register: REGISTER });
   const r = await recallOf(corpus, 'registered', titles.branded);
   const removed = await screenAll(
     corpus,
