@@ -33,7 +33,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FEATURE_COUNT, FEATURE_NAMES } from '../shared/screening/brand-use-features';
@@ -43,6 +43,7 @@ import {
   crossFitFold,
   featureFingerprint,
   holdOutSet,
+  REGISTER_SLICE,
   splitTitles,
   SPLIT_SEED,
   type LabelledExample,
@@ -70,8 +71,12 @@ const HOLD_OUT = argument('--hold-out') as LabelledSet | undefined;
 if (HOLD_OUT !== undefined && !LABELLED_SETS.includes(HOLD_OUT))
   throw new Error(`--hold-out: one of ${LABELLED_SETS.join(', ')}`);
 const OUT = path.resolve(argument('--out') ?? SHIPPED_OUT);
-/** `--register FILE`: a register-scale corpus (npm run data:register-scale) under every corpus (training-examples.ts). */
-const REGISTER = argument('--register');
+/**
+ * `--register FILE`: a register-scale corpus (npm run data:register-scale) under every corpus (training-examples.ts);
+ * by default the slice of it the labelled titles can find (data/screening/register-slice.jsonl), `none` for none.
+ */
+const REGISTER_ARGUMENT = argument('--register');
+const REGISTER = REGISTER_ARGUMENT === 'none' ? null : (REGISTER_ARGUMENT ?? REGISTER_SLICE);
 const PYTHON = '/usr/bin/python3';
 const FIT_TREES = path.join(__dirname, 'screening/fit-trees.py');
 const TREE_SEED = Number(argument('--tree-seed') ?? 20261125);
@@ -282,7 +287,16 @@ async function main(): Promise<void> {
     thresholds: { medium: Number(medium.toFixed(4)), high: Number(high.toFixed(4)) },
     trainedOn: {
       data: LABELLED_SETS.filter((set) => set !== HOLD_OUT).map((set) => `test/fixtures/titles/${set}`),
-      corpus: `registered: the sample corpus plus every labelled brand (${corpus.marks} US marks); train titles also against the common terms of goods with an unlisted word as marks (${trainCorpus.marks - corpus.marks})`,
+      corpus: `registered: ${REGISTER ? `the register-scale marks in ${path.relative(process.cwd(), REGISTER)}, ` : ''}the sample corpus and every labelled brand (${corpus.marks} US marks); train titles also against the common terms of goods with an unlisted word as marks (${trainCorpus.marks - corpus.marks})`,
+      ...(REGISTER
+        ? {
+            register: {
+              file: path.relative(process.cwd(), REGISTER),
+              sha256: createHash('sha256').update(readFileSync(REGISTER)).digest('hex'),
+              from: 'npm run data:register-scale -- --marks 1000000 --seed 43, sliced by builders/build-register-slice.ts',
+            },
+          }
+        : {}),
       split: { seed: SPLIT_SEED, by: 'brand group, SHA-256 of seed and group: 60% train, 20% validation, 20% test' },
       trainTitles: {
         branded: splits.train.branded.length,

@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import { followsNominativeCue, inferNiceClassesOfFacts } from '../../shared/screening/lexicon';
 import { isCommonPhrase, isEnglishWord } from '../../shared/screening/word-frequencies';
+import type { MarkSummary } from '../../shared/ports';
 import { createScreeningService } from '../../shared/screening/screening-service';
 import type { CandidateExample, TitleScreener } from '../../shared/screening/screen-titles';
 import { wordsOfTitle } from '../../shared/screening/title-words';
@@ -217,18 +218,36 @@ export interface Corpus {
  * the sample corpus and the labelled brands: the trainer's and the evaluation's `--register FILE`. Its marks are
  * ingested before the labelled brands, so a labelled brand's own record is the newest under its key.
  */
+/**
+ * The marks of the register-scale corpus that the labelled titles can find (builders/build-register-slice.ts): for
+ * those titles, the same matches as the whole 1,000,000-mark corpus, in a file small enough to ship and load in
+ * seconds. Loaded under every corpus here unless another register (or none: null) is named.
+ */
+export const REGISTER_SLICE = path.join(__dirname, '../../data/screening/register-slice.jsonl');
+
 export interface CorpusOptions {
   termMarks?: boolean;
-  register?: string;
+  /** A marks-jsonl file of a register-scale corpus; REGISTER_SLICE by default, none with null. */
+  register?: string | null;
+  /** Told of every mark each lookup of the screener found (builders/build-register-slice.ts). */
+  onFound?: (marks: Iterable<MarkSummary>) => void;
 }
 
 /** A screener over the chosen corpus, loaded through the real ingest code into in-memory stores. */
 export async function loadCorpus(
   mode: CorpusMode,
   options: Parameters<typeof createScreeningService>[1] = {},
-  { termMarks = false, register }: CorpusOptions = {},
+  { termMarks = false, register = REGISTER_SLICE, onFound }: CorpusOptions = {},
 ): Promise<Corpus> {
   const stores = createInMemoryDataStores();
+  if (onFound) {
+    const lookup = stores.marks.lookup.bind(stores.marks);
+    stores.marks.lookup = async (market, keys) => {
+      const found = await lookup(market, keys);
+      for (const marks of found.values()) onFound(marks);
+      return found;
+    };
+  }
   if (register) {
     const summary = await ingestBatch(stores, {
       kind: 'marks-jsonl',

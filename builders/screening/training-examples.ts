@@ -27,6 +27,7 @@ import {
   labelledExamples,
   loadCorpus,
   type Corpus,
+  type CorpusOptions,
   type LabelledExample,
   type SplitTitles,
 } from './screening-dataset';
@@ -83,12 +84,12 @@ export async function trainingExamples(
     train: SplitTitles;
     validation: SplitTitles;
   },
-  { register }: { register?: string } = {},
+  { register, onFound }: Pick<CorpusOptions, 'register' | 'onFound'> = {},
 ): Promise<TrainingExamples> {
   // Train titles are also matched against the common terms of goods registered as marks (termMarkBatch); validation,
   // which chooses the trees and thresholds, against the registered corpus alone, as the evaluation reads it.
-  const corpus = await loadCorpus('registered', {}, { register });
-  const trainCorpus = await loadCorpus('registered', {}, { termMarks: true, register });
+  const corpus = await loadCorpus('registered', {}, { register, onFound });
+  const trainCorpus = await loadCorpus('registered', {}, { termMarks: true, register, onFound });
   const term = termVariants(splits.train.removed);
   const made = {
     respelt: respelt(splits.train.branded),

@@ -377,6 +377,9 @@ export const NOMINATIVE_CUES: readonly (readonly string[])[] = Object.freeze(
 /** How far after its cue a word can be and still be what the cue introduces ("for Samsung Galaxy S24"). */
 const CUE_REACH = 3;
 
+/** Words that join the items of a list: what follows one is named as the item before it was. */
+const LIST_JOINERS: ReadonlySet<string> = new Set(['and', 'or', '&', '和']);
+
 /** Words that end what a cue introduces: "for iPhone with Stand" does not make "stand" nominative. */
 const CUE_BREAKERS: ReadonlySet<string> = new Set(['with', 'by', 'from', 'of', 'and', '带', '和']);
 
@@ -423,6 +426,11 @@ export function nominativeCueOf(words: readonly string[], index: number): string
 export function nominativeCueOfNormalised(keys: readonly string[], index: number): string | undefined {
   if (index < 1 || index >= keys.length) return undefined;
   if (CUES_BY_LAST_WORD.has(keys[index]!)) return undefined;
+  // The next item of a list the cue opened: "Charger for iPod and iPhone" names both devices.
+  if (index >= 3 && LIST_JOINERS.has(keys[index - 1]!)) {
+    const before = nominativeCueOfNormalised(keys, index - 2);
+    if (before !== undefined) return before;
+  }
   for (let distance = 1; distance <= CUE_REACH && index - distance >= 0; distance++) {
     const end = index - distance;
     const cue = cueEndingAt(keys, end);

@@ -5,8 +5,10 @@
  * Output: one result per item, in order: risk 高/中/低, tro_hit, top_conflict ("" when nothing is left).
  *
  *  1. Split each title into words and candidate runs of words, each with its lookup keys (exact, phonetic); words
- *     and runs are shared between titles (title-words.ts, candidates.ts), so each is worked out once. Spellings
- *     meant to dodge filters add candidates of their own (evasion.ts).
+ *     and runs are shared between titles (title-words.ts, candidates.ts), so each is worked out once. Only the runs
+ *     the title's language proposes as brand spans, or that name a TRO brand, are kept (brand-spans.ts): in a
+ *     register of real size every word is somebody's mark. Spellings meant to dodge filters add candidates of their
+ *     own (evasion.ts).
  *  2. Resolve every key of the whole batch at once (key-resolver.ts).
  *  3. Verify each run's marks (run-matches.ts): exact text, another script, or a misspelling within an edit budget.
  *  4. Judge each match: its features (brand-use-features.ts) and the learned model (brand-use-model.ts) give the
@@ -18,6 +20,7 @@ import type { Market } from '../marks/mark-record';
 import type { MarkStore } from '../ports';
 import { shippedBrandUseModel, type BrandUseModel } from './brand-use-model';
 import { FEATURE_COUNT, fillFeatures, type CandidateFacts } from './brand-use-features';
+import { BrandSpans } from './brand-spans';
 import { RunTable, type Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
 import { evasionCandidates, isEvasionSpelling } from './evasion';
@@ -61,15 +64,18 @@ export class TitleScreener {
   private readonly keys: KeyResolver;
   private readonly features = new Float64Array(FEATURE_COUNT);
   private modelInUse: BrandUseModel | undefined;
+  private readonly everyRun: boolean;
   /** The TRO list the last batch was judged with. */
   private judgedWith: TroIndex | undefined;
 
   constructor(
     private readonly sources: ScreeningSources,
-    options: KeyCacheOptions & { model?: BrandUseModel } = {},
+    options: KeyCacheOptions & { model?: BrandUseModel; everyRun?: boolean } = {},
   ) {
     this.keys = new KeyResolver(sources, options);
     this.modelInUse = options.model;
+    // Every run looked up, as before brand spans were proposed: for measuring what the proposals change.
+    this.everyRun = options.everyRun ?? false;
   }
 
   /** The brand-use model (the shipped one unless another was given), loaded on first use. */
@@ -119,7 +125,9 @@ export class TitleScreener {
     const now = Date.now();
     const troLoading = this.sources.tro();
     const known = this.judgedWith;
-    let analysed = items.map((item) => this.analyseTitle(item, known, now));
+    // The spans a title proposes depend on the TRO list: the first batch waits for it, later ones take the last.
+    const spansWith = known ?? (await troLoading);
+    let analysed = items.map((item) => this.analyseTitle(item, known, now, spansWith));
     const [, tro] = await Promise.all([
       this.keys.resolve(
         analysed.map((a) => a.candidates),
@@ -131,7 +139,7 @@ export class TitleScreener {
       this.judgedWith = tro;
       this.runs.forgetQuiet();
       if (known !== undefined) {
-        analysed = items.map((item) => this.analyseTitle(item, undefined, now));
+        analysed = items.map((item) => this.analyseTitle(item, undefined, now, tro));
         // Nothing to fetch: the runs set aside had fresh entries.
         await this.keys.resolve(
           analysed.map((a) => a.candidates),
@@ -142,10 +150,17 @@ export class TitleScreener {
     return { analysed, tro };
   }
 
-  /** A title's words and candidates, without the runs known to match nothing under `known` (if given). */
-  private analyseTitle(item: ScreeningItem, known: TroIndex | undefined, now: number): AnalysedTitle {
+  /**
+   * A title's words and the candidates its language proposes (with `tro`), without the runs known to match nothing
+   * under `known` (if given).
+   */
+  private analyseTitle(item: ScreeningItem, known: TroIndex | undefined, now: number, tro: TroIndex): AnalysedTitle {
     const words = wordsOfTitle(item.title);
-    const found = this.runs.candidatesOf(words, known ? now : undefined);
+    let found = this.runs.candidatesOf(words, known ? now : undefined);
+    if (!this.everyRun) {
+      const spans = new BrandSpans(words, tro);
+      found = found.filter((candidate) => spans.proposes(candidate));
+    }
     const fromTable = found.length;
     if (words.length >= 3) for (const extra of evasionCandidates(words, found)) found.push(extra);
     if (!known) return { item, words, candidates: found, evasionFrom: fromTable };

@@ -52,7 +52,7 @@ function refreshing<T>(load: () => Promise<T>, everyMs: number): () => Promise<T
 
 export function createScreeningService(
   stores: { marks: MarkStore; tro: TroStore; batches: DataBatchStore; keyFilters: KeyFilterStore },
-  options: { refreshMs?: number; model?: BrandUseModel; workBudget?: number } = {},
+  options: { refreshMs?: number; model?: BrandUseModel; workBudget?: number; everyRun?: boolean } = {},
 ): ScreeningService & { screener: TitleScreener } {
   const every = options.refreshMs ?? DEFAULT_REFRESH_MS;
   const budget = options.workBudget ?? DEFAULT_WORK_BUDGET;
@@ -71,7 +71,7 @@ export function createScreeningService(
   };
   const screener = new TitleScreener(
     { marks: stores.marks, tro, keyFilter: (market) => filters[market]() },
-    { cacheTtlMs: every, ...(options.model ? { model: options.model } : {}) },
+    { cacheTtlMs: every, everyRun: options.everyRun, ...(options.model ? { model: options.model } : {}) },
   );
   return {
     screener,

@@ -42,8 +42,14 @@ import { hardCases } from '../support/hard-cases';
 import { machineLine, runAndWriteSection } from './bench-support';
 
 const FLAGS_FILE = path.join(__dirname, 'results/screening-flags.md');
-/** `--register FILE`: a register-scale corpus (npm run data:register-scale) loaded under every corpus. */
-const REGISTER = argument('--register');
+/**
+ * `--register FILE`: a register-scale corpus (npm run data:register-scale) loaded under every corpus; by default the
+ * slice of it the labelled titles can find (data/screening/register-slice.jsonl), with `none` no register.
+ */
+const REGISTER_ARGUMENT = argument('--register');
+const REGISTER = REGISTER_ARGUMENT === 'none' ? null : REGISTER_ARGUMENT;
+/** `--every-run`: every run of a title looked up, as before brand spans were proposed (brand-spans.ts). */
+const EVERY_RUN = process.argv.includes('--every-run');
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
 const NOMINATIVE = FEATURE_NAMES.indexOf('cue_nominative');
 
@@ -171,7 +177,7 @@ async function measureMode(
   splits: ReturnType<typeof splitTitles>,
   split: 'validation' | 'test' = 'test',
 ): Promise<ModeFigures> {
-  const corpus = await loadCorpus(mode, {}, { register: REGISTER });
+  const corpus = await loadCorpus(mode, { everyRun: EVERY_RUN }, { register: REGISTER });
   const recall = await recallOf(corpus, mode, splits[split].branded);
   const removed = await screenAll(
     corpus,
@@ -205,7 +211,7 @@ async function measureMode(
 async function calibration(
   splits: ReturnType<typeof splitTitles>,
 ): Promise<{ table: string; levels: string; model: BrandUseModel }> {
-  const corpus = await loadCorpus('registered', {}, { register: REGISTER });
+  const corpus = await loadCorpus('registered', { everyRun: EVERY_RUN }, { register: REGISTER });
   const model = corpus.screener.model;
   const examples = (await labelledExamples(corpus.screener, [...splits.test.branded, ...splits.test.removed])).flat();
   const scored = examples.map((e) => ({
@@ -248,7 +254,7 @@ async function calibration(
 }
 
 async function hardCaseFigures(): Promise<string> {
-  const corpus = await loadCorpus('shipped', {}, { register: REGISTER });
+  const corpus = await loadCorpus('shipped', { everyRun: EVERY_RUN }, { register: REGISTER });
   const cases = hardCases();
   const results = await screenAll(
     corpus,
@@ -404,7 +410,7 @@ async function validationFigures(): Promise<void> {
 
 /** Recall and brand-removed flags of one model on some titles, registered corpus, as one printed line each. */
 async function figuresOn(label: string, model: BrandUseModel, titles: SplitTitles): Promise<string[]> {
-  const corpus = await loadCorpus('registered', { model }, { register: REGISTER });
+  const corpus = await loadCorpus('registered', { model, everyRun: EVERY_RUN }, { register: REGISTER });
   const r = await recallOf(corpus, 'registered', titles.branded);
   const removed = await screenAll(
     corpus,

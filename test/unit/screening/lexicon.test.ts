@@ -372,6 +372,14 @@ describe('nominative cues', () => {
     expect(cueIndexOf('Nike Running Shoes for Men', 'nike')).toBe(false);
   });
 
+  it('names every item of a list the cue opened: "for iPod and iPhone", "for iPad Air or iPhone"', () => {
+    expect(cueIndexOf('Charger for iPod and iPhone', 'iphone')).toBe(true);
+    expect(cueIndexOf('Charger for iPad Air or iPhone', 'iphone')).toBe(true);
+    expect(cueIndexOf('Cable for Kindle, Echo & Ring', 'ring')).toBe(true);
+    expect(cueIndexOf('Case for iPhone with Stand and Apple Pencil Holder', 'apple')).toBe(false);
+    expect(cueIndexOf('Leather Case and Apple Pencil Holder', 'apple')).toBe(false);
+  });
+
   it('reaches at most three words after the cue and stops at "with"', () => {
     expect(cueIndexOf('Case for iPhone 15 Pro Max Clear', 'max')).toBe(false);
     expect(cueIndexOf('Case for iPhone with Nike Logo', 'nike')).toBe(false);
