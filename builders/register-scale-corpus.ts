@@ -44,10 +44,11 @@ import { inferNiceClasses, type NiceWeight } from '../shared/screening/lexicon';
 import { drawFrom, seededRandom, type Draw } from './synthetic-uspto/random';
 
 /**
- * Share of new filings per Nice class, per mille, used to draw a mark's classes. An approximation, not a measured
+ * Weight of each Nice class among new filings (about per mille: they add up to 1,014, and a class is drawn in
+ * proportion to its weight), used to draw a mark's classes. An approximation, not a measured
  * table: it follows the order of the USPTO's published filings by class (35, 9, 25, 41 and 42 far ahead, then 5, 3,
  * 28, 18, 21, 20, 30, 16 ...; USPTO Data Visualization Center and Trademark annual reports), with the shares rounded
- * by hand. Sums to 1,000.
+ * by hand.
  */
 export const CLASS_MIX: Readonly<Record<string, number>> = Object.freeze({
   '35': 105,
