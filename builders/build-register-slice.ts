@@ -13,16 +13,21 @@
  * titles needs the slice built again; test/unit/screening/model-features-current.test.ts says so when it is stale.
  *
  *  1. Screen every title above against the corpus (the real ingest into in-memory stores), noting each mark found.
- *  2. Stream the corpus file again and keep the lines of the marks noted, in file order.
+ *  2. Stream the corpus file again and keep the marks noted that are not dead (screening never matches a dead one),
+ *     in file order, with only the fields screening reads, gzipped (about 1.2 MB for some 108,000 marks).
  */
 import { createReadStream, createWriteStream, renameSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
+import { createGzip } from 'node:zlib';
 import type { MarkSummary } from '../shared/ports';
 import { hardCases } from '../test/support/hard-cases';
 import { loadCorpus, REGISTER_SLICE, splitTitles } from './screening/screening-dataset';
 import { trainingExamples } from './screening/training-examples';
+
+/** The fields of a marks-jsonl line that screening reads (data/FORMATS.md). */
+const SCREENING_FIELDS = ['serial', 'mark', 'nice', 'is_live', 'status_category', 'drawing_kind'];
 
 async function main(): Promise<void> {
   const register = process.argv[2];
@@ -50,7 +55,8 @@ async function main(): Promise<void> {
     await corpus.screener.screen(titles.slice(i, i + 1000).map((t) => ({ title: t.title })));
 
   const partial = `${out}.partial`;
-  const writer = createWriteStream(partial);
+  const gzip = createGzip({ level: 9 });
+  const written = gzip.pipe(createWriteStream(partial));
   let kept = 0;
   let read = 0;
   for await (const line of createInterface({
@@ -59,13 +65,15 @@ async function main(): Promise<void> {
   })) {
     if (!line) continue;
     read++;
-    const serial = (JSON.parse(line) as { serial: string }).serial;
-    if (!found.has(serial)) continue;
+    const record = JSON.parse(line) as Record<string, unknown>;
+    // A dead record is never a match (run-matches.ts), and the fields screening does not read are left out.
+    if (!found.has(record.serial as string) || record.status_category === 'dead') continue;
     kept++;
-    if (!writer.write(`${line}\n`)) await once(writer, 'drain');
+    const slim = Object.fromEntries(SCREENING_FIELDS.filter((f) => f in record).map((f) => [f, record[f]]));
+    if (!gzip.write(`${JSON.stringify(slim)}\n`)) await once(gzip, 'drain');
   }
-  writer.end();
-  await once(writer, 'finish');
+  gzip.end();
+  await once(written, 'finish');
   renameSync(partial, out);
   console.log(
     `${kept.toLocaleString('en')} of ${read.toLocaleString('en')} marks of ${path.basename(register)} kept -> ${path.relative(process.cwd(), out)} (${((Date.now() - started) / 1000).toFixed(1)} s)`,

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import { followsNominativeCue, inferNiceClassesOfFacts } from '../../shared/screening/lexicon';
 import { isCommonPhrase, isEnglishWord } from '../../shared/screening/word-frequencies';
@@ -223,7 +224,7 @@ export interface Corpus {
  * those titles, the same matches as the whole 1,000,000-mark corpus, in a file small enough to ship and load in
  * seconds. Loaded under every corpus here unless another register (or none: null) is named.
  */
-export const REGISTER_SLICE = path.join(__dirname, '../../data/screening/register-slice.jsonl');
+export const REGISTER_SLICE = path.join(__dirname, '../../data/screening/register-slice.jsonl.gz');
 
 export interface CorpusOptions {
   termMarks?: boolean;
@@ -252,7 +253,7 @@ export async function loadCorpus(
     const summary = await ingestBatch(stores, {
       kind: 'marks-jsonl',
       market: 'US',
-      input: createReadStream(register),
+      input: register.endsWith('.gz') ? createReadStream(register).pipe(createGunzip()) : createReadStream(register),
       batchDate: '2026-11-21',
       source: path.basename(register),
       holder: 'screening-dataset',

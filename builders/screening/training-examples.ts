@@ -113,7 +113,8 @@ export async function trainingExamples(
     .flat()
     .filter((e) => !e.title.id.includes(':modifier') || modifierExampleKept(e, classOther))
     .filter((e) => !e.title.id.includes(':term') || termExampleKept(e, inTerm));
-  train.push(...classHiddenCopies(train));
+  // One at a time: a register-scale corpus gives more matches than a call's arguments may hold.
+  for (const copy of classHiddenCopies(train)) train.push(copy);
   const validationByTitle = await labelledExamples(corpus.screener, validationTitles);
   const validation = validationByTitle.flat();
   const crossFit = crossFitGroups(splits.train);

@@ -1,0 +1,132 @@
+/**
+ * Screening where every word is somebody's mark, as in the US register (about three million live marks, most
+ * dictionary words among them): each word and each pair of adjacent words of every title here is registered as a
+ * live word mark, in classes 09, 16, 20 and 25 (and, in the first test, in the word's own goods class), on top of
+ * the sample corpus and the failure-class marks, through the real ingest code. Only a word used as a brand (or named
+ * nominatively, at 中) may raise a title; a registration alone may not. Cases are general patterns; a case the
+ * shipped model gets wrong runs with it.failing and a comment saying what it answers.
+ */
+import { Readable } from 'node:stream';
+import { ingestBatch } from '../../../shared/ingest/ingest-batch';
+import { isGenericWord, productClassesOf } from '../../../shared/screening/lexicon';
+import type { ScreeningResult } from '../../../shared/screening/screen-titles';
+import { wordsOfTitle } from '../../../shared/screening/title-words';
+import { createFailureClassScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+
+/** Generic nouns of goods, each a title on its own: none is anybody's brand use, whoever registered it. */
+const GENERIC_TITLES = [
+  'interface',
+  'input device',
+  'memory',
+  'ink',
+  'cushions',
+  'folder',
+  'notebook',
+  'charger',
+  'kettle',
+  'blanket',
+  'screwdriver set',
+  'laptop memory kit',
+  'cushion cover',
+  'wall clock',
+  'storage box',
+];
+
+const ORDINARY_WORD_TITLES = [
+  'Acid-Free Poly Folder Letter Size',
+  'Bulk OEM Hard Drive 500GB',
+  'Power over Ethernet PoE Switch 8 Port',
+  'Deluxe Projection Screen 100 Inch',
+  'Kraft Folders Pack of 25',
+  'Abstract Cushions Cover Set of 4',
+  'Stylish Stone Necklace for Women',
+  'Memory Foam Pillow Standard Size',
+  'Genuine Leather Wallet for Men',
+  'Premium Ink Cartridge Black',
+];
+
+const BRANDED_TITLES: [string, string][] = [
+  ['Zorblaxa Wireless Earbuds with Charging Case', 'Zorblaxa'],
+  ['Galz4ever Alloy Bracelet for Women', 'Galz4ever'],
+  ["The North Face Men's Resolve 2 Jacket", 'The North Face'],
+  ['Radiant Bay Priceless Bond White Gold Diamond 18 K Ring', 'Radiant Bay'],
+];
+
+let corpus: InMemoryScreening;
+let serial = 0;
+
+function markLine(mark: string, nice: readonly string[]): string {
+  serial++;
+  return JSON.stringify({
+    serial: `SAT-${String(serial).padStart(6, '0')}`,
+    mark,
+    nice: nice.map(Number),
+    is_live: true,
+    drawing_kind: 'word',
+  });
+}
+
+/** Every word and adjacent pair of words of the titles, each a live mark in four classes and its own goods class. */
+function saturatedRegister(titles: readonly string[]): string {
+  const marks = new Map<string, Set<string>>();
+  for (const title of titles) {
+    const words = wordsOfTitle(title)
+      .filter((w) => !w.cjk)
+      .map((w) => w.norm);
+    for (let i = 0; i < words.length; i++)
+      for (const phrase of [words[i]!, words.slice(i, i + 2).join(' ')]) {
+        if (phrase.length < 2) continue;
+        const classes = marks.get(phrase) ?? new Set(['09', '16', '20', '25']);
+        for (const own of productClassesOf(phrase)) classes.add(own.nice);
+        marks.set(phrase, classes);
+      }
+  }
+  const brands = new Set(BRANDED_TITLES.map(([, brand]) => brand.toLowerCase()));
+  const lines = [...marks.entries()]
+    .filter(([phrase]) => !brands.has(phrase))
+    .map(([phrase, classes]) => markLine(phrase.toUpperCase(), [...classes].sort()));
+  // The one brand here that neither the sample corpus nor the failure-class marks hold.
+  lines.push(markLine('Zorblaxa', ['09']));
+  return `${lines.join('\n')}\n`;
+}
+
+beforeAll(async () => {
+  corpus = await createFailureClassScreening('saturated-register-test');
+  const titles = [...GENERIC_TITLES, ...ORDINARY_WORD_TITLES, ...BRANDED_TITLES.map(([title]) => title)];
+  const summary = await ingestBatch(corpus.stores, {
+    kind: 'marks-jsonl',
+    market: 'US',
+    input: Readable.from([saturatedRegister(titles)]),
+    batchDate: '2026-11-26',
+    source: 'saturated-register',
+    holder: 'saturated-register-test',
+  });
+  expect(summary).toMatchObject({ complete: true, rejected: 0 });
+}, 60_000);
+
+async function screen(title: string, nice?: string): Promise<ScreeningResult> {
+  const { results } = await corpus.screening.screen([{ title, ...(nice ? { nice } : {}) }], { detail: true });
+  return results[0]!;
+}
+
+it('registers what the titles hold (the test would prove nothing otherwise)', async () => {
+  const found = await corpus.stores.marks.lookup('US', ['e:memory', 'e:stylish', 'e:laptopmemory', 'e:kraft']);
+
+  expect([...found.values()].every((marks) => marks.length > 0)).toBe(true);
+  expect(isGenericWord('kettle')).toBe(true);
+});
+
+it.each(GENERIC_TITLES)('a generic noun as a title is never raised: "%s"', async (title) => {
+  expect(await screen(title)).toMatchObject({ risk: '低', top_conflict: '' });
+});
+
+it.each(ORDINARY_WORD_TITLES)('ordinary words of trade and description raise nothing: "%s"', async (title) => {
+  expect(await screen(title)).toMatchObject({ risk: '低', top_conflict: '' });
+});
+
+it.each(BRANDED_TITLES)('the brand a title uses is still found among registered words: "%s"', async (title, brand) => {
+  const result = await screen(title);
+
+  expect(result.risk).not.toBe('低');
+  expect(result.top_conflict).toBe(brand);
+});
