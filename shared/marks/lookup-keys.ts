@@ -9,8 +9,17 @@
  */
 
 const MARK_SYMBOLS = /[™®©℠℗]/g;
-/** Soft hyphen, zero-width spaces and joiners, direction marks, word joiner, BOM: invisible, and used to dodge filters. */
-export const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
+/**
+ * Soft hyphen, zero-width spaces and joiners, the directional controls (see BIDI_CONTROL), word joiner, BOM:
+ * invisible, and used to dodge filters.
+ */
+export const INVISIBLE = /[\u00AD\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
+/**
+ * The directional formatting characters of the Unicode Bidirectional Algorithm (UAX #9): the embeddings and
+ * overrides LRE, RLE, PDF, LRO, RLO (U+202A-202E), the isolates LRI, RLI, FSI, PDI (U+2066-2069) and the marks LRM,
+ * RLM (U+200E, U+200F) and ALM (U+061C).
+ */
+export const BIDI_CONTROL = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 const COMBINING_MARKS = /\p{M}+/gu;
 const APOSTROPHES = /['’`´]/g;
 const NOT_WORD = /[^\p{L}\p{N}]+/gu;
@@ -27,7 +36,7 @@ export function normalizeText(text: string): string {
     return text.toLowerCase().replace(/['`]/g, '').replace(ASCII_NOT_WORD, ' ').trim();
   }
   // The symbols go first: NFKC would turn ™ into the letters "TM".
-  return text
+  return (BIDI_CONTROL.test(text) ? inDisplayOrder(text) : text)
     .replace(INVISIBLE, '')
     .replace(MARK_SYMBOLS, ' ')
     .normalize('NFKC')
@@ -39,6 +48,118 @@ export function normalizeText(text: string): string {
     .replace(NOT_WORD, ' ')
     .trim()
     .replace(/ +/g, ' ');
+}
+
+/** A stretch of text as shown, and whether it is shown otherwise than written (reversed by an override). */
+export interface DisplaySegment {
+  text: string;
+  reversed: boolean;
+}
+
+const LRE = 0x202a;
+const RLE = 0x202b;
+const PDF = 0x202c;
+const LRO = 0x202d;
+const RLO = 0x202e;
+const LRI = 0x2066;
+const RLI = 0x2067;
+const FSI = 0x2068;
+const PDI = 0x2069;
+/**
+ * What ends a paragraph (line feed, carriage return, the information separators, NEL, PS), and with it every
+ * embedding, override and isolate still open.
+ */
+const isParagraphEnd = (code: number) =>
+  code === 0x0a || code === 0x0d || (code >= 0x1c && code <= 0x1e) || code === 0x85 || code === 0x2029;
+
+/** An embedding, override or isolate (kind: its opening character) and what it holds, or the whole text (kind 0). */
+interface BidiSpan {
+  kind: number;
+  items: (string | BidiSpan)[];
+}
+
+const isIsolate = (kind: number) => kind === LRI || kind === RLI || kind === FSI;
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+function bidiSpans(text: string): BidiSpan {
+  const whole: BidiSpan = { kind: 0, items: [] };
+  const open: BidiSpan[] = [whole];
+  let run = '';
+  const flush = () => {
+    if (run) open[open.length - 1]!.items.push(run);
+    run = '';
+  };
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (code === LRE || code === RLE || code === LRO || code === RLO || isIsolate(code)) {
+      flush();
+      const span: BidiSpan = { kind: code, items: [] };
+      open[open.length - 1]!.items.push(span);
+      open.push(span);
+    } else if (code === PDF) {
+      // A PDF closes the last embedding or override, never an isolate (nor one opened outside it).
+      flush();
+      if (open.length > 1 && !isIsolate(open[open.length - 1]!.kind)) open.pop();
+    } else if (code === PDI) {
+      // A PDI closes the last isolate, and whatever was opened inside it.
+      flush();
+      let at = open.length - 1;
+      while (at > 0 && !isIsolate(open[at]!.kind)) at--;
+      if (at > 0) open.length = at;
+    } else if (BIDI_CONTROL.test(char)) {
+      // LRM, RLM, ALM: nothing to show.
+    } else {
+      if (isParagraphEnd(code)) {
+        flush();
+        open.length = 1;
+      }
+      run += char;
+    }
+  }
+  flush();
+  return whole;
+}
+
+function reverseGraphemes(text: string): string {
+  const out: string[] = [];
+  for (const { segment } of graphemes.segment(text)) out.push(segment);
+  return out.reverse().join('');
+}
+
+function showSpan(span: BidiSpan, out: DisplaySegment[]): void {
+  const override = span.kind === RLO;
+  const items = override ? [...span.items].reverse() : span.items;
+  for (const item of items) {
+    if (typeof item !== 'string') {
+      showSpan(item, out);
+      continue;
+    }
+    const shown = override ? reverseGraphemes(item) : item;
+    const reversed = shown !== item;
+    const last = out[out.length - 1];
+    if (last?.reversed === reversed) last.text += shown;
+    else out.push({ text: shown, reversed });
+  }
+}
+
+/**
+ * The text in the order a viewer shows it, without its directional controls (BIDI_CONTROL). What a right-to-left
+ * override (RLO) holds, up to its PDF or the end of the paragraph, is shown right to left: written backwards, it
+ * shows forwards ("\u202EekiN" shows "Nike", "Buy \u202EekiN\u202C shoes" shows "Buy Nike shoes"), so it is reversed
+ * (by grapheme; an embedding or isolate inside it moves as one piece). Embeddings and isolates without an override
+ * show Latin letters and digits in the order written, and are only taken out; so are LRO and the marks.
+ */
+export function displaySegments(text: string): DisplaySegment[] {
+  const out: DisplaySegment[] = [];
+  showSpan(bidiSpans(text), out);
+  return out;
+}
+
+/** displaySegments as one string. */
+export function inDisplayOrder(text: string): string {
+  return displaySegments(text)
+    .map((segment) => segment.text)
+    .join('');
 }
 
 export function joined(normalized: string): string {

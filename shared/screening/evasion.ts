@@ -1,98 +1,49 @@
 /**
- * Spellings meant to slip a brand past filters, read back as the brand: Cyrillic or Greek letters that look Latin
- * ("Nikе" with a Cyrillic е, folded in title-words.ts), digits for letters ("N1ke", "L0uis"), and letters set apart
+ * Spellings meant to slip a brand past filters, read back as the brand: letters that look Latin ("Nikе" with a
+ * Cyrillic е, "Nıke" with a dotless ı, folded in title-words.ts by Unicode's confusables; a word written backwards
+ * inside a right-to-left override, read in the order shown, also in title-words.ts), digits for letters ("N1ke", "L0uis"), and letters set apart
  * by dots or spaces ("N.i.k.e", "G U C C I"). Each gives an extra candidate over the same words, so the plain
  * reading ("Galz4ever" as written) is still looked up too.
  */
 import { Run, type Candidate } from './candidates';
+import { latinReadingOf } from './confusables';
 import type { TitleWord } from './title-words';
 
-const LOOK_ALIKES: Record<string, string> = {
-  а: 'a',
-  в: 'b',
-  е: 'e',
-  ё: 'e',
-  к: 'k',
-  м: 'm',
-  н: 'h',
-  о: 'o',
-  р: 'p',
-  с: 'c',
-  т: 't',
-  у: 'y',
-  х: 'x',
-  і: 'i',
-  ј: 'j',
-  ѕ: 's',
-  ԁ: 'd',
-  ӏ: 'l',
-  ԛ: 'q',
-  ԝ: 'w',
-  А: 'A',
-  В: 'B',
-  Е: 'E',
-  К: 'K',
-  М: 'M',
-  Н: 'H',
-  О: 'O',
-  Р: 'P',
-  С: 'C',
-  Т: 'T',
-  Х: 'X',
-  І: 'I',
-  Ј: 'J',
-  Ѕ: 'S',
-  α: 'a',
-  β: 'b',
-  ε: 'e',
-  ι: 'i',
-  κ: 'k',
-  ν: 'v',
-  ο: 'o',
-  ρ: 'p',
-  τ: 't',
-  υ: 'u',
-  χ: 'x',
-  γ: 'y',
-  Α: 'A',
-  Β: 'B',
-  Ε: 'E',
-  Ζ: 'Z',
-  Η: 'H',
-  Ι: 'I',
-  Κ: 'K',
-  Μ: 'M',
-  Ν: 'N',
-  Ο: 'O',
-  Ρ: 'P',
-  Τ: 'T',
-  Υ: 'Y',
-  Χ: 'X',
-};
-const CYRILLIC_OR_GREEK = /[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f]/u;
-const LATIN_LETTER = /[A-Za-z]/;
+const NOT_ASCII = /[^\p{ASCII}]/u;
+const ASCII_LETTER = /[A-Za-z]/;
+const DIGITS = /^[0-9]+$/;
+/** A letter of a script that is not Latin, nor Chinese, Japanese or Korean: Cyrillic, Greek, Armenian, Cherokee... */
+const OTHER_SCRIPT_LETTER =
+  /^(?![\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}])\p{L}$/u;
 
 /**
- * The token read in Latin letters when it mixes Latin letters with Cyrillic or Greek look-alikes, or is three or
- * more letters that are all look-alikes; undefined otherwise (a Russian or Greek word stays as written).
+ * The token read in Latin letters when it mixes Latin letters with look-alikes (Unicode's confusables, confusables.ts:
+ * "Nikе" with a Cyrillic е, "Nıke" with a dotless ı), or is three or more look-alikes that read as letters;
+ * undefined otherwise. A token with a letter of another script that looks like no Latin letter stays as written (a
+ * Russian or Greek word), and so does one of ASCII only: digits and symbols never fold ("1080p", "5W-30").
  */
 export function foldLookAlikes(token: string): string | undefined {
-  if (!CYRILLIC_OR_GREEK.test(token)) return undefined;
+  if (!NOT_ASCII.test(token)) return undefined;
   let out = '';
   let folded = 0;
-  let other = 0;
+  let letters = 0;
   for (const char of token) {
-    const latin = LOOK_ALIKES[char];
+    if (char < '\x80') {
+      out += char;
+      continue;
+    }
+    const latin = latinReadingOf(char);
     if (latin !== undefined) {
       out += latin;
       folded++;
+      if (!DIGITS.test(latin)) letters++;
     } else {
-      if (CYRILLIC_OR_GREEK.test(char)) other++;
+      if (OTHER_SCRIPT_LETTER.test(char)) return undefined;
       out += char;
     }
   }
-  if (folded === 0 || other > 0) return undefined;
-  return LATIN_LETTER.test(token) || folded >= 3 ? out : undefined;
+  if (folded === 0) return undefined;
+  return ASCII_LETTER.test(token) || letters >= 3 ? out : undefined;
 }
 
 const DIGIT_FOR_LETTER: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };

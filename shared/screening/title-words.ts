@@ -7,7 +7,7 @@
  * The same tokens come up in title after title ("for", "Black", "iPhone"), so each distinct token is split,
  * normalised, segmented and looked up in the lexicon once, and its words are shared (they are frozen).
  */
-import { INVISIBLE, hasCjk, normalizeText } from '../marks/lookup-keys';
+import { BIDI_CONTROL, INVISIBLE, displaySegments, hasCjk, normalizeText } from '../marks/lookup-keys';
 import { foldLookAlikes } from './evasion';
 import { factsOfNormalised, unitFactsOfNormalised, type WordFacts } from './lexicon';
 
@@ -32,7 +32,10 @@ export interface TitleWord {
   readonly ampersand: boolean;
   /** Followed, with no space, by "-" and another word ("T-Shirt", "Post-it", "55-250mm"). */
   readonly hyphen: boolean;
-  /** Written with Cyrillic or Greek letters that look Latin ("Nikе" with a Cyrillic е), read as the Latin word. */
+  /**
+   * Written with letters that look Latin ("Nikе" with a Cyrillic е, "Nıke" with a dotless ı), read as the Latin
+   * word; or written backwards inside a right-to-left override ("\u202EekiN"), read as shown ("Nike").
+   */
   readonly lookAlike: boolean;
 }
 
@@ -134,11 +137,32 @@ function wordsOfToken(token: string): TokenWords {
   return words;
 }
 
+/** Invisible characters out, mark symbols out before NFKC, which would turn ™ into the letters TM. */
+function cleaned(text: string): string {
+  return text.replace(INVISIBLE, '').replace(MARK_SYMBOLS, ' ').normalize('NFKC');
+}
+
+const NOTHING_REVERSED: readonly (readonly [number, number])[] = [];
+
+/**
+ * The title cleaned, in the order a viewer shows it when it holds directional controls (lookup-keys
+ * displaySegments: "\u202EekiN" shows "Nike"), and where in it (start, end) what is shown was written otherwise.
+ */
+function shownTitle(title: string): { text: string; reversed: readonly (readonly [number, number])[] } {
+  if (PRINTABLE_ASCII.test(title)) return { text: title, reversed: NOTHING_REVERSED };
+  if (!BIDI_CONTROL.test(title)) return { text: cleaned(title), reversed: NOTHING_REVERSED };
+  let text = '';
+  const reversed: [number, number][] = [];
+  for (const segment of displaySegments(title)) {
+    const part = cleaned(segment.text);
+    if (segment.reversed) reversed.push([text.length, text.length + part.length]);
+    text += part;
+  }
+  return { text, reversed };
+}
+
 export function wordsOfTitle(title: string): TitleWord[] {
-  // Mark symbols go before NFKC, which would turn ™ into the letters TM.
-  const text = PRINTABLE_ASCII.test(title)
-    ? title
-    : title.replace(INVISIBLE, '').replace(MARK_SYMBOLS, ' ').normalize('NFKC');
+  const { text, reversed } = shownTitle(title);
   const shouting = text === text.toUpperCase();
   const words: TitleWord[] = [];
   RAW_WORDS.lastIndex = 0;
@@ -158,8 +182,12 @@ export function wordsOfTitle(title: string): TitleWord[] {
       });
     }
     const tokenWords = wordsOfToken(match[0]);
+    const end = match.index + match[0].length;
+    // A token shown otherwise than written (reversed by an override) is an evasive spelling, as look-alikes are.
+    const shownReversed = reversed.length > 0 && reversed.some(([from, to]) => from < end && to > match.index);
     for (const word of shouting ? tokenWords.inShoutingTitle : tokenWords.inOtherTitle) {
-      words.push(word.facts.unitAfterNumber && isQuantityBefore(words) ? readAsUnit(word) : word);
+      const read = word.facts.unitAfterNumber && isQuantityBefore(words) ? readAsUnit(word) : word;
+      words.push(shownReversed && !read.lookAlike ? Object.freeze({ ...read, lookAlike: true }) : read);
     }
   }
   return words;
