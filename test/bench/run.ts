@@ -7,6 +7,7 @@ import { benchIngest } from './ingest.bench';
 import { benchLogoSearch } from './logo-search.bench';
 import { benchImageSearch } from './image-search.bench';
 import { benchCustomer } from './customer.bench';
+import { registerArgument, registerScaleBench } from './register-scale-screening.bench';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
@@ -24,7 +25,9 @@ const BENCHMARKS: [string, () => Promise<string>][] = [
 
 async function main(): Promise<void> {
   const only = process.argv[2];
-  for (const [title, run] of BENCHMARKS) {
+  // `--register <marks-jsonl | none>`: screening at register scale instead (register-scale-screening.bench.ts).
+  const register = registerArgument(process.argv);
+  for (const [title, run] of register ? [registerScaleBench(register)] : BENCHMARKS) {
     if (only && !title.toLowerCase().includes(only.toLowerCase())) continue;
     const section = await run();
     writeSection(title, section);
