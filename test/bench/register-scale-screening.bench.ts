@@ -64,9 +64,10 @@ const STAGE_ROOT = process.env.REGISTER_BENCH_STAGE_DIR ?? '/dev/shm';
 const TABLE_PREFIX = 'tmk-regbench';
 const MARKER = 'register-loaded.json';
 /**
- * DynamoDB on-demand, us-east-1: USD per million read request units. The pricing page
- * (https://aws.amazon.com/dynamodb/pricing/on-demand/) states the units (eventually consistent read of up to 4 KB:
- * half a unit); the figure is the us-east-1 rate of the AWS Price List as of 2026-09 (see BENCHMARKS.md).
+ * DynamoDB on-demand, us-east-1: USD per million read request units, an assumption: the rate since AWS halved
+ * on-demand throughput prices in November 2024, as a third-party page quotes it
+ * (https://airbyte.com/data-engineering-resources/dynamodb-pricing). AWS's page
+ * (https://aws.amazon.com/dynamodb/pricing/on-demand/) defines the units; its rate was not at hand.
  */
 const USD_PER_MILLION_RRU = 0.125;
 const n = (x: number) => Math.round(x).toLocaleString('en');
@@ -548,7 +549,7 @@ ${workRow(`reads of a brand-new service per batch (a cold instance's first batch
 | engine alone, warm cache, from the esbuild bundle the batch-screen function ships; median of 5 passes (slowest, fastest); machine load average ${load} on ${os.cpus().length} cores | ${n(rates.cpu[2]!)} titles per CPU second of the process (${n(rates.cpu[0]!)}, ${n(rates.cpu[4]!)}); ${n(rates.wall[2]!)} titles/s wall clock | none (all keys cached) |
 | process RSS | after the load ${mib(rssAfterLoad)}; after the HTTP batches ${mib(rssAfterHttp)}; at the end ${mib(rssEnd)} (heap used ${mib(heapEnd)}) | DynamoDB Local (Java, -Xmx1g): ${mib(javaRssAfterLoad)} after the load, ${mib(javaRssEnd)} at the end |
 
-Price: DynamoDB on-demand reads, us-east-1, $${USD_PER_MILLION_RRU} per million read request units (https://aws.amazon.com/dynamodb/pricing/on-demand/ for the units; the rate as in the AWS Price List, us-east-1, 2026-09); the key filter, TRO list and data-date reads of each instance (every 4 s) are not per title and are not in the price.
+Price: DynamoDB on-demand reads in us-east-1 taken as $${USD_PER_MILLION_RRU} per million read request units, an assumption (the rate after the November 2024 price cut as https://airbyte.com/data-engineering-resources/dynamodb-pricing quotes it; https://aws.amazon.com/dynamodb/pricing/on-demand/ defines the units, 0.5 RRU per eventually consistent read of up to 4 KB). The key filter, TRO list and data-date reads of each instance (every 4 s) are not per title and are not in the price.
 `;
   } finally {
     await engine.stop();
