@@ -81,6 +81,13 @@ const PYTHON = '/usr/bin/python3';
 const FIT_TREES = path.join(__dirname, 'screening/fit-trees.py');
 const TREE_SEED = Number(argument('--tree-seed') ?? 20261125);
 if (!Number.isSafeInteger(TREE_SEED) || TREE_SEED < 0) throw new Error('--tree-seed: a whole number 0 or more');
+/**
+ * `--shape DEPTH,LEAF`: fit trees of that depth and least leaf size only, instead of choosing among six on
+ * validation (the marketplace hold-out models take the shipped model's shape: a sixth of the fitting).
+ */
+const SHAPE = argument('--shape')?.split(',').map(Number);
+if (SHAPE && (SHAPE.length !== 2 || !SHAPE.every((n) => Number.isSafeInteger(n) && n > 0)))
+  throw new Error('--shape: DEPTH,LEAF, two whole numbers');
 const MEDIUM_FALSE_ALARMS = 0.02;
 const HIGH_FALSE_ALARMS = 0.005;
 const NOMINATIVE = FEATURE_NAMES.indexOf('cue_nominative');
@@ -160,7 +167,12 @@ function fitTrees(
     writeMatrix(dir, 'crossfit', crossFit, groups);
     writeFileSync(
       path.join(dir, 'meta.json'),
-      JSON.stringify({ features: FEATURE_COUNT, seed: TREE_SEED, folds: CROSS_FIT_FOLDS }),
+      JSON.stringify({
+        features: FEATURE_COUNT,
+        seed: TREE_SEED,
+        folds: CROSS_FIT_FOLDS,
+        ...(SHAPE ? { shape: SHAPE } : {}),
+      }),
     );
     const out = execFileSync(PYTHON, [FIT_TREES, dir], {
       encoding: 'utf8',

@@ -132,7 +132,9 @@ def main():
     fold_train, fold_cross = folds_of(directory, "train"), folds_of(directory, "crossfit")
 
     tried, best = [], None
-    shapes = [(depth, leaf) for depth in DEPTHS for leaf in MIN_SAMPLES_LEAF]
+    # meta.json may name the one shape to fit ("shape": [depth, leaf]): the trainer's --shape, for the marketplace
+    # hold-out models, which take the shipped model's shape instead of choosing among six.
+    shapes = [tuple(meta["shape"])] if "shape" in meta else [(depth, leaf) for depth in DEPTHS for leaf in MIN_SAMPLES_LEAF]
     with ProcessPoolExecutor(max_workers=WORKERS) as pool:
         models = list(pool.map(fit_one, [(MAX_TREES, depth, leaf, seed, x_train, y_train) for depth, leaf in shapes]))
     for (depth, leaf), model in zip(shapes, models):

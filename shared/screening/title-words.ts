@@ -170,18 +170,19 @@ export function wordsOfTitle(title: string): TitleWord[] {
     // "Lock&Lock", "T-Shirt": the word before the "&" or "-" is marked (a copy: the token's words are shared).
     const previous = words.length - 1;
     const joiner = match.index >= 2 ? text[match.index - 1] : undefined;
+    const tokenWords = wordsOfToken(match[0]);
     if (
       (joiner === '&' || joiner === '-') &&
       RAW_WORDS_END.test(text[match.index - 2]!) &&
       previous >= 0 &&
-      !words[previous]!.cjk
+      !words[previous]!.cjk &&
+      !(joiner === '-' && isConditionPrefix(words[previous]!, tokenWords.inOtherTitle[0]))
     ) {
       words[previous] = Object.freeze({
         ...words[previous]!,
         ...(joiner === '&' ? { ampersand: true } : { hyphen: true }),
       });
     }
-    const tokenWords = wordsOfToken(match[0]);
     const end = match.index + match[0].length;
     // A token shown otherwise than written (reversed by an override) is an evasive spelling, as look-alikes are.
     const shownReversed = reversed.length > 0 && reversed.some(([from, to]) => from < end && to > match.index);
@@ -191,6 +192,26 @@ export function wordsOfTitle(title: string): TitleWord[] {
     }
   }
   return words;
+}
+
+/** Words that say what condition an item is in, which sellers glue to the maker's name ("new-Xerox"). */
+const CONDITION_WORDS: ReadonlySet<string> = new Set([
+  'new',
+  'genuine',
+  'original',
+  'authentic',
+  'refurbished',
+  'used',
+]);
+
+/**
+ * A condition word glued by a hyphen to a word that describes nothing ("new-Xerox", "genuine-Canon", "new-Post-it"):
+ * the word after it is read as standing on its own, not as the tail of a hyphenated word. A describing word after it
+ * ("new-black") keeps the hyphen.
+ */
+function isConditionPrefix(before: TitleWord, after: TitleWord | undefined): boolean {
+  if (after === undefined || after.cjk || !CONDITION_WORDS.has(before.norm)) return false;
+  return !(after.facts.descriptor || after.facts.stopword || after.facts.trivial);
 }
 
 const DIGITS = /^\d+$/;

@@ -229,3 +229,20 @@ describe('descriptors and given names', () => {
     expect(isGivenName('hugo')).toBe(false);
   });
 });
+
+describe('a condition word glued to a name by a hyphen', () => {
+  const hyphenated = (title: string) =>
+    wordsOfTitle(title)
+      .filter((w) => w.hyphen)
+      .map((w) => w.norm);
+
+  it('reads the name as standing on its own: "new-Xerox", "genuine-Canon", "new-Post-it"', () => {
+    expect(hyphenated('new-xerox 108r00579 transfer roller')).toEqual([]);
+    expect(hyphenated('Genuine-Canon PG-245 Ink')).toEqual(['pg']);
+    expect(hyphenated('new-post-it super sticky notes')).toEqual(['post']);
+  });
+
+  it('keeps other hyphenated words whole: "T-Shirt", "Wi-Fi", "high-speed", "new-black"', () => {
+    expect(hyphenated('T-Shirt Wi-Fi high-speed new-black')).toEqual(['t', 'wi', 'high', 'new']);
+  });
+});
