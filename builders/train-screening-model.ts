@@ -88,6 +88,11 @@ if (!Number.isSafeInteger(TREE_SEED) || TREE_SEED < 0) throw new Error('--tree-s
 const SHAPE = argument('--shape')?.split(',').map(Number);
 if (SHAPE && (SHAPE.length !== 2 || !SHAPE.every((n) => Number.isSafeInteger(n) && n > 0)))
   throw new Error('--shape: DEPTH,LEAF, two whole numbers');
+/**
+ * `--no-cross-fit`: the scaling and thresholds on validation alone, without the five fold fits (the marketplace
+ * hold-out models of `npm run eval:screen -- --hold-out`: a third of the fitting on two cores).
+ */
+const NO_CROSS_FIT = process.argv.includes('--no-cross-fit');
 const MEDIUM_FALSE_ALARMS = 0.02;
 const HIGH_FALSE_ALARMS = 0.005;
 const NOMINATIVE = FEATURE_NAMES.indexOf('cue_nominative');
@@ -129,6 +134,7 @@ function writeMatrix(dir: string, name: string, examples: readonly LabelledExamp
   });
   writeFileSync(path.join(dir, `${name}.f64`), Buffer.from(x.buffer));
   writeFileSync(path.join(dir, `${name}.y`), Uint8Array.from(examples.map((e) => e.label)));
+  writeFileSync(path.join(dir, `${name}.w`), Buffer.from(Float64Array.from(examples.map((e) => e.weight ?? 1)).buffer));
   if (crossFit)
     writeFileSync(
       path.join(dir, `${name}.fold`),
@@ -170,7 +176,7 @@ function fitTrees(
       JSON.stringify({
         features: FEATURE_COUNT,
         seed: TREE_SEED,
-        folds: CROSS_FIT_FOLDS,
+        folds: crossFit.length > 0 ? CROSS_FIT_FOLDS : 0,
         ...(SHAPE ? { shape: SHAPE } : {}),
       }),
     );
@@ -277,8 +283,12 @@ async function main(): Promise<void> {
   const splits = HOLD_OUT ? holdOutSet(splitTitles(), HOLD_OUT).kept : splitTitles();
   if (HOLD_OUT) countPlainWordsOf(labelledTitles().filter((t) => t.set !== HOLD_OUT));
   const examples = await trainingExamples(splits, { register: REGISTER });
-  const { corpus, trainCorpus, made, trainTitles, validationTitles, train, validation, crossFitTitles } = examples;
+  if (NO_CROSS_FIT) {
+    examples.crossFitTitles = [];
+    examples.crossFitByTitle = [];
+  }
   const crossFit = examples.crossFitByTitle.flat();
+  const { corpus, trainCorpus, made, trainTitles, validationTitles, train, validation, crossFitTitles } = examples;
   const trainRemovedIds = new Set(splits.train.removed.map((t) => t.id));
 
   const fitted = fitTrees(train, validation, crossFit);

@@ -79,10 +79,16 @@ def booster(trees, depth, leaf, seed):
     )
 
 
+def weights_of(directory, name, rows):
+    """Each row's weight (name.w, float64; the trainer's thinned register negatives stand for several): 1 without."""
+    path = os.path.join(directory, f"{name}.w")
+    return np.fromfile(path, dtype="<f8") if os.path.exists(path) else np.ones(rows)
+
+
 def fit_one(job):
-    """One booster fitted (a job for a worker process): (trees, depth, leaf, seed, x, y)."""
-    trees, depth, leaf, seed, x, y = job
-    return booster(trees, depth, leaf, seed).fit(x, y)
+    """One booster fitted (a job for a worker process): (trees, depth, leaf, seed, x, y, w)."""
+    trees, depth, leaf, seed, x, y, w = job
+    return booster(trees, depth, leaf, seed).fit(x, y, sample_weight=w)
 
 
 def log_loss(y, margin):
@@ -130,13 +136,14 @@ def main():
     x_val, y_val = load(directory, "validation", features)
     x_cross, y_cross = load(directory, "crossfit", features)
     fold_train, fold_cross = folds_of(directory, "train"), folds_of(directory, "crossfit")
+    w_train = weights_of(directory, "train", len(y_train))
 
     tried, best = [], None
     # meta.json may name the one shape to fit ("shape": [depth, leaf]): the trainer's --shape, for the marketplace
     # hold-out models, which take the shipped model's shape instead of choosing among six.
     shapes = [tuple(meta["shape"])] if "shape" in meta else [(depth, leaf) for depth in DEPTHS for leaf in MIN_SAMPLES_LEAF]
     with ProcessPoolExecutor(max_workers=WORKERS) as pool:
-        models = list(pool.map(fit_one, [(MAX_TREES, depth, leaf, seed, x_train, y_train) for depth, leaf in shapes]))
+        models = list(pool.map(fit_one, [(MAX_TREES, depth, leaf, seed, x_train, y_train, w_train) for depth, leaf in shapes]))
     for (depth, leaf), model in zip(shapes, models):
         losses = [log_loss(y_val, m.ravel()) for m in model.staged_decision_function(x_val)]
         least = float(np.min(losses))
@@ -155,7 +162,7 @@ def main():
     # by BAGS, so the engine's sum over all the trees is the mean of the boosters' margins.
     with ProcessPoolExecutor(max_workers=WORKERS) as pool:
         boosters = [model] + list(
-            pool.map(fit_one, [(n, depth, leaf, seed + k, x_train, y_train) for k in range(1, BAGS)])
+            pool.map(fit_one, [(n, depth, leaf, seed + k, x_train, y_train, w_train) for k in range(1, BAGS)])
         )
     trees = [scaled(export_tree(b.estimators_[i, 0]), 1.0 / BAGS) for b in boosters for i in range(n)]
     init = float(model._raw_predict_init(x_val[:1])[0, 0])
@@ -179,7 +186,10 @@ def main():
         folds = list(
             pool.map(
                 fit_one,
-                [(n, depth, leaf, seed + bag, x_train[fold_train != k], y_train[fold_train != k]) for k, bag in jobs],
+                [
+                    (n, depth, leaf, seed + bag, x_train[fold_train != k], y_train[fold_train != k], w_train[fold_train != k])
+                    for k, bag in jobs
+                ],
             )
         )
     for (k, _), fold in zip(jobs, folds):
@@ -193,14 +203,17 @@ def main():
 
     a, b = platt_of(np.concatenate([margin_val, margin_cross]), np.concatenate([y_val, y_cross]))
     calibrated = log_loss(y_val, a * margin_val + b)
-    # Each half scaled as fitted on the other: the figures that say whether the scaling holds on titles it never saw.
-    a_cross, b_cross = platt_of(margin_cross, y_cross)
-    a_val, b_val = platt_of(margin_val, y_val)
-    cross_checked = {
-        "validationScaledOnCrossFit": round(log_loss(y_val, a_cross * margin_val + b_cross), 5),
-        "crossFitLogLoss": round(log_loss(y_cross, margin_cross), 5),
-        "crossFitScaledOnValidation": round(log_loss(y_cross, a_val * margin_cross + b_val), 5),
-    }
+    cross_checked = {}
+    if len(y_cross) > 0:
+        # Each half scaled as fitted on the other: the figures that say whether the scaling holds on titles it never
+        # saw. (No cross-fit rows: the trainer's --no-cross-fit, scaling on validation alone.)
+        a_cross, b_cross = platt_of(margin_cross, y_cross)
+        a_val, b_val = platt_of(margin_val, y_val)
+        cross_checked = {
+            "validationScaledOnCrossFit": round(log_loss(y_val, a_cross * margin_val + b_cross), 5),
+            "crossFitLogLoss": round(log_loss(y_cross, margin_cross), 5),
+            "crossFitScaledOnValidation": round(log_loss(y_cross, a_val * margin_cross + b_val), 5),
+        }
     print(
         f"chosen: depth {depth}, leaves of {leaf}+, {n} trees x {BAGS} boosters; Platt a {a:.4f} b {b:.4f}: validation"
         f" log loss {loss:.4f} -> {calibrated:.4f}; {json.dumps(cross_checked)}",

@@ -282,6 +282,8 @@ export async function loadCorpus(
 export interface LabelledExample extends CandidateExample {
   title: LabelledTitle;
   label: 0 | 1;
+  /** How many examples this one stands for in the fit (thinRegisterNegatives); 1 when absent. */
+  weight?: number;
 }
 
 /**

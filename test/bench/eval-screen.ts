@@ -347,7 +347,8 @@ export async function evaluateScreening(): Promise<string> {
   const { table, levels, model } = await calibration(splits);
   const hard = await hardCaseFigures();
   writeFlags(figures);
-  return `Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run eval:screen\`.
+  return `Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run eval:screen${REGISTER_ARGUMENT ? ` -- --register ${REGISTER_ARGUMENT}` : ''}\`.
+Register under both corpora: ${REGISTER === null ? 'none' : `${REGISTER ?? 'data/screening/register-slice.jsonl.gz (the marks of the 1,000,000-mark register-scale corpus the labelled titles can find; builders/build-register-slice.ts)'}`}.
 Model: data/screening/brand-use-model.json version ${model.version} (thresholds 中 ${model.medium}, 高 ${model.high}).
 Data: flipkart-dev, amazon-google (manufacturer labels), markup-amazon (Amazon's marks), split by brand with seed
 \`${SPLIT_SEED}\` (train ${splits.train.branded.length} / validation ${splits.validation.branded.length} / test ${splits.test.branded.length} titles naming their brand; ${splits.brands.test.size} test brands, none in

