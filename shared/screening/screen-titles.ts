@@ -16,6 +16,7 @@
  *  5. The title's risk, its TRO flag and its strongest conflict (title-conflicts.ts).
  */
 import type { KeyFilter } from '../marks/key-filter';
+import { BIDI_CONTROL } from '../marks/lookup-keys';
 import type { Market } from '../marks/mark-record';
 import type { MarkStore } from '../ports';
 import { shippedBrandUseModel, type BrandUseModel } from './brand-use-model';
@@ -59,6 +60,11 @@ interface AnalysedTitle {
   evasionFrom: number;
 }
 
+const BIDI_CONTROLS = new RegExp(BIDI_CONTROL.source, 'g');
+const RISK_ORDER: Record<ScreeningResult['risk'], number> = { 低: 0, 中: 1, 高: 2 };
+/** Risk first, then a TRO hit. */
+const strength = (result: ScreeningResult) => RISK_ORDER[result.risk] * 2 + Number(result.tro_hit);
+
 export class TitleScreener {
   private readonly runs = new RunTable();
   private readonly keys: KeyResolver;
@@ -94,9 +100,22 @@ export class TitleScreener {
     items: readonly ScreeningItem[],
     options: { detail?: boolean; allowlist?: ReadonlySet<string> } = {},
   ): Promise<ScreeningResult[]> {
-    const { analysed, tro } = await this.analyse(items);
+    // A title with directional controls is read twice: as a viewer shows it (title-words.ts reorders what an
+    // override reverses) and as written with the controls taken out, since a marketplace may show either; the
+    // stronger answer stands.
+    const asWritten = items.flatMap((item, index) =>
+      BIDI_CONTROL.test(item.title) ? [{ index, item: { ...item, title: item.title.replace(BIDI_CONTROLS, '') } }] : [],
+    );
+    const { analysed, tro } = await this.analyse(
+      asWritten.length ? [...items, ...asWritten.map((w) => w.item)] : items,
+    );
     const detail = options.detail ?? false;
-    return analysed.map((title) => this.judge(title, tro, detail, options.allowlist));
+    const results = analysed.map((title) => this.judge(title, tro, detail, options.allowlist));
+    asWritten.forEach(({ index }, k) => {
+      const other = results[items.length + k]!;
+      if (strength(other) > strength(results[index]!)) results[index] = { ...other, name: items[index]!.title };
+    });
+    return results.slice(0, items.length);
   }
 
   /** Every match of every title with its features (for `npm run train:screen` and `npm run eval:screen`). */
