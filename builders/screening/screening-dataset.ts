@@ -15,8 +15,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
+import { isUnordinaryWord } from '../../shared/screening/brand-spans';
 import { followsNominativeCue, inferNiceClassesOfFacts } from '../../shared/screening/lexicon';
-import { isCommonPhrase, isEnglishWord } from '../../shared/screening/word-frequencies';
+import { isCommonPhrase } from '../../shared/screening/word-frequencies';
 import type { MarkSummary } from '../../shared/ports';
 import { createScreeningService } from '../../shared/screening/screening-service';
 import type { CandidateExample, TitleScreener } from '../../shared/screening/screen-titles';
@@ -362,22 +363,8 @@ export function namesMarkInCoinedWords(example: Pick<CandidateExample, 'match' |
   )
     return false;
   for (let i = candidate.start; i < candidate.end; i++) {
-    const facts = words[i]!.facts;
     const word = words[i]!;
-    if (
-      !(
-        facts.generic ||
-        facts.dualUse ||
-        facts.stopword ||
-        facts.descriptor ||
-        facts.trivial ||
-        isEnglishWord(word.norm)
-      ) &&
-      word.norm.length >= 2 &&
-      !word.lookAlike &&
-      !EMPTY_FIELD.has(word.norm)
-    )
-      return true;
+    if (isUnordinaryWord(word) && word.norm.length >= 2 && !word.lookAlike && !EMPTY_FIELD.has(word.norm)) return true;
   }
   return false;
 }

@@ -27,7 +27,6 @@ const JOINERS: ReadonlySet<string> = new Set(['and', 'or', '&']);
 /** A word that could only be a brand's: none of the lexicon's kinds and no English word. */
 export function isUnordinaryWord(word: TitleWord): boolean {
   const facts = word.facts;
-  if (word.cjk) return true;
   return !(
     facts.generic ||
     facts.dualUse ||
