@@ -1,8 +1,10 @@
 /** Shared by the benchmarks: percentiles, a bounded in-flight runner, the machine line, and BENCHMARKS.md sections. */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { build } from 'esbuild';
+import { esbuildOptions } from '../../infra/constructs/bundling';
 
 // Benchmarks and evaluations keep their local state in a folder of their own: a running `npm start` is never touched.
 process.env.TMK_STATE_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'tmk-bench-state-'));
@@ -81,4 +83,108 @@ export function realTitles(maxChars = 500): string[] {
     JSON.parse(readFileSync(path.join(TITLE_FIXTURES, 'markup-amazon/titles.json'), 'utf8')) as Record<string, string>,
   );
   return [...flipkart, ...amazon].filter((t) => t.trim()).map((t) => t.slice(0, maxChars));
+}
+
+export type Screener = { screen(items: { title: string }[]): Promise<unknown> };
+export type ScreeningServiceModule = typeof import('../../shared/screening/screening-service');
+
+/**
+ * The screening engine as the batch-screen function ships it: shared/screening/screening-service.ts bundled with
+ * the functions' esbuild options (infra/constructs/bundling.ts) into node_modules/.cache/<cacheName>, loaded from
+ * the bundle.
+ */
+export async function bundledScreeningService(cacheName: string): Promise<ScreeningServiceModule> {
+  const outfile = path.join(__dirname, `../../node_modules/.cache/${cacheName}/screening-service.js`);
+  mkdirSync(path.dirname(outfile), { recursive: true });
+  await build(esbuildOptions(path.join(__dirname, '../../shared/screening/screening-service.ts'), outfile));
+  return require(outfile) as ScreeningServiceModule;
+}
+
+/**
+ * Titles per second over five passes of every title, warm (each screened once before the clock starts): wall clock,
+ * and per second of this process's CPU time (user + system, all its threads), which on a machine shared with other
+ * work is what one core gives. Sorted, so [2] is the median.
+ */
+export async function engineRates(
+  screener: Screener,
+  titles: readonly string[],
+): Promise<{ wall: number[]; cpu: number[] }> {
+  const pass = async () => {
+    for (let i = 0; i < titles.length; i += 1000)
+      await screener.screen(titles.slice(i, i + 1000).map((title) => ({ title })));
+  };
+  await pass();
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    await pass();
+    const used = process.cpuUsage(cpu0);
+    wall.push(titles.length / ((performance.now() - t0) / 1000));
+    cpu.push(titles.length / ((used.user + used.system) / 1e6));
+  }
+  return { wall: wall.sort((a, b) => a - b), cpu: cpu.sort((a, b) => a - b) };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN once it is gone. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** A process's resident memory in bytes, from /proc (Linux); NaN once it is gone. */
+export function rssOf(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The bytes of every file under a folder. */
+export function folderBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    total += entry.isDirectory() ? folderBytes(full) : statSync(full).size;
+  }
+  return total;
+}
+
+/** Node's arguments for `npm run ingest -- marks-jsonl FILE` of a US batch, run as its own process from the root. */
+export function marksIngestArguments(file: string, batchDate: string, rejects: string): string[] {
+  return [
+    '--max-old-space-size=256',
+    '--import',
+    'tsx',
+    'local/ingest-cli.ts',
+    'marks-jsonl',
+    file,
+    '--market',
+    'US',
+    '--batch-date',
+    batchDate,
+    '--rejects',
+    rejects,
+  ];
+}
+
+/** One batch-screen call of `titles` over HTTP; its milliseconds, end to end (throws on any status but 200). */
+export async function timedBatchScreen(baseUrl: string, apiKey: string, titles: readonly string[]): Promise<number> {
+  const body = JSON.stringify({ items: titles.map((title) => ({ title })) });
+  const t0 = performance.now();
+  const response = await fetch(`${baseUrl}/v1/batch-screen`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${apiKey}` },
+    body,
+  });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`batch-screen answered ${response.status}`);
+  return performance.now() - t0;
 }

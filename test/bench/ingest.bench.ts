@@ -6,7 +6,7 @@
  * DynamoDB Local, and the throughput of each tenth of the file (to show whether it slows as the tables grow).
  * `INGEST_BENCH_RECORDS` sets the size (default 200,000).
  */
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,17 +15,7 @@ import type { IngestRunReport } from './ingest-process';
 import { writeSyntheticDailyXml } from '../../builders/synthetic-uspto/daily-xml';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { createTestStack } from '../support/test-stack';
-import { machineLine } from './bench-support';
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSecondsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
+import { cpuSecondsOf, machineLine } from './bench-support';
 
 /**
  * The heap ceiling `npm run ingest` runs with (package.json). Without one, V8 on a machine of this size lets the old

@@ -23,6 +23,7 @@ import { createTables } from '../../local/create-tables';
 import { freePort } from '../../local/dynamodb-local';
 import { localEnvironment } from '../../local/local-config';
 import { TABLES, type TableId } from '../../shared/tables/definitions';
+import { cpuSecondsOf, folderBytes, marksIngestArguments } from './bench-support';
 
 const ROOT = path.join(__dirname, '../..');
 const TABLE_PREFIX = 'tmk-scale';
@@ -35,24 +36,6 @@ function peakRssOf(pid: number): number {
   } catch {
     return Number.NaN;
   }
-}
-
-function cpuSecondsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-function folderBytes(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    total += entry.isDirectory() ? folderBytes(full) : statSync(full).size;
-  }
-  return total;
 }
 
 /** DynamoDB's size of a number: about one byte per two significant digits, plus one. */
@@ -179,20 +162,11 @@ async function main(): Promise<void> {
     log(`DynamoDB Local (pid ${javaPid}) on ${dbDir}, tables created`);
 
     const env = { ...process.env, ...localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix: TABLE_PREFIX }) };
-    const ingestArgs = [
-      '--max-old-space-size=256',
-      '--import',
-      'tsx',
-      'local/ingest-cli.ts',
-      'marks-jsonl',
+    const ingestArgs = marksIngestArguments(
       file,
-      '--market',
-      'US',
-      '--batch-date',
       batchDate,
-      '--rejects',
       path.join(path.dirname(dbDir), `${path.basename(dbDir)}.rejects.jsonl`),
-    ];
+    );
     const javaCpuBefore = cpuSecondsOf(javaPid);
     const started = performance.now();
     const ingest = spawn('/usr/bin/time', ['-f', 'TIME maxrss_kb=%M user=%U sys=%S', process.execPath, ...ingestArgs], {

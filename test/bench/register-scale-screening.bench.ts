@@ -38,8 +38,6 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { build } from 'esbuild';
-import { esbuildOptions } from '../../infra/constructs/bundling';
 import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
 import { buildDataStores } from '../../shared/composition/data-stores';
 import { buildDependencies } from '../../shared/composition/metering';
@@ -56,7 +54,17 @@ import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-loc
 import { localEnvironment } from '../../local/local-config';
 import { loadSampleCorpus } from '../../local/sample-corpus';
 import { createLocalApp, listen } from '../../local/server';
-import { machineLine, percentile, realTitles } from './bench-support';
+import {
+  bundledScreeningService,
+  marksIngestArguments,
+  timedBatchScreen,
+  engineRates,
+  folderBytes,
+  machineLine,
+  percentile,
+  realTitles,
+  rssOf,
+} from './bench-support';
 
 const ROOT = path.join(__dirname, '../..');
 const DATA_ROOT = process.env.REGISTER_BENCH_DIR || '/work/register-bench';
@@ -131,24 +139,6 @@ interface LoadedMarker {
   loadedAt: string;
 }
 
-function rssOf(pid: number): number {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-function folderBytes(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    total += entry.isDirectory() ? folderBytes(full) : statSync(full).size;
-  }
-  return total;
-}
-
 function moveFolderContents(from: string, to: string): void {
   mkdirSync(to, { recursive: true });
   for (const entry of readdirSync(from)) copyFileSync(path.join(from, entry), path.join(to, entry));
@@ -158,24 +148,11 @@ function moveFolderContents(from: string, to: string): void {
 /** `npm run ingest -- marks-jsonl FILE` against the tables of `endpoint`, in its own process; its summary line. */
 async function ingestRegister(file: string, endpoint: string, batchDate: string, rejects: string): Promise<string> {
   const env = { ...process.env, ...localEnvironment({ dynamoDbEndpoint: endpoint, tablePrefix: TABLE_PREFIX }) };
-  const child = spawn(
-    process.execPath,
-    [
-      '--max-old-space-size=256',
-      '--import',
-      'tsx',
-      'local/ingest-cli.ts',
-      'marks-jsonl',
-      file,
-      '--market',
-      'US',
-      '--batch-date',
-      batchDate,
-      '--rejects',
-      rejects,
-    ],
-    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const child = spawn(process.execPath, marksIngestArguments(file, batchDate, rejects), {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => {
     out += text;
@@ -382,37 +359,6 @@ function since(a: Snapshot, b: Snapshot): Snapshot {
   return Object.fromEntries(Object.entries(b).map(([k, v]) => [k, v - a[k as keyof Snapshot]])) as Snapshot;
 }
 
-type Screener = { screen(items: { title: string }[]): Promise<unknown> };
-type ServiceModule = typeof import('../../shared/screening/screening-service');
-
-/** The screening service bundled with the functions' esbuild options, as screening.bench.ts loads it. */
-async function bundledService(): Promise<ServiceModule> {
-  const outfile = path.join(ROOT, 'node_modules/.cache/register-scale-bench/screening-service.js');
-  mkdirSync(path.dirname(outfile), { recursive: true });
-  await build(esbuildOptions(path.join(ROOT, 'shared/screening/screening-service.ts'), outfile));
-  return require(outfile) as ServiceModule;
-}
-
-/** screening.bench.ts's engine measure: five timed passes of every title after a warming pass; sorted. */
-async function engineRates(screener: Screener, titles: readonly string[]): Promise<{ wall: number[]; cpu: number[] }> {
-  const pass = async () => {
-    for (let i = 0; i < titles.length; i += 1000)
-      await screener.screen(titles.slice(i, i + 1000).map((title) => ({ title })));
-  };
-  await pass();
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let r = 0; r < 5; r++) {
-    const t0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    await pass();
-    const used = process.cpuUsage(cpu0);
-    wall.push(titles.length / ((performance.now() - t0) / 1000));
-    cpu.push(titles.length / ((used.user + used.system) / 1e6));
-  }
-  return { wall: wall.sort((a, b) => a - b), cpu: cpu.sort((a, b) => a - b) };
-}
-
 function sizeSummary(sizes: readonly number[]): string {
   if (sizes.length === 0) return 'no key items returned';
   const sorted = [...sizes].sort((a, b) => a - b);
@@ -478,18 +424,7 @@ async function benchRegisterScale(register: RegisterFile | undefined): Promise<s
       now,
     });
     const { apiKey } = await issueApiKey(deps.accounts, { accountId: account.accountId, envName: 'test', now });
-    const post = async (batch: readonly string[]): Promise<number> => {
-      const body = JSON.stringify({ items: batch.map((title) => ({ title })) });
-      const t0 = performance.now();
-      const response = await fetch(`${server.url}/v1/batch-screen`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${apiKey}` },
-        body,
-      });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`batch-screen answered ${response.status}`);
-      return performance.now() - t0;
-    };
+    const post = (batch: readonly string[]) => timedBatchScreen(server.url, apiKey, batch);
     const firstBatches: number[] = [];
     for (let i = 0; i < 5000; i += 1000) firstBatches.push(await post(titles.slice(i, i + 1000)));
     const warmedBefore = counter.snapshot();
@@ -508,9 +443,12 @@ async function benchRegisterScale(register: RegisterFile | undefined): Promise<s
     const rssAfterHttp = process.memoryUsage().rss;
 
     // The engine alone, warm cache, from the bundle (screening.bench.ts's measure).
-    const bundled = (await bundledService()).createScreeningService(buildDataStores(config), {
-      refreshMs: 3_600_000,
-    });
+    const bundled = (await bundledScreeningService('register-scale-bench')).createScreeningService(
+      buildDataStores(config),
+      {
+        refreshMs: 3_600_000,
+      },
+    );
     const rates = await engineRates(bundled.screener, titles);
     const load = os.loadavg()[0]!.toFixed(1);
     const rssEnd = process.memoryUsage().rss;

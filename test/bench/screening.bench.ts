@@ -6,11 +6,7 @@
  *    warmed server's batches of titles new to the process;
  *  - DynamoDB calls per 1,000-title batch (BatchGetItem calls made by the screening, cold cache).
  */
-import { mkdirSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { build } from 'esbuild';
-import { esbuildOptions } from '../../infra/constructs/bundling';
 import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
 import { buildDataStores } from '../../shared/composition/data-stores';
 import { buildApiHandler } from '../../shared/http/api-handler';
@@ -22,7 +18,15 @@ import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { createLocalApp, listen } from '../../local/server';
 import { loadSampleCorpus } from '../../local/sample-corpus';
 import { createTestStack } from '../support/test-stack';
-import { machineLine, percentile, realTitles } from './bench-support';
+import {
+  bundledScreeningService,
+  engineRates,
+  machineLine,
+  percentile,
+  realTitles,
+  type Screener,
+  timedBatchScreen,
+} from './bench-support';
 
 /** Time per title of 500-character titles built to cost the most: CJK, single letters, one long word, digits. */
 async function worstCaseTitles(screener: { screen(items: { title: string }[]): Promise<unknown> }): Promise<string> {
@@ -42,46 +46,8 @@ async function worstCaseTitles(screener: { screen(items: { title: string }[]): P
   return out.join('; ');
 }
 
-type Screener = { screen(items: { title: string }[]): Promise<unknown> };
-
 /** Long enough for a few refreshes of the default interval. */
 const SUSTAINED_SECONDS = 12;
-type ServiceModule = typeof import('../../shared/screening/screening-service');
-
-/**
- * The screening engine as the batch-screen function ships it: shared/screening/screening-service.ts bundled with
- * the functions' esbuild options (infra/constructs/bundling.ts), loaded from the bundle.
- */
-async function bundledService(): Promise<ServiceModule> {
-  const outfile = path.join(__dirname, '../../node_modules/.cache/screening-bench/screening-service.js');
-  mkdirSync(path.dirname(outfile), { recursive: true });
-  await build(esbuildOptions(path.join(__dirname, '../../shared/screening/screening-service.ts'), outfile));
-  return require(outfile) as ServiceModule;
-}
-
-/**
- * Titles per second over five passes of every title, warm (each screened once before the clock starts): wall clock,
- * and per second of this process's CPU time (user + system, all its threads), which on a machine shared with other
- * work is what one core gives. Sorted, so [2] is the median.
- */
-async function engineRates(screener: Screener, titles: readonly string[]): Promise<{ wall: number[]; cpu: number[] }> {
-  const pass = async () => {
-    for (let i = 0; i < titles.length; i += 1000)
-      await screener.screen(titles.slice(i, i + 1000).map((title) => ({ title })));
-  };
-  await pass();
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let r = 0; r < 5; r++) {
-    const t0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    await pass();
-    const used = process.cpuUsage(cpu0);
-    wall.push(titles.length / ((performance.now() - t0) / 1000));
-    cpu.push(titles.length / ((used.user + used.system) / 1e6));
-  }
-  return { wall: wall.sort((a, b) => a - b), cpu: cpu.sort((a, b) => a - b) };
-}
 
 /**
  * Titles per CPU second of the process over `seconds` of back-to-back 1,000-title batches: with the service's own
@@ -151,18 +117,7 @@ export async function benchScreening(): Promise<string> {
       { port: 0 },
     );
     const account = await stack.openAccount({ points: 10_000_000 });
-    const post = async (batch: readonly string[]): Promise<number> => {
-      const body = JSON.stringify({ items: batch.map((title) => ({ title })) });
-      const t0 = performance.now();
-      const response = await fetch(`${server.url}/v1/batch-screen`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${account.apiKey}` },
-        body,
-      });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`batch-screen answered ${response.status}`);
-      return performance.now() - t0;
-    };
+    const post = (batch: readonly string[]) => timedBatchScreen(server.url, account.apiKey, batch);
     const firstBatches: number[] = [];
     for (let i = 0; i < 5000; i += 1000) firstBatches.push(await post(titles.slice(i, i + 1000)));
     const newTitleBatches: number[] = [];
@@ -181,11 +136,16 @@ export async function benchScreening(): Promise<string> {
     const warm = createScreeningService(buildDataStores(stack.config), { refreshMs: 3_600_000 });
     const screener = warm.screener;
     const sourceRates = await engineRates(screener, titles);
-    const bundled = (await bundledService()).createScreeningService(buildDataStores(stack.config), {
-      refreshMs: 3_600_000,
-    });
+    const bundled = (await bundledScreeningService('screening-bench')).createScreeningService(
+      buildDataStores(stack.config),
+      {
+        refreshMs: 3_600_000,
+      },
+    );
     const bundleRates = await engineRates(bundled.screener, titles);
-    const withRefresh = (await bundledService()).createScreeningService(buildDataStores(stack.config));
+    const withRefresh = (await bundledScreeningService('screening-bench')).createScreeningService(
+      buildDataStores(stack.config),
+    );
     await engineRates(withRefresh.screener, titles.slice(0, 1000));
     const sustained = await sustainedRate(withRefresh.screener, titles, SUSTAINED_SECONDS);
     const load = os.loadavg()[0]!.toFixed(1);
