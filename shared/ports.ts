@@ -9,6 +9,7 @@ import type { Tier } from './metering/tiers';
 import type { DrawingKind, Market, MarkRecord, StatusCategory } from './marks/mark-record';
 import type { TroEntry } from './marks/tro-csv';
 import type { KeyFilter } from './marks/key-filter';
+import type { DataJobName, DataJobRun, DataJobState } from './data-jobs/jobs';
 
 export interface Account {
   accountId: string;
@@ -335,6 +336,26 @@ export interface DataBatchStore {
 /** Where data batches arrive: S3 in AWS, a folder locally. */
 export interface BlobStore {
   open(key: string): Promise<NodeJS.ReadableStream>;
+}
+
+/** A blob store the data jobs also write to: a fetched file is kept before it is read (never fetched twice). */
+export interface WritableBlobStore extends BlobStore {
+  /** The object's size in bytes, or undefined when there is no such object. */
+  size(key: string): Promise<number | undefined>;
+  /** Writes the whole object; a reader never sees it half written. */
+  put(key: string, body: Uint8Array, contentType?: string): Promise<void>;
+}
+
+/** What the scheduled data jobs remember between runs (shared/data-jobs/jobs.ts). */
+export interface DataJobStore {
+  get(job: DataJobName): Promise<DataJobState | undefined>;
+  /** Every job that has run at least once. */
+  all(): Promise<DataJobState[]>;
+  /**
+   * Records the run's end: the attempt always; success, data date and detail only when it succeeded. The job passes
+   * the data date it holds after the run (never older than the one it read at its start).
+   */
+  recordRun(run: DataJobRun): Promise<void>;
 }
 
 // ---- Logo search -------------------------------------------------------------------------------------------------
