@@ -346,6 +346,15 @@ export interface WritableBlobStore extends BlobStore {
   put(key: string, body: Uint8Array, contentType?: string): Promise<void>;
 }
 
+/**
+ * Where the data jobs' credentials come from: Secrets Manager in AWS, the environment on an operator's laptop.
+ * A secret's value never reaches a log, an error message or a stored record.
+ */
+export interface SecretSource {
+  /** The secret's value; throws when it is missing or empty (the message names the secret, never its value). */
+  read(name: string): Promise<string>;
+}
+
 /** What the scheduled data jobs remember between runs (shared/data-jobs/jobs.ts). */
 export interface DataJobStore {
   get(job: DataJobName): Promise<DataJobState | undefined>;
