@@ -342,8 +342,8 @@ export interface BlobStore {
 export interface WritableBlobStore extends BlobStore {
   /** The object's size in bytes, or undefined when there is no such object. */
   size(key: string): Promise<number | undefined>;
-  /** Writes the whole object; a reader never sees it half written. */
-  put(key: string, body: Uint8Array, contentType?: string): Promise<void>;
+  /** Writes the whole object, streamed; a reader never sees it half written. */
+  put(key: string, body: Uint8Array | NodeJS.ReadableStream): Promise<void>;
 }
 
 /**
@@ -361,7 +361,8 @@ export interface DataJobStore {
   /** Every job that has run at least once. */
   all(): Promise<DataJobState[]>;
   /**
-   * Records the run's end: the attempt always; success, data date and detail only when it succeeded. The job passes
+   * Records the run's end: the attempt, its detail and the data date always (a failed run may have applied some
+   * days); the success instant only when it succeeded. The job passes
    * the data date it holds after the run (never older than the one it read at its start).
    */
   recordRun(run: DataJobRun): Promise<void>;

@@ -44,15 +44,17 @@ export class DynamoDbDataJobStore implements DataJobStore {
     const values: Record<string, unknown> = { ':at': run.finishedAt, ':outcome': run.outcome };
     const sets = ['lastAttemptAt = :at', '#outcome = :outcome'];
     if (run.outcome === 'succeeded') {
-      sets.push('lastSuccessAt = :at', 'lastDetail = :detail');
-      values[':detail'] = run.detail;
-      if (run.appliedThrough) {
-        sets.push('appliedThrough = :through');
-        values[':through'] = run.appliedThrough;
-      }
+      sets.push('lastSuccessAt = :at');
     } else {
       sets.push('lastError = :error');
       values[':error'] = run.error ?? 'failed';
+    }
+    // A failed run may still have applied some days: its data date and detail are kept too.
+    sets.push('lastDetail = :detail');
+    values[':detail'] = run.detail;
+    if (run.appliedThrough) {
+      sets.push('appliedThrough = :through');
+      values[':through'] = run.appliedThrough;
     }
     const removeError = run.outcome === 'succeeded' ? ' REMOVE lastError' : '';
     await this.doc.send(
