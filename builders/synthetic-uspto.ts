@@ -1,7 +1,7 @@
 /**
  * Synthetic USPTO "Trademark Applications Daily XML" for scale tests and benchmarks:
  *   npx tsx builders/synthetic-uspto.ts --records N [--out path] [--seed S] [--dead-share 0.2] [--gzip]
- *     [--pending-share 0.4] [--date YYYYMMDD]   (default out: .local/synthetic/synthetic-uspto-N.xml[.gz])
+ *     [--pending-share 0.4] [--date YYYYMMDD] [--first-serial 60000000]   (default out: .local/synthetic/synthetic-uspto-N.xml[.gz])
  *
  * Input: the number of case-files, a seed and the share of dead marks.
  * Output: one daily XML file with the real sample's structure (data/uspto/daily-xml-sample/seed.xml: its DTD,
@@ -57,6 +57,7 @@ function cliOptions(argv: readonly string[]): CliOptions {
     deadShare: numberOf('--dead-share'),
     pendingShare: numberOf('--pending-share'),
     transactionDate: optionValue('--date'),
+    firstSerial: numberOf('--first-serial'),
     out: optionValue('--out') ?? defaultOut,
     gzip,
   };

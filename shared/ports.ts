@@ -366,6 +366,8 @@ export interface DataJobStore {
    * the data date it holds after the run (never older than the one it read at its start).
    */
   recordRun(run: DataJobRun): Promise<void>;
+  /** Sets the job's data date to `day` unless it already holds that day or a later one (a hand-over). */
+  startFrom(job: DataJobName, day: string): Promise<void>;
 }
 
 // ---- Logo search -------------------------------------------------------------------------------------------------

@@ -23,6 +23,8 @@ export interface SyntheticDailyXmlOptions {
   pendingShare?: number;
   /** The file's transaction date, YYYYMMDD. Fixed by default so output does not depend on the clock. */
   transactionDate?: string;
+  /** The first case file's serial (at least SYNTHETIC_FIRST_SERIAL): parts of one generated backfile hold distinct serials. */
+  firstSerial?: number;
 }
 
 export interface SyntheticDailyXmlSummary {
@@ -40,7 +42,16 @@ const CASE_FILES_PER_ACTION_KEY = 1000;
 const ACTION_KEYS = ['TX', 'IB'];
 
 function validated(options: SyntheticDailyXmlOptions): Required<SyntheticDailyXmlOptions> {
-  const { records, seed = 1, deadShare = 0.2, pendingShare = 0.4, transactionDate = '20250102' } = options;
+  const {
+    records,
+    seed = 1,
+    deadShare = 0.2,
+    pendingShare = 0.4,
+    transactionDate = '20250102',
+    firstSerial = SYNTHETIC_FIRST_SERIAL,
+  } = options;
+  if (!Number.isInteger(firstSerial) || firstSerial < SYNTHETIC_FIRST_SERIAL || firstSerial + records > 70_000_000)
+    throw new RangeError('firstSerial must keep every serial within 60000000-69999999 (never a real series)');
   if (!Number.isInteger(records) || records < 0 || records > SYNTHETIC_MAX_RECORDS) {
     throw new RangeError(`records must be an integer from 0 to ${SYNTHETIC_MAX_RECORDS}`);
   }
@@ -52,7 +63,7 @@ function validated(options: SyntheticDailyXmlOptions): Required<SyntheticDailyXm
     if (!(share >= 0 && share <= 1)) throw new RangeError(`${name} must be between 0 and 1`);
   }
   dayOf(transactionDate);
-  return { records, seed, deadShare, pendingShare, transactionDate };
+  return { records, seed, deadShare, pendingShare, transactionDate, firstSerial };
 }
 
 /**
@@ -63,7 +74,7 @@ export async function writeSyntheticDailyXml(
   sink: Writable,
   options: SyntheticDailyXmlOptions,
 ): Promise<SyntheticDailyXmlSummary> {
-  const { records, seed, deadShare, pendingShare, transactionDate } = validated(options);
+  const { records, seed, deadShare, pendingShare, transactionDate, firstSerial } = validated(options);
   const draw = drawFrom(seededRandom(seed));
   const context: CaseFileContext = {
     draw,
@@ -75,8 +86,8 @@ export async function writeSyntheticDailyXml(
     registered: 0,
     pending: 0,
     dead: 0,
-    firstSerial: String(SYNTHETIC_FIRST_SERIAL),
-    lastSerial: String(SYNTHETIC_FIRST_SERIAL + Math.max(records, 1) - 1),
+    firstSerial: String(firstSerial),
+    lastSerial: String(firstSerial + Math.max(records, 1) - 1),
     chars: 0,
   };
 
@@ -109,7 +120,7 @@ export async function writeSyntheticDailyXml(
     const roll = draw.random();
     const lifecycle: Lifecycle = roll < deadShare ? 'dead' : draw.random() < pendingShare ? 'pending' : 'registered';
     summary[lifecycle] += 1;
-    await append(caseFileXml(SYNTHETIC_FIRST_SERIAL + index, lifecycle, context));
+    await append(caseFileXml(firstSerial + index, lifecycle, context));
   }
   if (records > 0) await append('      </action-keys>\n');
   await append('    </file-segments>\n  </application-information>\n</trademark-applications-daily>\n');

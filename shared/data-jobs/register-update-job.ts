@@ -112,8 +112,12 @@ export async function checkWhole(blobs: WritableBlobStore, key: string): Promise
   return records;
 }
 
-/** The stored file, downloaded first when it is missing or not of the stated size. */
-async function stored(deps: RegisterJobDeps, file: PortalFile, key: string): Promise<boolean> {
+/** The stored file, downloaded first when it is missing or not of the stated size. True when it was downloaded. */
+export async function storeFile(
+  deps: { portal: Pick<UsptoPortal, 'download'>; blobs: WritableBlobStore },
+  file: PortalFile,
+  key: string,
+): Promise<boolean> {
   const size = await deps.blobs.size(key);
   if (size !== undefined && (file.fileSize === undefined || size === file.fileSize)) return false;
   const body = await deps.portal.download(file);
@@ -134,7 +138,7 @@ async function applyFile(deps: RegisterJobDeps, file: PortalFile): Promise<FileO
   const batch = await deps.stores.batches.get('US', 'marks', batchIdOf(file.dataDate, source));
   if (batch?.status === 'complete') return { ...outcome, action: 'already-applied' };
   try {
-    outcome.downloaded = await stored(deps, file, key);
+    outcome.downloaded = await storeFile(deps, file, key);
   } catch (error) {
     return { ...outcome, action: 'failed', reason: `download: ${(error as Error).message}` };
   }

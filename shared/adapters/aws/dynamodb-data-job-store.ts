@@ -2,6 +2,7 @@
  * The data jobs' state on DynamoDB, beside the batches they apply: table data-batches, `scope` = `jobs`,
  * `batchId` = the job's name. One item per job, updated at the end of every run.
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DataJobName, DataJobRun, DataJobState } from '../../data-jobs/jobs';
 import type { DataJobStore } from '../../ports';
@@ -66,5 +67,21 @@ export class DynamoDbDataJobStore implements DataJobStore {
         ExpressionAttributeValues: values,
       }),
     );
+  }
+
+  async startFrom(job: DataJobName, day: string): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { scope: SCOPE, batchId: job },
+          UpdateExpression: 'SET appliedThrough = :day',
+          ConditionExpression: 'attribute_not_exists(appliedThrough) OR appliedThrough < :day',
+          ExpressionAttributeValues: { ':day': day },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 }
