@@ -28,7 +28,15 @@ const partSchema = z.object({
 });
 
 export const backfileEventSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('list'), until: calendarDateSchema.optional() }),
+  // The state machine passes its execution's start instant; an operator may pass a date.
+  z.object({
+    action: z.literal('list'),
+    until: z
+      .string()
+      .transform((value) => value.slice(0, 10))
+      .pipe(calendarDateSchema)
+      .optional(),
+  }),
   z.object({ action: z.literal('fetch'), part: partSchema }),
   z.object({ action: z.literal('ingest'), key: z.string().min(1), asOf: calendarDateSchema }),
   z.object({
