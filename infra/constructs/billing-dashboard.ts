@@ -15,6 +15,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { DataJobName } from '../../shared/data-jobs/jobs';
 import { TIERS } from '../../shared/metering/tiers';
 import { OPERATIONS, STATUS_CLASSES, type ServiceMetrics } from './service-metrics';
 
@@ -24,6 +25,8 @@ export interface BillingDashboardProps {
   metrics: ServiceMetrics;
   ingest: IFunction;
   ingestDeadLetters: IQueue;
+  /** The scheduled data jobs whose successful runs the freshness widget shows. */
+  dataJobs?: readonly DataJobName[];
 }
 
 /** Widget titles, also what the tests look for. */
@@ -37,6 +40,7 @@ export const WIDGET_TITLES = {
   errorsByCode: 'Errors by code',
   latency: 'Latency percentiles (ms)',
   ingest: 'Ingest',
+  dataFreshness: 'Data freshness: successful data-job runs (none for 36 h raises the alarm)',
 } as const;
 
 export const LATENCY_STATISTICS = ['p50', 'p90', 'p99'] as const;
@@ -150,5 +154,16 @@ export class BillingDashboard extends Construct {
         height: 6,
       }),
     );
+    if (props.dataJobs?.length) {
+      this.dashboard.addWidgets(
+        new GraphWidget({
+          title: WIDGET_TITLES.dataFreshness,
+          left: props.dataJobs.map((job) => m.jobSucceeded(job)),
+          leftYAxis: { min: 0 },
+          width: 24,
+          height: 6,
+        }),
+      );
+    }
   }
 }

@@ -6,6 +6,8 @@
 import { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { FunctionName } from '../../functions/routes';
+import { JOB_SUCCEEDED_METRIC } from '../../shared/data-jobs/job-metrics';
+import type { DataJobName } from '../../shared/data-jobs/jobs';
 
 export const OPERATIONS = ['batch-screen', 'image-search'] as const satisfies readonly FunctionName[];
 export const STATUS_CLASSES = ['2xx', '4xx', '5xx'] as const;
@@ -76,5 +78,10 @@ export class ServiceMetrics {
       period,
       label: '',
     });
+  }
+
+  /** Successful runs of a data job (shared/data-jobs/job-metrics.ts): what the freshness alarm and widget watch. */
+  jobSucceeded(job: DataJobName, period = Duration.hours(6)): Metric {
+    return this.metric(JOB_SUCCEEDED_METRIC, { job }, 'Sum', period, `${job} succeeded`);
   }
 }

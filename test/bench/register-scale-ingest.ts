@@ -23,7 +23,7 @@ import { createTables } from '../../local/create-tables';
 import { freePort } from '../../local/dynamodb-local';
 import { localEnvironment } from '../../local/local-config';
 import { TABLES, type TableId } from '../../shared/tables/definitions';
-import { cpuSecondsOf, folderBytes, marksIngestArguments } from './bench-support';
+import { cpuSecondsOf, folderBytes, itemSize, marksIngestArguments } from './bench-support';
 
 const ROOT = path.join(__dirname, '../..');
 const TABLE_PREFIX = 'tmk-scale';
@@ -36,33 +36,6 @@ function peakRssOf(pid: number): number {
   } catch {
     return Number.NaN;
   }
-}
-
-/** DynamoDB's size of a number: about one byte per two significant digits, plus one. */
-function numberSize(text: string): number {
-  const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
-  return Math.ceil(Math.max(1, digits.length) / 2) + 1;
-}
-
-/** The size DynamoDB bills an attribute value by (developer guide, "Item sizes and formats"). */
-function valueSize(value: AttributeValue): number {
-  if (value.S !== undefined) return Buffer.byteLength(value.S);
-  if (value.N !== undefined) return numberSize(value.N);
-  if (value.B !== undefined) return value.B.length;
-  if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
-  if (value.SS !== undefined) return value.SS.reduce((sum, s) => sum + Buffer.byteLength(s), 0);
-  if (value.NS !== undefined) return value.NS.reduce((sum, n) => sum + numberSize(n), 0);
-  if (value.BS !== undefined) return value.BS.reduce((sum, b) => sum + b.length, 0);
-  if (value.L !== undefined) return 3 + value.L.reduce((sum, v) => sum + 1 + valueSize(v), 0);
-  if (value.M !== undefined)
-    return 3 + Object.entries(value.M).reduce((sum, [k, v]) => sum + 1 + Buffer.byteLength(k) + valueSize(v), 0);
-  return 0;
-}
-
-function itemSize(item: Record<string, AttributeValue>): number {
-  let size = 0;
-  for (const [name, value] of Object.entries(item)) size += Buffer.byteLength(name) + valueSize(value);
-  return size;
 }
 
 interface TableCount {

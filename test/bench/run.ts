@@ -7,6 +7,7 @@ import { benchIngest } from './ingest.bench';
 import { benchLogoSearch } from './logo-search.bench';
 import { benchImageSearch } from './image-search.bench';
 import { benchCustomer } from './customer.bench';
+import { benchDataJobs } from './data-jobs.bench';
 import { registerArgument, registerScaleBench } from './register-scale-screening.bench';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -21,6 +22,7 @@ const BENCHMARKS: [string, () => Promise<string>][] = [
   ['Logo search speed', () => benchLogoSearch()],
   ['Image search end to end', benchImageSearch],
   ['Account routes and bulk screening (customer)', benchCustomer],
+  ['Data jobs', benchDataJobs],
 ];
 
 async function main(): Promise<void> {
