@@ -77,8 +77,11 @@ export const FUNCTION_IDS = [
   'get-allowlist',
   'put-allowlist',
   'openapi',
+  'status',
   'docs',
   'ingest',
+  'register-update',
+  'register-backfile',
   'not-found',
 ] as const;
 export type FunctionId = (typeof FUNCTION_IDS)[number];

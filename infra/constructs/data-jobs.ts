@@ -41,13 +41,10 @@ export interface DataJobsProps {
   metrics: ServiceMetrics;
   registerUpdate: ApiFunction;
   registerBackfile: ApiFunction;
-  troDocket: ApiFunction;
+  /** The TRO docket job's function; without it, that job has no schedule or alarm here. */
+  troDocket?: ApiFunction;
   /** Where fetched files are kept (under fetched/) before they are applied. */
   batches: IBucket;
-  tables: { marks: import('aws-cdk-lib/aws-dynamodb').ITable } & Record<
-    string,
-    import('aws-cdk-lib/aws-dynamodb').ITable
-  >;
   alarmTopic: ITopic;
   logRetention: RetentionDays;
   logRemovalPolicy: RemovalPolicy;
@@ -65,7 +62,8 @@ export class DataJobs extends Construct {
 
   constructor(scope: Construct, id: string, props: DataJobsProps) {
     super(scope, id);
-    // Keys of outside services: values are put by an operator (infra/DEPLOY.md), never in the template.
+    // Keys of outside services: created with a random placeholder, the real values put by an operator
+    // (infra/DEPLOY.md), never in the template.
     this.usptoKey = new Secret(this, 'UsptoApiKey', {
       secretName: `${props.prefix}/data-jobs/uspto-api-key`,
       description: 'USPTO Open Data Portal API key (X-API-KEY) for the register jobs',
@@ -81,7 +79,8 @@ export class DataJobs extends Construct {
       job.fn.addEnvironment(JOB_ENV.batchesBucket, props.batches.bucketName);
       job.fn.addEnvironment(JOB_ENV.usptoSecretName, this.usptoKey.secretName);
       this.usptoKey.grantRead(job.fn);
-      // Fetched files: written and read under fetched/ only; listing tells a missing file (404) from a forbidden one.
+      // Fetched files: written and read under fetched/ only; listing (key names only) tells a missing file (404)
+      // from a forbidden one, which is how the job knows a file is not stored yet.
       job.grantObjectRead(props.batches, FETCHED_PREFIX);
       job.fn.addToRolePolicy(
         new PolicyStatement({
@@ -89,26 +88,20 @@ export class DataJobs extends Construct {
           resources: [props.batches.arnForObjects(`${FETCHED_PREFIX}*`)],
         }),
       );
-      job.fn.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['s3:ListBucket'],
-          resources: [props.batches.bucketArn],
-          conditions: { StringLike: { 's3:prefix': [`${FETCHED_PREFIX}*`] } },
-        }),
-      );
+      job.fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.batches.bucketArn] }));
     }
-    props.troDocket.fn.addEnvironment(COURTLISTENER_SECRET_ENV, this.courtListenerToken.secretName);
-    this.courtListenerToken.grantRead(props.troDocket.fn);
+    if (props.troDocket) {
+      props.troDocket.fn.addEnvironment(COURTLISTENER_SECRET_ENV, this.courtListenerToken.secretName);
+      this.courtListenerToken.grantRead(props.troDocket.fn);
+    }
 
     this.scheduleDeadLetters = new Queue(this, 'ScheduleDeadLetters', {
       retentionPeriod: Duration.days(14),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    const scheduled: [DataJobName, ApiFunction][] = [
-      ['uspto-daily', props.registerUpdate],
-      ['tro-docket', props.troDocket],
-    ];
+    const scheduled: [DataJobName, ApiFunction][] = [['uspto-daily', props.registerUpdate]];
+    if (props.troDocket) scheduled.push(['tro-docket', props.troDocket]);
     for (const [job, fn] of scheduled) {
       const definition = DATA_JOB_DEFINITIONS[job];
       if (!definition.schedule) continue;
@@ -146,6 +139,7 @@ export class DataJobs extends Construct {
       treatMissingData: TreatMissingData.BREACHING,
     });
     alarm.addAlarmAction(new SnsAction(props.alarmTopic));
+    alarm.addOkAction(new SnsAction(props.alarmTopic));
     return alarm;
   }
 

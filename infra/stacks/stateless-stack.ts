@@ -17,6 +17,7 @@ import { ClipEndpoint } from '../constructs/clip-endpoint';
 import { DEGRADED_INDEX_PREFIX } from '../constructs/data-buckets';
 import { TrademarkRestApi } from '../constructs/rest-api';
 import { IngestPipeline } from '../constructs/ingest-pipeline';
+import { DataJobs } from '../constructs/data-jobs';
 import { ServiceMetrics } from '../constructs/service-metrics';
 import { NativeModulesLayer } from '../constructs/native-modules-layer';
 import type { StatefulStack } from './stateful-stack';
@@ -52,6 +53,7 @@ export class StatelessStack extends Stack {
   /** The CLIP endpoint, only where CLIP is the primary logo embedder. */
   readonly clip?: ClipEndpoint;
   readonly ingestPipeline: IngestPipeline;
+  readonly dataJobs: DataJobs;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -76,6 +78,20 @@ export class StatelessStack extends Stack {
     this.ingestPipeline = this.createIngestPipeline(config, stateful);
     this.api = this.createRestApi(config, logRemovalPolicy);
     const alarms = this.createMonitoring(config, tables);
+    this.dataJobs = new DataJobs(this, 'DataJobs', {
+      prefix: config.prefix,
+      metrics: new ServiceMetrics(config.metricsNamespace, config.serviceName),
+      registerUpdate: this.functions['register-update'],
+      registerBackfile: this.functions['register-backfile'],
+      batches: Bucket.fromBucketAttributes(this, 'JobBatches', {
+        bucketArn: stateful.buckets.batches.bucketArn,
+        bucketName: stateful.buckets.batches.bucketName,
+      }),
+      alarmTopic: alarms.topic,
+      logRetention: config.logRetention,
+      logRemovalPolicy,
+      backfileConcurrency: 1,
+    });
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API, ending in the stage (paths then start with v1/)',
@@ -87,6 +103,12 @@ export class StatelessStack extends Stack {
     });
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingestPipeline.deadLetters.queueUrl });
     if (this.clip) new CfnOutput(this, 'ClipEndpointName', { value: this.clip.endpointName });
+    new CfnOutput(this, 'BackfileStateMachineArn', {
+      description: 'Start once to load the whole US register (infra/DEPLOY.md, The data jobs)',
+      value: this.dataJobs.backfile.stateMachineArn,
+    });
+    new CfnOutput(this, 'UsptoApiKeySecret', { value: this.dataJobs.usptoKey.secretName });
+    new CfnOutput(this, 'CourtListenerTokenSecret', { value: this.dataJobs.courtListenerToken.secretName });
   }
 
   /** One function per route, the ingest function and the not-found function, with their settings and environment. */
@@ -133,6 +155,22 @@ export class StatelessStack extends Stack {
       environment: image.environment,
       files: image.files,
     });
+    // The data jobs (docs/data-jobs.md): the ingest's memory and time, since they end in the same ingest.
+    const dataJob = {
+      tables,
+      memorySize: config.functions.ingest.memorySize,
+      timeout: config.functions.ingest.timeout,
+    };
+    const registerUpdate = new ApiFunction(this, 'RegisterUpdate', {
+      ...common,
+      ...dataJob,
+      functionId: 'register-update',
+    });
+    const registerBackfile = new ApiFunction(this, 'RegisterBackfile', {
+      ...common,
+      ...dataJob,
+      functionId: 'register-backfile',
+    });
     const notFound = new ApiFunction(this, 'NotFound', {
       ...common,
       functionId: 'not-found',
@@ -156,6 +194,7 @@ export class StatelessStack extends Stack {
       tables,
     });
     const openapi = new ApiFunction(this, 'OpenApi', { ...common, ...small, functionId: 'openapi' });
+    const status = new ApiFunction(this, 'Status', { ...common, ...small, functionId: 'status', tables });
     const docs = new ApiFunction(this, 'Docs', {
       ...common,
       ...small,
@@ -175,8 +214,11 @@ export class StatelessStack extends Stack {
       'get-allowlist': getAllowlist,
       'put-allowlist': putAllowlist,
       openapi,
+      status,
       docs,
       ingest,
+      'register-update': registerUpdate,
+      'register-backfile': registerBackfile,
       'not-found': notFound,
     };
   }
@@ -214,6 +256,9 @@ export class StatelessStack extends Stack {
     putAllowlist.grantTable(tables.allowlists, 'readWrite');
     putAllowlist.grantTable(tables.idempotency, 'readWrite');
     batchScreen.grantTable(tables['tro-brands'], 'read');
+    // The data status, no key: the batches, serial filters and job states (data-batches) and the TRO list.
+    this.functions.status.grantTable(tables['data-batches'], 'read');
+    this.functions.status.grantTable(tables['tro-brands'], 'read');
   }
 
   /** Image search: queries the vector indexes, reads the degraded indexes, invokes CLIP where it is the primary. */
@@ -233,8 +278,10 @@ export class StatelessStack extends Stack {
   private grantIngestAccess(stateful: StatefulStack): void {
     const ingest = this.functions.ingest;
     const tables = stateful.data.tables;
-    for (const id of ['marks', 'mark-keys', 'tro-brands', 'data-batches'] as const)
-      ingest.grantTable(tables[id], 'readWrite');
+    // The data jobs end in the same ingest (their bucket and secret grants are in DataJobs).
+    for (const writer of [ingest, this.functions['register-update'], this.functions['register-backfile']])
+      for (const id of ['marks', 'mark-keys', 'tro-brands', 'data-batches'] as const)
+        writer.grantTable(tables[id], 'readWrite');
     // Logo batches: images and manifests are read under incoming/ (the pipeline's grant), the primary embedder's
     // vectors go to the vector indexes, and the degraded index of the market is read, extended and written back.
     ingest.grantVectorIndexes(logoIndexArns(stateful), ['s3vectors:PutVectors']);
@@ -276,6 +323,7 @@ export class StatelessStack extends Stack {
         'get-allowlist': f['get-allowlist'].fn,
         'put-allowlist': f['put-allowlist'].fn,
         openapi: f.openapi.fn,
+        status: f.status.fn,
         docs: f.docs.fn,
       },
       notFound: f['not-found'].fn,
@@ -320,6 +368,7 @@ export class StatelessStack extends Stack {
       metrics,
       ingest: ingest.fn,
       ingestDeadLetters: this.ingestPipeline.deadLetters,
+      dataJobs: ['uspto-daily', 'tro-docket'],
     });
     return alarms;
   }

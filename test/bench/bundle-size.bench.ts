@@ -70,8 +70,12 @@ const MINIMAL_EVENTS: Record<FunctionId, unknown> = {
   'get-allowlist': apiEvent('GET', '/v1/allowlist'),
   'put-allowlist': apiEvent('PUT', '/v1/allowlist'),
   openapi: apiEvent('GET', '/v1/openapi.json'),
+  status: apiEvent('GET', '/v1/status'),
   docs: apiEvent('GET', '/docs'),
   'not-found': apiEvent('GET', '/nowhere'),
+  // A data job's cold start: a step of the backfile that fails validation before it calls anything.
+  'register-update': { since: 'not a date' },
+  'register-backfile': { action: 'none' },
   ingest: { Records: [{ s3: { bucket: { name: 'bench' }, object: { key: 'not-a-batch.txt' } } }] },
 };
 

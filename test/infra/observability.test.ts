@@ -56,7 +56,11 @@ describe('alarms', () => {
         'tmk-prod-get-allowlist-throttles',
         'tmk-prod-put-allowlist-throttles',
         'tmk-prod-openapi-throttles',
+        'tmk-prod-status-throttles',
         'tmk-prod-docs-throttles',
+        'tmk-prod-register-update-throttles',
+        'tmk-prod-register-backfile-throttles',
+        'tmk-prod-data-uspto-daily-stale',
         'tmk-prod-image-search-degraded-share',
         'tmk-prod-ingest-dead-letters',
         ...[
@@ -69,7 +73,10 @@ describe('alarms', () => {
           'get-allowlist',
           'put-allowlist',
           'openapi',
+          'status',
           'docs',
+          'register-update',
+          'register-backfile',
         ].map((f) => `tmk-prod-${f}-errors`),
         'tmk-prod-batch-screen-near-timeout',
         'tmk-prod-image-search-near-timeout',
@@ -159,8 +166,33 @@ describe('alarms', () => {
     for (const [, a] of resourcesOfType(prod.statelessJson, 'AWS::CloudWatch::Alarm')) {
       expect(a.Properties!.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(a.Properties!.OKActions).toEqual([{ Ref: topicId }]);
-      expect(a.Properties!.TreatMissingData).toBe('notBreaching');
+      // A freshness alarm's missing data is the very thing it watches for: a job with no successful run.
+      const freshness = String(a.Properties!.AlarmName).endsWith('-stale');
+      expect(a.Properties!.TreatMissingData).toBe(freshness ? 'breaching' : 'notBreaching');
     }
+  });
+
+  it('freshness: a scheduled data job with no successful run in 36 hours (six empty 6-hour periods)', () => {
+    const a = alarm(prod, 'tmk-prod-data-uspto-daily-stale');
+    expect(a.Properties).toMatchObject({
+      Metrics: [
+        {
+          MetricStat: {
+            Metric: {
+              MetricName: 'DataJobSucceeded',
+              Namespace: 'TrademarkRiskApi/prod',
+              Dimensions: expect.arrayContaining([{ Name: 'job', Value: 'uspto-daily' }, SERVICE]),
+            },
+            Period: 6 * 3600,
+            Stat: 'Sum',
+          },
+        },
+      ],
+      EvaluationPeriods: 6,
+      DatapointsToAlarm: 6,
+      Threshold: 1,
+      ComparisonOperator: 'LessThanThreshold',
+    });
   });
 
   it('5xx rate: API Gateway 5xx over requests of the REST API, above the environment threshold', () => {
@@ -239,6 +271,7 @@ describe('alarms', () => {
     ['get-allowlist', 'GetAllowlist'],
     ['put-allowlist', 'PutAllowlist'],
     ['openapi', 'OpenApi'],
+    ['status', 'Status'],
     ['docs', 'Docs'],
   ])('throttles of the %s function', (name, construct) => {
     expect(alarm(prod, `tmk-prod-${name}-throttles`).Properties).toEqual(
