@@ -10,6 +10,7 @@ export type FunctionName =
   | 'get-allowlist'
   | 'put-allowlist'
   | 'openapi'
+  | 'status'
   | 'docs';
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT';
@@ -29,6 +30,7 @@ export const PUBLIC_ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/allowlist', functionName: 'get-allowlist' },
   { method: 'PUT', path: '/v1/allowlist', functionName: 'put-allowlist' },
   { method: 'GET', path: '/v1/openapi.json', functionName: 'openapi' },
+  { method: 'GET', path: '/v1/status', functionName: 'status' },
   { method: 'GET', path: '/docs', functionName: 'docs' },
 ];
 

@@ -37,7 +37,7 @@ export async function startLocalService(options: {
           logoIndexDir: options.logoIndexDir,
         }),
       );
-      const [batchScreen, imageSearch, account, usage, getAllowlist, putAllowlist, openapi, docs, notFound] =
+      const [batchScreen, imageSearch, account, usage, getAllowlist, putAllowlist, openapi, status, docs, notFound] =
         await Promise.all([
           import('../functions/batch-screen/handler'),
           import('../functions/image-search/handler'),
@@ -46,6 +46,7 @@ export async function startLocalService(options: {
           import('../functions/get-allowlist/handler'),
           import('../functions/put-allowlist/handler'),
           import('../functions/openapi/handler'),
+          import('../functions/status/handler'),
           import('../functions/docs/handler'),
           import('../functions/not-found/handler'),
         ]);
@@ -57,6 +58,7 @@ export async function startLocalService(options: {
         'get-allowlist': getAllowlist.handler,
         'put-allowlist': putAllowlist.handler,
         openapi: openapi.handler,
+        status: status.handler,
         docs: docs.handler,
       };
       return { functions, fallback: notFound.handler };

@@ -110,6 +110,15 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
     response: 'openapi',
     public: true,
   },
+  status: {
+    summary: 'How fresh the data is',
+    description:
+      'Per market and source (marks, the TRO list, logos): the data date and id of the newest complete batch, how much is held, and the state of the jobs that keep it current. No key needed; the figures may be up to 30 s old (as_of says when they were read).',
+    tag: 'Reference',
+    errors: ['stores'],
+    response: 'status',
+    public: true,
+  },
   docs: {
     summary: 'The API reference page',
     description: 'This document rendered as a page, with a client to try each operation. No key needed.',
@@ -217,7 +226,7 @@ function operationObject(route: Route): Record<string, unknown> {
 
 const DESCRIPTION = `Trademark-risk screening of listing titles and logo search for cross-border sellers.
 
-**Authentication.** Every /v1 call carries \`Authorization: Bearer <API key>\` (keys look like \`tmk_<env>_<32 letters and digits>\`).
+**Authentication.** Every /v1 call but \`GET /v1/openapi.json\` and \`GET /v1/status\` carries \`Authorization: Bearer <API key>\` (keys look like \`tmk_<env>_<32 letters and digits>\`).
 
 **Points and tiers.** Tiers, lowest first: ${TIERS.join(' < ')}. ${PRICE_LIST.filter((p) => p.points > 0)
   .map(

@@ -58,7 +58,7 @@ export const ERROR_CATALOGUE: Record<string, CatalogueEntry> = {
 };
 
 /** The errors an operation can answer, by what it does. */
-export type ErrorGroup = 'auth' | 'metered' | 'body' | 'items' | 'image' | 'query' | 'allowlist';
+export type ErrorGroup = 'auth' | 'metered' | 'body' | 'items' | 'image' | 'query' | 'allowlist' | 'stores';
 
 const GROUPS: Record<ErrorGroup, readonly string[]> = {
   auth: [
@@ -85,6 +85,8 @@ const GROUPS: Record<ErrorGroup, readonly string[]> = {
   ],
   query: ['invalid_request'],
   allowlist: ['too_many_items'],
+  /** A route without a key that reads the stores. */
+  stores: ['internal_error', 'service_unavailable'],
 };
 
 /** The codes of the groups, by status, in ascending order of status. */

@@ -160,6 +160,84 @@ export const RESPONSE_SCHEMAS = {
       updated_at: { type: ['string', 'null'] },
     },
   }),
+  status: json({
+    type: 'object',
+    required: ['as_of', 'markets'],
+    properties: {
+      as_of: { ...string, format: 'date-time', description: 'When these figures were read (kept up to 30 s)' },
+      markets: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['market', 'sources'],
+          properties: {
+            market: { enum: ['US', 'CN'] },
+            sources: {
+              type: 'array',
+              description: 'US: marks, tro, logos; CN: marks, logos',
+              items: {
+                type: 'object',
+                required: ['source', 'data_as_of', 'batch', 'jobs'],
+                properties: {
+                  source: { enum: ['marks', 'tro', 'logos'] },
+                  data_as_of: {
+                    type: ['string', 'null'],
+                    format: 'date',
+                    description: 'The data date of the newest complete batch; null when there is none',
+                  },
+                  batch: { type: ['string', 'null'], description: 'The id of the newest complete batch' },
+                  records: {
+                    type: ['integer', 'null'],
+                    description:
+                      "marks: the count of the store's serial filter (the serials ingest added to it; a mark updated since the filter was last rebuilt counts again); null when the market has none",
+                  },
+                  brands: { ...integer, description: 'tro: brands on the TRO list' },
+                  cases: { ...integer, description: 'tro: distinct case numbers across those brands' },
+                  jobs: {
+                    type: 'array',
+                    description: 'The scheduled or hand-started jobs that keep this source current',
+                    items: {
+                      type: 'object',
+                      required: [
+                        'name',
+                        'description',
+                        'last_success_at',
+                        'last_attempt_at',
+                        'applied_through',
+                        'overdue',
+                        'last_error',
+                      ],
+                      properties: {
+                        name: string,
+                        description: string,
+                        last_success_at: { type: ['string', 'null'], format: 'date-time' },
+                        last_attempt_at: { type: ['string', 'null'], format: 'date-time' },
+                        applied_through: {
+                          type: ['string', 'null'],
+                          format: 'date',
+                          description: 'The last data date the job has applied, every day before it included',
+                        },
+                        overdue: {
+                          ...boolean,
+                          description:
+                            'A scheduled job without a successful run within its allowed hours (or never run); false for a job started by hand',
+                        },
+                        last_error: {
+                          type: ['string', 'null'],
+                          maxLength: 300,
+                          description: 'Why the last run failed; null when it succeeded',
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  }),
   openapi: json({ type: 'object', description: 'An OpenAPI 3.1 document' }),
   html: { mediaType: 'text/html', schema: { type: 'string' } },
 } as const;

@@ -63,7 +63,7 @@ it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM'
   expect(invalid.status).toBe(400);
   expect((await readJson(invalid)).error.code).toBe('invalid_request');
   expect((await fetch(`${base}/v2/anything`)).status).toBe(404);
-  // The account routes, the document and the docs page run in the real handlers as wired by npm start.
+  // The account routes, the document, the data status and the docs page run in the real handlers as wired by npm start.
   const bearer = { Authorization: `Bearer ${apiKey}` };
   expect(await readJson(await fetch(`${base}/v1/account`, { headers: bearer }))).toMatchObject({
     tier: 'professional',
@@ -75,6 +75,8 @@ it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM'
   });
   expect((await readJson(await fetch(`${base}/v1/allowlist`, { headers: bearer }))).brands).toEqual([]);
   expect((await readJson(await fetch(`${base}/v1/openapi.json`))).openapi).toBe('3.1.0');
+  const status = await readJson(await fetch(`${base}/v1/status`));
+  expect(status.markets[0].sources[0]).toMatchObject({ source: 'marks', data_as_of: '2026-11-22' });
   const script = await fetch(`${base}/docs/assets/api-reference.js`, { headers: { 'Accept-Encoding': 'gzip' } });
   expect([script.status, script.headers.get('content-encoding'), (await script.text()).length]).toEqual([
     200,

@@ -27,6 +27,7 @@ const CONSTRUCT_OF = {
   'get-allowlist': 'GetAllowlist',
   'put-allowlist': 'PutAllowlist',
   openapi: 'OpenApi',
+  status: 'Status',
   docs: 'Docs',
 } as const;
 const APP_FUNCTIONS = [
@@ -37,6 +38,7 @@ const APP_FUNCTIONS = [
   'GetAllowlist',
   'PutAllowlist',
   'OpenApi',
+  'Status',
   'Docs',
   'Ingest',
   'NotFound',
@@ -212,7 +214,7 @@ describe('functions', () => {
     expect(logGroup.DeletionPolicy).toBe('Delete');
   });
 
-  it.each(['BatchScreen', 'ImageSearch', 'Account', 'Usage', 'GetAllowlist', 'PutAllowlist', 'Ingest'])(
+  it.each(['BatchScreen', 'ImageSearch', 'Account', 'Usage', 'GetAllowlist', 'PutAllowlist', 'Status', 'Ingest'])(
     '%s gets every table name, each pointing at its own table',
     (construct) => {
       const variables = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!
@@ -282,6 +284,7 @@ describe('functions', () => {
       'GetAllowlist',
       'PutAllowlist',
       'OpenApi',
+      'Status',
       'Docs',
       'NotFound',
     ]) {
@@ -345,6 +348,10 @@ describe('least privilege', () => {
       'table:allowlists': readWrite,
       'table:idempotency': readWrite,
     });
+  });
+
+  it('the data status (no key): reads of data-batches and tro-brands only; no keys, no rate limit, no marks', () => {
+    expect(grantsOf(dev, 'Status')).toEqual({ ...tracing, 'table:data-batches': read, 'table:tro-brands': read });
   });
 
   it('the OpenAPI document and the docs page may only send traces, and have no table names', () => {

@@ -2,7 +2,7 @@
 import { buildApiHandler } from '../../shared/http/api-handler';
 import type { Operation } from '../../shared/http/types';
 import { batchScreenOperation } from '../../functions/batch-screen/handler';
-import { buildDataStores } from '../../shared/composition/data-stores';
+import { buildDataJobStore, buildDataStores } from '../../shared/composition/data-stores';
 import { buildLogoSearch } from '../../shared/composition/logo-search';
 import { createScreeningService } from '../../shared/screening/screening-service';
 import { imageSearchOperation } from '../../functions/image-search/handler';
@@ -15,6 +15,7 @@ import { getAllowlistOperation } from '../../functions/get-allowlist/handler';
 import { putAllowlistOperation } from '../../functions/put-allowlist/handler';
 import { handler as openapi } from '../../functions/openapi/handler';
 import { handler as docs } from '../../functions/docs/handler';
+import { statusHandler } from '../../functions/status/handler';
 import { buildAllowlistStore } from '../../shared/composition/allowlist';
 import type { TestStack } from './test-stack';
 
@@ -24,6 +25,7 @@ export async function startTestServer<Input, Output>(
   options: { timeoutMs?: number } = {},
 ): Promise<RunningServer> {
   const allowlists = buildAllowlistStore(stack.config);
+  const dataStores = buildDataStores(stack.config);
   const functions: Record<string, LambdaHttpHandler> = {
     'batch-screen': buildApiHandler(
       batchScreenOperation(
@@ -37,6 +39,11 @@ export async function startTestServer<Input, Output>(
     'get-allowlist': buildApiHandler(getAllowlistOperation(allowlists), stack.deps),
     'put-allowlist': buildApiHandler(putAllowlistOperation(allowlists, stack.deps.now), stack.deps),
     openapi,
+    status: statusHandler({
+      stores: { ...dataStores, jobs: buildDataJobStore(stack.config) },
+      logger: stack.deps.logger,
+      deadlineMarginMs: stack.config.http.deadlineMarginMs,
+    }),
     docs,
     'image-search': buildApiHandler(imageSearchOperation(buildLogoSearch(stack.config)), stack.deps),
   };

@@ -128,4 +128,15 @@ describe('the OpenAPI document', () => {
     expect(responses['403']!.description).toContain('`account_suspended`');
     expect(doc.paths['/v1/openapi.json']!.get!.security).toEqual([]);
   });
+
+  it('GET /v1/status: no key, no price, its failures only (500, 503), and the response schema', () => {
+    const status = doc.paths['/v1/status']!.get! as OpenApiOperation & Record<string, unknown>;
+    expect(status.security).toEqual([]);
+    expect(status['x-points-cost']).toBeUndefined();
+    expect(Object.keys(status.responses)).toEqual(['200', '500', '503']);
+    const schema = (status.responses['200'] as unknown as { content: Record<string, { schema: unknown }> }).content[
+      'application/json'
+    ]!.schema;
+    expect(schema).toMatchObject({ required: ['as_of', 'markets'] });
+  });
 });
