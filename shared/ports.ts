@@ -211,9 +211,9 @@ export interface MarkSummary {
 }
 
 export interface MarkWriteResult {
-  /** Records whose content changed (new, or different from what the store had). */
+  /** Records whose content changed (new, or different from what the store had), or that are filed under new keys. */
   written: number;
-  /** Records the store already had exactly (a re-run). */
+  /** Records the store already had exactly, under the same keys (a re-run). */
   unchanged: number;
   /** Records older than what the store has for that serial (an old batch run after a newer one). */
   stale: number;

@@ -6,6 +6,10 @@
  *   e:<joined>     the normalised text with spaces removed ("Coca-Cola" and "coca cola" are both e:cocacola)
  *   p:<skeleton>   a phonetic consonant skeleton of the joined Latin text, for misspellings and sound-alikes
  *                  ("Nikee" and "Nike" are both p:nk; "Addidas" and "Adidas" are both p:ads)
+ *   o:<owner>      the owner's name without its corporate form ("NIKE, INC." and "Nike Inc" are both o:nike), so
+ *                  that a plaintiff named in a court case finds the marks it owns (shared/data-jobs/tro-docket-job.ts)
+ *
+ * Screening looks up e: and p: keys only: a title's words never find a mark through its owner's name.
  */
 
 const MARK_SYMBOLS = /[™®©℠℗]/g;
@@ -212,10 +216,94 @@ export function phoneticKey(text: string): string | undefined {
 }
 
 /**
- * The keys a mark is filed under: its whole text, and for a mark that mixes scripts ("星河织造 XINGHE WEAVE")
- * each script's part on its own; its transliteration; and the phonetic key of every Latin form.
+ * Corporate forms dropped from the end of an owner's name, as the words normalizeText leaves of them ("L.L.C." is
+ * "l l c", "S.A." is "s a"). Dropped again and again: "Spin Master Co., Ltd." is "spin master".
  */
-export function lookupKeysOfMark(markText: string, transliteration?: string): string[] {
+const CORPORATE_FORMS: readonly string[] = [
+  'inc',
+  'incorporated',
+  'llc',
+  'l l c',
+  'llp',
+  'l l p',
+  'lp',
+  'l p',
+  'ltd',
+  'limited',
+  'co',
+  'company',
+  'corp',
+  'corporation',
+  'plc',
+  'gmbh',
+  'kg',
+  'ag',
+  'sa',
+  's a',
+  'sas',
+  'sarl',
+  'spa',
+  's p a',
+  'srl',
+  's r l',
+  'bv',
+  'b v',
+  'nv',
+  'n v',
+  'pty',
+  'pte',
+  'kk',
+  'k k',
+  'kabushiki kaisha',
+  'ltda',
+  'oy',
+  'ab',
+];
+const CORPORATE_FORM_ENDINGS = CORPORATE_FORMS.map((form) => ` ${form}`);
+/** The same in Chinese and Japanese names, written without spaces: 有限公司, 株式会社 (also in front). */
+const CJK_CORPORATE_SUFFIX = /(股份有限公司|有限责任公司|有限公司|株式会社|公司)$/u;
+const CJK_CORPORATE_PREFIX = /^株式会社/u;
+
+/**
+ * An owner's name as the owner index files it: normalizeText (case, accents, width, punctuation), then without a
+ * leading "the", and without trailing corporate forms and the "and" / "&" before them, repeatedly, as long as a word
+ * is left ("NIKE, INC." is "nike", "The Coca-Cola Company" is "coca cola", "Spin Master Ltd." is "spin master").
+ * Empty when nothing is left.
+ */
+export function normalizeOwner(owner: string): string {
+  let name = normalizeText(owner);
+  if (name.startsWith('the ') && name.length > 4) name = name.slice(4);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const ending of CORPORATE_FORM_ENDINGS) {
+      if (name.endsWith(ending) && name.length > ending.length) {
+        name = name.slice(0, -ending.length).replace(/ and$/, '');
+        changed = true;
+      }
+    }
+    const words = name.split(' ');
+    const last = words[words.length - 1]!;
+    const bare = last.replace(CJK_CORPORATE_SUFFIX, '').replace(CJK_CORPORATE_PREFIX, '');
+    if (bare !== last && bare) {
+      words[words.length - 1] = bare;
+      name = words.join(' ');
+      changed = true;
+    }
+  }
+  return name;
+}
+
+/** The owner-index key of an owner's name (`o:<normalizeOwner>`), or undefined when nothing is left of it. */
+export function ownerKeyOf(owner: string): string | undefined {
+  const name = normalizeOwner(owner);
+  return name ? `o:${name}` : undefined;
+}
+
+/**
+ * The keys a mark is filed under: its whole text, and for a mark that mixes scripts ("星河织造 XINGHE WEAVE")
+ * each script's part on its own; its transliteration; the phonetic key of every Latin form; and its owner's key.
+ */
+export function lookupKeysOfMark(markText: string, transliteration?: string, owner?: string): string[] {
   const keys = new Set<string>();
   const forms = [markText];
   const normalized = normalizeText(markText);
@@ -230,6 +318,8 @@ export function lookupKeysOfMark(markText: string, transliteration?: string): st
     const phonetic = phoneticKey(form);
     if (phonetic) keys.add(phonetic);
   }
+  const ownerKey = owner === undefined ? undefined : ownerKeyOf(owner);
+  if (ownerKey) keys.add(ownerKey);
   return [...keys];
 }
 

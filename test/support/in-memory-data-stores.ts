@@ -80,7 +80,7 @@ export class InMemoryMarkStore implements MarkStore {
         continue;
       }
       if (previous) for (const key of previous.keys) this.keys[market].get(key)?.delete(record.serial);
-      const keys = lookupKeysOfMark(record.markText, record.transliteration);
+      const keys = lookupKeysOfMark(record.markText, record.transliteration, record.owner);
       const stored: StoredMark = { record, keys, summary: summaryOf(record) };
       this.marks[market].set(record.serial, stored);
       for (const key of keys) {

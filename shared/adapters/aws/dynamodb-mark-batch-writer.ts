@@ -17,6 +17,12 @@ export function contentHashOf(record: MarkRecord): string {
     .slice(0, 22);
 }
 
+function sameKeys(stored: readonly string[] | undefined, computed: readonly string[]): boolean {
+  if (!stored || stored.length !== computed.length) return false;
+  const held = new Set(stored);
+  return computed.every((key) => held.has(key));
+}
+
 /**
  * Bytes of held joins (their JSON, and about 64 bytes of heap for each key they join) past which a batch writer
  * writes them all and starts again: memory stays bounded whatever the batch's size, and a batch that fits writes
@@ -104,7 +110,7 @@ class HeldJoins {
  *
  * For each chunk:
  *  1. Read what the store has of its serials (not what the sealed filter vouches is absent); skip the records the
- *     store has already (unchanged) or has newer (stale).
+ *     store has already, filed under the same keys (unchanged), or has newer (stale).
  *  2. A key that a stored mark leaves (its text changed) is rewritten at once, with what it was held to gain; so a
  *     key item never lists a stored mark under a key that mark has left.
  *  3. The keys that marks join are held back in memory and written at `finish`, or once MAX_HELD_JOIN_BYTES are
@@ -153,19 +159,13 @@ export class DynamoDbMarkBatchWriter implements MarkBatchWriter {
         result.stale++;
         continue;
       }
-      if (before && before.contentHash === contentHash) {
+      const lookupKeys = lookupKeysOfMark(record.markText, record.transliteration, record.owner);
+      // The same content filed under other keys (stored before a kind of key was added) is filed again.
+      if (before && before.contentHash === contentHash && sameKeys(before.lookupKeys, lookupKeys)) {
         result.unchanged++;
         continue;
       }
-      changed.push({
-        record,
-        state: {
-          markId,
-          batchDate: record.batchDate,
-          contentHash,
-          lookupKeys: lookupKeysOfMark(record.markText, record.transliteration),
-        },
-      });
+      changed.push({ record, state: { markId, batchDate: record.batchDate, contentHash, lookupKeys } });
     }
     if (changed.length === 0) return result;
 
