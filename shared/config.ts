@@ -55,6 +55,17 @@ const envSchema = z.object({
   SCREENING_WORK_BUDGET: positiveInt(180_000),
   /** Time kept back from the function's remaining time for the refund and the answer (the deadline margin). */
   DEADLINE_MARGIN_MS: positiveInt(1500),
+  /**
+   * The TRO docket job (functions/tro-docket): the Secrets Manager secret holding the CourtListener token, the API's
+   * origin, the courts searched (CourtListener ids, comma-separated, in order), and the requests one run may send.
+   */
+  COURTLISTENER_SECRET_NAME: z.string().min(1).optional(),
+  COURTLISTENER_BASE_URL: z.url().default('https://www.courtlistener.com'),
+  COURTLISTENER_COURTS: z
+    .string()
+    .regex(/^[a-z0-9]+( *, *[a-z0-9]+)*$/, 'CourtListener court ids separated by commas, e.g. ilnd,flsd')
+    .optional(),
+  COURTLISTENER_MAX_CALLS: positiveInt(30),
 });
 
 export interface AppConfig {
@@ -66,6 +77,13 @@ export interface AppConfig {
   tables: Record<TableId, string>;
   http: HttpConfig;
   screening: { refreshSeconds: number; workBudget: number };
+  courtListener: {
+    secretName?: string;
+    baseUrl: string;
+    /** Absent: the job's default list. */
+    courts?: string[];
+    maxCallsPerRun: number;
+  };
   logos: {
     indexDir: string;
     bucket?: string;
@@ -105,6 +123,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsNamespace: e.METRICS_NAMESPACE,
     tables,
     screening: { refreshSeconds: e.SCREENING_REFRESH_SECONDS, workBudget: e.SCREENING_WORK_BUDGET },
+    courtListener: {
+      ...(e.COURTLISTENER_SECRET_NAME ? { secretName: e.COURTLISTENER_SECRET_NAME } : {}),
+      baseUrl: e.COURTLISTENER_BASE_URL,
+      ...(e.COURTLISTENER_COURTS ? { courts: e.COURTLISTENER_COURTS.split(',').map((court) => court.trim()) } : {}),
+      maxCallsPerRun: e.COURTLISTENER_MAX_CALLS,
+    },
     logos: {
       indexDir: e.LOGO_INDEX_DIR ?? `${e.TMK_STATE_DIR}/indexes`,
       ...(e.LOGOS_BUCKET ? { bucket: e.LOGOS_BUCKET } : {}),
