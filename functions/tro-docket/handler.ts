@@ -15,8 +15,11 @@ import { runTroDocketJob, TRO_DOCKET_JOB, type TroDocketSummary } from '../../sh
 import { createLogger, createMetrics } from '../../shared/observability';
 import type { DataJobStore } from '../../shared/ports';
 
-/** Time kept back from the function's limit: no CourtListener call is started with less left than this. */
-const CALL_MARGIN_MS = 60_000;
+/**
+ * Time kept back from the function's limit: no CourtListener call is started with less left than this (one call's
+ * waits on 429, up to 90 s each between its four tries, fit in it).
+ */
+const CALL_MARGIN_MS = 5 * 60_000;
 
 const logger = createLogger('trademark-risk-tro-docket');
 const secrets = new SecretsManagerSource(new SecretsManagerClient({}));
