@@ -13,7 +13,9 @@ import { EnvironmentSecretSource } from '../shared/adapters/local/environment-se
 import { FileSystemBlobStore } from '../shared/adapters/local/filesystem-blob-store';
 import { buildDataJobStore, buildDataStores } from '../shared/composition/data-stores';
 import { loadConfig } from '../shared/config';
+import { CourtListener, COURTLISTENER_ORIGIN } from '../shared/data-jobs/court-listener';
 import { runRegisterUpdate, type RegisterJobSummary } from '../shared/data-jobs/register-update-job';
+import { runTroDocketJob, type TroDocketSummary } from '../shared/data-jobs/tro-docket-job';
 import { USPTO_PORTAL_ORIGIN, UsptoPortal } from '../shared/data-jobs/uspto-portal';
 import { isCalendarDate } from '../shared/marks/mark-record';
 import type { WritableBlobStore } from '../shared/ports';
@@ -40,8 +42,12 @@ export const CREDENTIAL_VARIABLES = {
   'courtlistener-token': 'COURTLISTENER_TOKEN',
 } as const;
 
+/** CourtListener requests one operator's run may send (the scheduled run has its own cap). */
+const OPERATOR_CALL_CAP = 200;
+
 export interface DataUpdateResult {
   register?: RegisterJobSummary;
+  docket?: TroDocketSummary;
   failures: string[];
 }
 
@@ -60,7 +66,7 @@ export async function runDataUpdateCli(
       bucket: { type: 'string' },
       files: { type: 'string', default: path.join('.local', 'batches') },
       'uspto-origin': { type: 'string', default: USPTO_PORTAL_ORIGIN },
-      'courtlistener-origin': { type: 'string' },
+      'courtlistener-origin': { type: 'string', default: COURTLISTENER_ORIGIN },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -102,6 +108,24 @@ export async function runDataUpdateCli(
     );
     if (register.outcome === 'failed') result.failures.push('uspto-daily');
     result.register = register;
+  }
+  if (o.job === 'all' || o.job === 'tro-docket') {
+    const docket = await runTroDocketJob({
+      courtListener: new CourtListener({
+        token: await secrets.read('courtlistener-token'),
+        origin: o['courtlistener-origin'],
+        maxCalls: OPERATOR_CALL_CAP,
+      }),
+      stores,
+      jobs,
+      holder: `data-update:${process.pid}`,
+    });
+    const c = docket.counts;
+    out(
+      `tro-docket ${docket.outcome}: ${docket.from} to ${docket.to}, ${c.newCases} new cases, ${c.marksFlagged} marks flagged, ${c.plaintiffsUnmatched} plaintiffs without marks, ${c.calls} calls${docket.error ? `: ${docket.error}` : ''}`,
+    );
+    if (docket.outcome === 'failed') result.failures.push('tro-docket');
+    result.docket = docket;
   }
   return result;
 }

@@ -82,6 +82,7 @@ export const FUNCTION_IDS = [
   'ingest',
   'register-update',
   'register-backfile',
+  'tro-docket',
   'not-found',
 ] as const;
 export type FunctionId = (typeof FUNCTION_IDS)[number];

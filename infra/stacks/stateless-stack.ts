@@ -83,6 +83,7 @@ export class StatelessStack extends Stack {
       metrics: new ServiceMetrics(config.metricsNamespace, config.serviceName),
       registerUpdate: this.functions['register-update'],
       registerBackfile: this.functions['register-backfile'],
+      troDocket: this.functions['tro-docket'],
       batches: Bucket.fromBucketAttributes(this, 'JobBatches', {
         bucketArn: stateful.buckets.batches.bucketArn,
         bucketName: stateful.buckets.batches.bucketName,
@@ -171,6 +172,7 @@ export class StatelessStack extends Stack {
       ...dataJob,
       functionId: 'register-backfile',
     });
+    const troDocket = new ApiFunction(this, 'TroDocket', { ...common, ...dataJob, functionId: 'tro-docket' });
     const notFound = new ApiFunction(this, 'NotFound', {
       ...common,
       functionId: 'not-found',
@@ -219,6 +221,7 @@ export class StatelessStack extends Stack {
       ingest,
       'register-update': registerUpdate,
       'register-backfile': registerBackfile,
+      'tro-docket': troDocket,
       'not-found': notFound,
     };
   }
@@ -282,6 +285,12 @@ export class StatelessStack extends Stack {
     for (const writer of [ingest, this.functions['register-update'], this.functions['register-backfile']])
       for (const id of ['marks', 'mark-keys', 'tro-brands', 'data-batches'] as const)
         writer.grantTable(tables[id], 'readWrite');
+    // The docket job reads marks by owner, merges into the TRO list and records its run (and the list's lock).
+    const troDocket = this.functions['tro-docket'];
+    troDocket.grantTable(tables['mark-keys'], 'read');
+    troDocket.grantTable(tables.marks, 'read');
+    troDocket.grantTable(tables['tro-brands'], 'readWrite');
+    troDocket.grantTable(tables['data-batches'], 'readWrite');
     // Logo batches: images and manifests are read under incoming/ (the pipeline's grant), the primary embedder's
     // vectors go to the vector indexes, and the degraded index of the market is read, extended and written back.
     ingest.grantVectorIndexes(logoIndexArns(stateful), ['s3vectors:PutVectors']);

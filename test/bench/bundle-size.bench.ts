@@ -76,6 +76,7 @@ const MINIMAL_EVENTS: Record<FunctionId, unknown> = {
   // A data job's cold start: a step of the backfile that fails validation before it calls anything.
   'register-update': { since: 'not a date' },
   'register-backfile': { action: 'none' },
+  'tro-docket': {},
   ingest: { Records: [{ s3: { bucket: { name: 'bench' }, object: { key: 'not-a-batch.txt' } } }] },
 };
 

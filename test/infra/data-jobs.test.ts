@@ -73,6 +73,23 @@ it('the backfile lists, fetches, ingests the stored parts through a distributed 
   );
 });
 
+it('the TRO docket job runs on its schedule and reads only its own token', () => {
+  const schedules = resourcesOfType(prod.statelessJson, 'AWS::Scheduler::Schedule');
+  const docket = schedules.find(
+    ([, s]) => s.Properties!.ScheduleExpression === DATA_JOB_DEFINITIONS['tro-docket'].schedule,
+  );
+  expect(describeValue(prod, (docket![1].Properties!.Target as { Arn: unknown }).Arn)).toContain(
+    functionLogicalId(prod.statelessJson, 'TroDocket'),
+  );
+  const grants = grantsOf(prod, 'TroDocket');
+  expect(Object.entries(grants).filter(([resource]) => resource.includes('Secret'))).toEqual([
+    [expect.stringContaining('CourtListenerToken'), ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']],
+  ]);
+  expect(grants['table:tro-brands']).toEqual(readWrite);
+  expect(grants['table:mark-keys']).not.toContain('dynamodb:PutItem');
+  expect(Object.values(grants).flat()).not.toContain('s3:PutObject');
+});
+
 it('the sources keep their keys in Secrets Manager, never in the template', () => {
   const secrets = resourcesOfType(prod.statelessJson, 'AWS::SecretsManager::Secret');
   expect(secrets.map(([, s]) => s.Properties!.Name).sort()).toEqual([

@@ -60,7 +60,9 @@ describe('alarms', () => {
         'tmk-prod-docs-throttles',
         'tmk-prod-register-update-throttles',
         'tmk-prod-register-backfile-throttles',
+        'tmk-prod-tro-docket-throttles',
         'tmk-prod-data-uspto-daily-stale',
+        'tmk-prod-data-tro-docket-stale',
         'tmk-prod-image-search-degraded-share',
         'tmk-prod-ingest-dead-letters',
         ...[
@@ -77,6 +79,7 @@ describe('alarms', () => {
           'docs',
           'register-update',
           'register-backfile',
+          'tro-docket',
         ].map((f) => `tmk-prod-${f}-errors`),
         'tmk-prod-batch-screen-near-timeout',
         'tmk-prod-image-search-near-timeout',
