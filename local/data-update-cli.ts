@@ -34,6 +34,9 @@ Schedule A cases of the court dockets (CourtListener).
   --uspto-origin URL           the portal (default ${USPTO_PORTAL_ORIGIN})
   --courtlistener-origin URL   CourtListener (default https://www.courtlistener.com)
 
+A docket run sends at most COURTLISTENER_MAX_CALLS requests (30 by default: CourtListener allows a token 125 a
+day, docs/data-jobs.md), courts from COURTLISTENER_COURTS, as the scheduled run does.
+
 Credentials come from the environment, never from a flag: USPTO_API_KEY (api.uspto.gov, X-API-KEY) and
 COURTLISTENER_TOKEN. Tables: those of a running \`npm start\`, or deployed ones named in the environment.`;
 
@@ -41,9 +44,6 @@ export const CREDENTIAL_VARIABLES = {
   'uspto-api-key': 'USPTO_API_KEY',
   'courtlistener-token': 'COURTLISTENER_TOKEN',
 } as const;
-
-/** CourtListener requests one operator's run may send (the scheduled run has its own cap). */
-const OPERATOR_CALL_CAP = 200;
 
 export interface DataUpdateResult {
   register?: RegisterJobSummary;
@@ -110,16 +110,19 @@ export async function runDataUpdateCli(
     result.register = register;
   }
   if (o.job === 'all' || o.job === 'tro-docket') {
-    const docket = await runTroDocketJob({
-      courtListener: new CourtListener({
-        token: await secrets.read('courtlistener-token'),
-        origin: o['courtlistener-origin'],
-        maxCalls: OPERATOR_CALL_CAP,
-      }),
-      stores,
-      jobs,
-      holder: `data-update:${process.pid}`,
-    });
+    const docket = await runTroDocketJob(
+      {
+        courtListener: new CourtListener({
+          token: await secrets.read('courtlistener-token'),
+          origin: o['courtlistener-origin'],
+          maxCalls: config.courtListener.maxCallsPerRun,
+        }),
+        stores,
+        jobs,
+        holder: `data-update:${process.pid}`,
+      },
+      config.courtListener.courts ? { courts: config.courtListener.courts } : {},
+    );
     const c = docket.counts;
     out(
       `tro-docket ${docket.outcome}: ${docket.from} to ${docket.to}, ${c.newCases} new cases, ${c.marksFlagged} marks flagged, ${c.plaintiffsUnmatched} plaintiffs without marks, ${c.calls} calls${docket.error ? `: ${docket.error}` : ''}`,

@@ -1,7 +1,8 @@
 /**
  * `npm run data:update` in process against DynamoDB Local and a local stand-in for the USPTO portal (the remote
- * service has no local form: test/support/fake-uspto-portal.ts): the operator's catch-up applies the days asked
- * for, a second run applies nothing, and a missing credential is named without guessing.
+ * service has no local form: test/support/fake-uspto-portal.ts) and for CourtListener (fake-courtlistener.ts): the
+ * operator's catch-up applies the days asked for, a second run applies nothing, a docket run makes a plaintiff's mark
+ * a TRO brand, and a missing credential is named without guessing.
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -9,6 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { DAILY_PRODUCT } from '../../../shared/data-jobs/uspto-portal';
 import { runDataUpdateCli } from '../../../local/data-update-cli';
+import { Readable } from 'node:stream';
+import { buildDataStores } from '../../../shared/composition/data-stores';
+import { ingestBatch } from '../../../shared/ingest/ingest-batch';
+import { startFakeCourtListener, type FakeCourtListener } from '../../support/fake-courtlistener';
 import { startFakePortal, type FakePortal } from '../../support/fake-uspto-portal';
 import { createTestStack, type TestStack } from '../../support/test-stack';
 import { tinyZip } from '../../unit/marks/batch-test-inputs';
@@ -19,10 +24,12 @@ const SEED = readFileSync(path.join(__dirname, '../../fixtures/uspto/daily-xml-s
 let stack: TestStack;
 let portal: FakePortal;
 let files: string;
+let courtListener: FakeCourtListener;
 
 beforeAll(async () => {
   stack = await createTestStack();
   portal = await startFakePortal(API_KEY);
+  courtListener = await startFakeCourtListener('cl-cli-token');
   files = await mkdtemp(path.join(os.tmpdir(), 'fetched-'));
   portal.published.push({
     product: DAILY_PRODUCT,
@@ -34,6 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await portal.close();
+  await courtListener.close();
 });
 
 const argv = (...extra: string[]) => [
@@ -75,4 +83,47 @@ it('names the missing credential, and refuses a date that is not one', async () 
   await expect(
     runDataUpdateCli(['--since', '2026-02-30'], stack.env, () => undefined, { secretEnv: {} }),
   ).rejects.toThrow('--since must be a date written YYYY-MM-DD');
+});
+
+it("a docket run makes the plaintiff's registered mark a TRO brand", async () => {
+  const stores = buildDataStores(stack.config);
+  const mark = {
+    serial: 'US-CLI-1',
+    mark: 'Glimmerquill',
+    nice: ['16'],
+    is_live: true,
+    owner: 'Glimmerquill Pens, LLC',
+    drawing_kind: 'word',
+  };
+  await ingestBatch(stores, {
+    kind: 'marks-jsonl',
+    market: 'US',
+    input: Readable.from([JSON.stringify(mark)]),
+    batchDate: '2026-11-20',
+    source: 'cli-owner-test',
+    holder: 'test',
+  });
+  courtListener.dockets.push({
+    docketId: 9101,
+    caseName: 'Glimmerquill Pens LLC v. The Partnerships and Unincorporated Associations Identified on Schedule "A"',
+    docketNumber: '1:26-cv-09101',
+    courtId: 'ilnd',
+    dateFiled: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10),
+    parties: [{ name: 'Glimmerquill Pens LLC', types: ['Plaintiff'] }],
+  });
+  const lines: string[] = [];
+
+  const result = await runDataUpdateCli(
+    ['--job', 'tro-docket', '--courtlistener-origin', courtListener.origin],
+    { ...stack.env, COURTLISTENER_COURTS: 'ilnd' },
+    (line) => lines.push(line),
+    { secretEnv: { COURTLISTENER_TOKEN: 'cl-cli-token' } },
+  );
+
+  expect(result?.failures).toEqual([]);
+  expect(lines.at(-1)).toMatch(/^tro-docket succeeded: .* 1 new cases, 1 marks flagged, 0 plaintiffs without marks/);
+  expect((await stores.tro.all()).map((b) => [b.brand, b.caseNumbers])).toContainEqual([
+    'Glimmerquill',
+    ['1:26-cv-09101'],
+  ]);
 });
