@@ -2,9 +2,10 @@
  * `npm start` as a user runs it: a child process that starts DynamoDB Local and the server, prints a working key
  * and curl lines, answers over HTTP, and on SIGTERM stops everything it started.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { readJson } from '../support/test-server';
 
 const ROOT = path.join(__dirname, '../..');
@@ -84,6 +85,17 @@ it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM'
     expect.any(Number),
   ]);
   expect(banner).toContain(`API reference (try each call there): ${base}/docs`);
+  // The README's first screen: its curl line, run as written against this npm start, answers what it shows.
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const firstCurl = /```sh\n(curl [\s\S]*?)```\s*```json\n([\s\S]*?)```/.exec(readme)!;
+  const { stdout } = await promisify(execFile)(
+    'bash',
+    ['-e', '-c', firstCurl[1]!.replaceAll('http://127.0.0.1:3000', base)],
+    {
+      env: { PATH: process.env.PATH ?? '', TMK_API_KEY: apiKey },
+    },
+  );
+  expect(JSON.parse(stdout)).toEqual(JSON.parse(firstCurl[2]!));
 
   const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
