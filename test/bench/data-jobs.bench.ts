@@ -10,8 +10,6 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import { writeSyntheticDailyXml } from '../../builders/synthetic-uspto/daily-xml';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 import { createDynamoDbClients } from '../../shared/adapters/aws/dynamodb-client';
 import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob-store';
@@ -19,9 +17,9 @@ import { buildDataJobStore, buildDataStores } from '../../shared/composition/dat
 import { fetchPart, handOver, ingestPart, planBackfile } from '../../shared/data-jobs/backfile';
 import { runRegisterUpdate } from '../../shared/data-jobs/register-update-job';
 import { BACKFILE_PRODUCT, DAILY_PRODUCT, UsptoPortal } from '../../shared/data-jobs/uspto-portal';
+import { generatedDailyZip as generatedZip } from '../support/generated-daily-zip';
 import { startFakePortal } from '../support/fake-uspto-portal';
 import { createTestStack } from '../support/test-stack';
-import { tinyZip } from '../unit/marks/batch-test-inputs';
 import { itemSize, machineLine } from './bench-support';
 
 const DAY_RECORDS = 4_000;
@@ -32,18 +30,6 @@ const REGISTER_CASE_FILES = 12_000_000;
 /** On-demand write request units, us-east-1, per million (the price the Ingest section uses). */
 const USD_PER_MILLION_WRITES = 0.625;
 const FIRST = 60_000_000;
-
-async function generatedZip(records: number, seed: number, firstSerial: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  });
-  await writeSyntheticDailyXml(sink, { records, seed, firstSerial });
-  return tinyZip([{ name: 'data.xml', data: Buffer.concat(chunks), deflate: true }]);
-}
 
 class WriteCounter {
   items = 0;

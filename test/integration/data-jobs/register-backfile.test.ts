@@ -6,8 +6,6 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import { writeSyntheticDailyXml } from '../../../builders/synthetic-uspto/daily-xml';
 import { FileSystemBlobStore } from '../../../shared/adapters/local/filesystem-blob-store';
 import { buildDataJobStore, buildDataStores } from '../../../shared/composition/data-stores';
 import { fetchPart, handOver, ingestPart, planBackfile } from '../../../shared/data-jobs/backfile';
@@ -15,25 +13,13 @@ import { runRegisterUpdate } from '../../../shared/data-jobs/register-update-job
 import { BACKFILE_PRODUCT, DAILY_PRODUCT, UsptoPortal } from '../../../shared/data-jobs/uspto-portal';
 import type { IngestStores } from '../../../shared/ingest/ingest-batch';
 import type { DataJobStore } from '../../../shared/ports';
+import { generatedDailyZip as generatedZip } from '../../support/generated-daily-zip';
 import { startFakePortal, type FakePortal } from '../../support/fake-uspto-portal';
 import { createTestStack } from '../../support/test-stack';
-import { tinyZip } from '../../unit/marks/batch-test-inputs';
 
 const API_KEY = 'portal-test-key-backfile';
 const PART_RECORDS = 200;
 const FIRST = 60_000_000;
-
-async function generatedZip(records: number, seed: number, firstSerial: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  });
-  await writeSyntheticDailyXml(sink, { records, seed, firstSerial });
-  return tinyZip([{ name: 'annual.xml', data: Buffer.concat(chunks), deflate: true }]);
-}
 
 let portal: FakePortal;
 let stores: IngestStores;
