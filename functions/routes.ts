@@ -9,6 +9,7 @@ export type FunctionName =
   | 'usage'
   | 'get-allowlist'
   | 'put-allowlist'
+  | 'feedback'
   | 'openapi'
   | 'status'
   | 'docs';
@@ -29,6 +30,7 @@ export const PUBLIC_ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/usage', functionName: 'usage' },
   { method: 'GET', path: '/v1/allowlist', functionName: 'get-allowlist' },
   { method: 'PUT', path: '/v1/allowlist', functionName: 'put-allowlist' },
+  { method: 'POST', path: '/v1/feedback', functionName: 'feedback' },
   { method: 'GET', path: '/v1/openapi.json', functionName: 'openapi' },
   { method: 'GET', path: '/v1/status', functionName: 'status' },
   { method: 'GET', path: '/docs', functionName: 'docs' },

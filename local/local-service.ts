@@ -37,19 +37,31 @@ export async function startLocalService(options: {
           logoIndexDir: options.logoIndexDir,
         }),
       );
-      const [batchScreen, imageSearch, account, usage, getAllowlist, putAllowlist, openapi, status, docs, notFound] =
-        await Promise.all([
-          import('../functions/batch-screen/handler'),
-          import('../functions/image-search/handler'),
-          import('../functions/account/handler'),
-          import('../functions/usage/handler'),
-          import('../functions/get-allowlist/handler'),
-          import('../functions/put-allowlist/handler'),
-          import('../functions/openapi/handler'),
-          import('../functions/status/handler'),
-          import('../functions/docs/handler'),
-          import('../functions/not-found/handler'),
-        ]);
+      const [
+        batchScreen,
+        imageSearch,
+        account,
+        usage,
+        getAllowlist,
+        putAllowlist,
+        openapi,
+        status,
+        docs,
+        notFound,
+        feedback,
+      ] = await Promise.all([
+        import('../functions/batch-screen/handler'),
+        import('../functions/image-search/handler'),
+        import('../functions/account/handler'),
+        import('../functions/usage/handler'),
+        import('../functions/get-allowlist/handler'),
+        import('../functions/put-allowlist/handler'),
+        import('../functions/openapi/handler'),
+        import('../functions/status/handler'),
+        import('../functions/docs/handler'),
+        import('../functions/not-found/handler'),
+        import('../functions/feedback/handler'),
+      ]);
       const functions = {
         'batch-screen': batchScreen.handler,
         'image-search': imageSearch.handler,
@@ -57,6 +69,7 @@ export async function startLocalService(options: {
         usage: usage.handler,
         'get-allowlist': getAllowlist.handler,
         'put-allowlist': putAllowlist.handler,
+        feedback: feedback.handler,
         openapi: openapi.handler,
         status: status.handler,
         docs: docs.handler,

@@ -10,6 +10,7 @@ import type { DrawingKind, Market, MarkRecord, StatusCategory } from './marks/ma
 import type { TroEntry } from './marks/tro-csv';
 import type { KeyFilter } from './marks/key-filter';
 import type { DataJobName, DataJobRun, DataJobState } from './data-jobs/jobs';
+import type { FeedbackRecord } from './feedback/feedback';
 
 export interface Account {
   accountId: string;
@@ -165,6 +166,14 @@ export interface AllowlistStore {
   get(accountId: string): Promise<Allowlist | undefined>;
   /** Replaces the account's whole list. */
   put(accountId: string, brands: readonly string[], now: Date): Promise<Allowlist>;
+}
+
+/** Sellers' reports on screening results (shared/feedback/feedback.ts), kept per account. */
+export interface FeedbackStore {
+  /** Stores a new report; never replaces one (ids are unique). */
+  add(record: FeedbackRecord): Promise<void>;
+  /** Every account's reports made at or after `since` (an operator's export: a full read of the table). */
+  all(options?: { since?: Date }): AsyncIterable<FeedbackRecord>;
 }
 
 export interface StoredResponse {

@@ -13,6 +13,7 @@ import { imageSearchRequestSchema } from '../image-search/schema';
 import { usageQuerySchema } from '../usage/schema';
 import { accountQuerySchema } from '../account/schema';
 import { putAllowlistRequestSchema } from '../put-allowlist/schema';
+import { feedbackRequestSchema } from '../feedback/schema';
 import { ERROR_CATALOGUE, errorCodesOf, type ErrorGroup } from './error-catalogue';
 import { RESPONSE_SCHEMAS } from './response-schemas';
 
@@ -35,6 +36,8 @@ interface OperationSpec {
   example?: unknown;
   idempotent?: boolean;
   public?: boolean;
+  /** The success status when it is not 200 (201: created). */
+  status?: 201;
 }
 
 /** What each route is, in words and schemas. Keyed by function name: every route has one (a test checks). */
@@ -101,6 +104,25 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
     errors: ['auth', 'body', 'allowlist'],
     response: 'allowlist',
     example: { brands: ['Anker', 'Soundcore'] },
+  },
+  feedback: {
+    summary: 'Report a wrong screening result',
+    description:
+      'Reports one screening result as a false alarm, a missed brand or the wrong mark: the batch-screen call by its request id and the item by its index (or a watched item by its id), with the title as it was screened. Kept with your account, never shown to another; reports are read by people and become labelled examples when the screening model is next fitted (they do not change answers at once). Free of charge, every tier.',
+    tag: 'Screening',
+    body: feedbackRequestSchema,
+    errors: ['auth', 'body', 'idempotent'],
+    response: 'feedback',
+    status: 201,
+    example: {
+      request_id: '5f0c6d1e-8a4b-4c1e-9d2f-0b7e6a3c1d22',
+      item_index: 1,
+      title: 'Stainless steel apple slicer',
+      kind: 'false_alarm',
+      top_conflict: 'APPLE',
+      note: 'apple is the fruit here',
+    },
+    idempotent: true,
   },
   openapi: {
     summary: 'This document',
@@ -207,8 +229,8 @@ function operationObject(route: Route): Record<string, unknown> {
         }
       : {}),
     responses: {
-      '200': {
-        description: 'Success',
+      [String(spec.status ?? 200)]: {
+        description: spec.status === 201 ? 'Created' : 'Success',
         ...(price && price.points > 0
           ? {
               headers: {
@@ -235,7 +257,7 @@ const DESCRIPTION = `Trademark-risk screening of listing titles and logo search 
   )
   .join(
     '; ',
-  )}; account, usage and allowlist calls are free on every tier. Refused requests (4xx) and failures (5xx) cost nothing. Successful metered calls carry \`X-Points-Cost\` and \`X-Points-Balance\`.
+  )}; account, usage, allowlist and feedback calls are free on every tier. Refused requests (4xx) and failures (5xx) cost nothing. Successful metered calls carry \`X-Points-Cost\` and \`X-Points-Balance\`.
 
 **Errors.** One shape everywhere: \`{"error": {"code", "message", "request_id", "details"?}}\`. \`Accept-Language: zh\` gives messages in Chinese.
 

@@ -58,7 +58,16 @@ export const ERROR_CATALOGUE: Record<string, CatalogueEntry> = {
 };
 
 /** The errors an operation can answer, by what it does. */
-export type ErrorGroup = 'auth' | 'metered' | 'body' | 'items' | 'image' | 'query' | 'allowlist' | 'stores';
+export type ErrorGroup =
+  | 'auth'
+  | 'metered'
+  | 'body'
+  | 'items'
+  | 'image'
+  | 'query'
+  | 'allowlist'
+  | 'stores'
+  | 'idempotent';
 
 const GROUPS: Record<ErrorGroup, readonly string[]> = {
   auth: [
@@ -85,6 +94,8 @@ const GROUPS: Record<ErrorGroup, readonly string[]> = {
   ],
   query: ['invalid_request'],
   allowlist: ['too_many_items'],
+  /** A free write that takes an Idempotency-Key. */
+  idempotent: ['idempotency_key_in_progress', 'idempotency_key_reused'],
   /** A route without a key that reads the stores. */
   stores: ['internal_error', 'service_unavailable'],
 };

@@ -160,6 +160,14 @@ export const RESPONSE_SCHEMAS = {
       updated_at: { type: ['string', 'null'] },
     },
   }),
+  feedback: json({
+    type: 'object',
+    required: ['id', 'created_at'],
+    properties: {
+      id: { type: 'string', description: 'The stored report, e.g. fb_20261128061502123_k3J9aQ0pLz' },
+      created_at: { type: 'string', format: 'date-time' },
+    },
+  }),
   status: json({
     type: 'object',
     required: ['as_of', 'markets'],

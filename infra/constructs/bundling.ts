@@ -76,6 +76,7 @@ export const FUNCTION_IDS = [
   'usage',
   'get-allowlist',
   'put-allowlist',
+  'feedback',
   'openapi',
   'status',
   'docs',

@@ -162,39 +162,26 @@ export class StatelessStack extends Stack {
       memorySize: config.functions.ingest.memorySize,
       timeout: config.functions.ingest.timeout,
     };
-    const registerUpdate = new ApiFunction(this, 'RegisterUpdate', {
-      ...common,
-      ...dataJob,
-      functionId: 'register-update',
-    });
-    const registerBackfile = new ApiFunction(this, 'RegisterBackfile', {
-      ...common,
-      ...dataJob,
-      functionId: 'register-backfile',
-    });
-    const troDocket = new ApiFunction(this, 'TroDocket', { ...common, ...dataJob, functionId: 'tro-docket' });
+    const job = (id: string, functionId: FunctionId) =>
+      new ApiFunction(this, id, { ...common, ...dataJob, functionId });
+    const registerUpdate = job('RegisterUpdate', 'register-update');
+    const registerBackfile = job('RegisterBackfile', 'register-backfile');
+    const troDocket = job('TroDocket', 'tro-docket');
     const notFound = new ApiFunction(this, 'NotFound', {
       ...common,
       functionId: 'not-found',
       memorySize: 256,
       timeout: config.functions.api.timeout,
     });
-    // The account routes: the same chain (key, rate limit), no charge, small functions.
+    // The account routes and feedback: the same chain (key, rate limit), no charge, small functions.
     const small = { memorySize: 256, timeout: config.functions.api.timeout };
-    const account = new ApiFunction(this, 'Account', { ...common, ...small, functionId: 'account', tables });
-    const usage = new ApiFunction(this, 'Usage', { ...common, ...small, functionId: 'usage', tables });
-    const getAllowlist = new ApiFunction(this, 'GetAllowlist', {
-      ...common,
-      ...small,
-      functionId: 'get-allowlist',
-      tables,
-    });
-    const putAllowlist = new ApiFunction(this, 'PutAllowlist', {
-      ...common,
-      ...small,
-      functionId: 'put-allowlist',
-      tables,
-    });
+    const keyed = (id: string, functionId: FunctionId) =>
+      new ApiFunction(this, id, { ...common, ...small, functionId, tables });
+    const account = keyed('Account', 'account');
+    const usage = keyed('Usage', 'usage');
+    const getAllowlist = keyed('GetAllowlist', 'get-allowlist');
+    const putAllowlist = keyed('PutAllowlist', 'put-allowlist');
+    const feedback = keyed('Feedback', 'feedback');
     const openapi = new ApiFunction(this, 'OpenApi', { ...common, ...small, functionId: 'openapi' });
     const status = new ApiFunction(this, 'Status', { ...common, ...small, functionId: 'status', tables });
     const docs = new ApiFunction(this, 'Docs', {
@@ -215,6 +202,7 @@ export class StatelessStack extends Stack {
       usage,
       'get-allowlist': getAllowlist,
       'put-allowlist': putAllowlist,
+      feedback,
       openapi,
       status,
       docs,
@@ -258,6 +246,12 @@ export class StatelessStack extends Stack {
     getAllowlist.grantTable(tables.allowlists, 'read');
     putAllowlist.grantTable(tables.allowlists, 'readWrite');
     putAllowlist.grantTable(tables.idempotency, 'readWrite');
+    // Feedback: the key, the rate limit, its Idempotency-Key and the reports; nothing else.
+    const feedback = this.functions.feedback;
+    feedback.grantTable(tables['api-keys'], 'read');
+    feedback.grantTable(tables['rate-limits'], 'readWrite');
+    feedback.grantTable(tables.idempotency, 'readWrite');
+    feedback.grantTable(tables.feedback, 'readWrite');
     batchScreen.grantTable(tables['tro-brands'], 'read');
     // The data status, no key: the batches, serial filters and job states (data-batches) and the TRO list.
     this.functions.status.grantTable(tables['data-batches'], 'read');
@@ -331,6 +325,7 @@ export class StatelessStack extends Stack {
         usage: f.usage.fn,
         'get-allowlist': f['get-allowlist'].fn,
         'put-allowlist': f['put-allowlist'].fn,
+        feedback: f.feedback.fn,
         openapi: f.openapi.fn,
         status: f.status.fn,
         docs: f.docs.fn,

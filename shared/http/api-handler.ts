@@ -78,7 +78,7 @@ export function buildApiHandler<Input, Output>(operation: Operation<Input, Outpu
         signal: deadline.signal,
         outcomes: state.outcomes,
       });
-      return jsonResponse(200, output);
+      return jsonResponse(operation.successStatus ?? 200, output);
     } catch (error) {
       // Whatever the work threw once its deadline had passed, the deadline is why: 503 after the refund.
       if (deadline.signal.aborted) throw new WorkAbortedError(operation.name);

@@ -22,6 +22,8 @@ export interface Operation<Input, Output> {
   name: string;
   /** POST unless given. A GET reads no body: its input comes from the query string alone. */
   method?: 'GET' | 'POST' | 'PUT';
+  /** 200 unless given; 201 for an operation that creates a resource (feedback). */
+  successStatus?: 200 | 201;
   minTier: Tier;
   schema: z.ZodType<Input>;
   /** Scalar fields that may also come as query parameters, with how to read them from the query string. */

@@ -35,7 +35,8 @@ export type TableId =
   | 'marks'
   | 'mark-keys'
   | 'tro-brands'
-  | 'data-batches';
+  | 'data-batches'
+  | 'feedback';
 
 export const TABLES: readonly TableDefinition[] = [
   {
@@ -100,6 +101,13 @@ export const TABLES: readonly TableDefinition[] = [
       'Every ingested data batch (running or complete, counts, data_as_of, CN coverage) and the per-market ingest lock.',
     partitionKey: { name: 'scope', type: 'S' },
     sortKey: { name: 'batchId', type: 'S' },
+  },
+  {
+    id: 'feedback',
+    purpose:
+      "Sellers' reports on screening results (false alarm, missed brand, wrong mark), per account, by a time-ordered id.",
+    partitionKey: { name: 'accountId', type: 'S' },
+    sortKey: { name: 'feedbackId', type: 'S' },
   },
 ];
 

@@ -69,6 +69,7 @@ const MINIMAL_EVENTS: Record<FunctionId, unknown> = {
   usage: apiEvent('GET', '/v1/usage'),
   'get-allowlist': apiEvent('GET', '/v1/allowlist'),
   'put-allowlist': apiEvent('PUT', '/v1/allowlist'),
+  feedback: apiEvent('POST', '/v1/feedback'),
   openapi: apiEvent('GET', '/v1/openapi.json'),
   status: apiEvent('GET', '/v1/status'),
   docs: apiEvent('GET', '/docs'),

@@ -26,6 +26,7 @@ const CONSTRUCT_OF = {
   usage: 'Usage',
   'get-allowlist': 'GetAllowlist',
   'put-allowlist': 'PutAllowlist',
+  feedback: 'Feedback',
   openapi: 'OpenApi',
   status: 'Status',
   docs: 'Docs',
@@ -37,6 +38,7 @@ const APP_FUNCTIONS = [
   'Usage',
   'GetAllowlist',
   'PutAllowlist',
+  'Feedback',
   'OpenApi',
   'Status',
   'Docs',
@@ -214,19 +216,26 @@ describe('functions', () => {
     expect(logGroup.DeletionPolicy).toBe('Delete');
   });
 
-  it.each(['BatchScreen', 'ImageSearch', 'Account', 'Usage', 'GetAllowlist', 'PutAllowlist', 'Status', 'Ingest'])(
-    '%s gets every table name, each pointing at its own table',
-    (construct) => {
-      const variables = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!
-        .Environment.Variables as Record<string, unknown>;
-      for (const table of TABLES) {
-        expect([tableEnvVar(table.id), describeValue(dev, variables[tableEnvVar(table.id)])]).toEqual([
-          tableEnvVar(table.id),
-          `table-name:${table.id}`,
-        ]);
-      }
-    },
-  );
+  it.each([
+    'BatchScreen',
+    'ImageSearch',
+    'Account',
+    'Usage',
+    'GetAllowlist',
+    'PutAllowlist',
+    'Feedback',
+    'Status',
+    'Ingest',
+  ])('%s gets every table name, each pointing at its own table', (construct) => {
+    const variables = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!
+      .Environment.Variables as Record<string, unknown>;
+    for (const table of TABLES) {
+      expect([tableEnvVar(table.id), describeValue(dev, variables[tableEnvVar(table.id)])]).toEqual([
+        tableEnvVar(table.id),
+        `table-name:${table.id}`,
+      ]);
+    }
+  });
 
   it("gives batch-screen the environment's screening refresh interval, and only batch-screen", () => {
     const variablesOf = (construct: string) =>
@@ -283,6 +292,7 @@ describe('functions', () => {
       'Usage',
       'GetAllowlist',
       'PutAllowlist',
+      'Feedback',
       'OpenApi',
       'Status',
       'Docs',
@@ -346,6 +356,14 @@ describe('least privilege', () => {
     expect(grantsOf(dev, 'PutAllowlist')).toEqual({
       ...freeChain,
       'table:allowlists': readWrite,
+      'table:idempotency': readWrite,
+    });
+  });
+
+  it('feedback: the key, the rate limit, its Idempotency-Key records and the feedback table; nothing else', () => {
+    expect(grantsOf(dev, 'Feedback')).toEqual({
+      ...freeChain,
+      'table:feedback': readWrite,
       'table:idempotency': readWrite,
     });
   });

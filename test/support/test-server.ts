@@ -13,6 +13,8 @@ import { accountOperation } from '../../functions/account/handler';
 import { usageOperation } from '../../functions/usage/handler';
 import { getAllowlistOperation } from '../../functions/get-allowlist/handler';
 import { putAllowlistOperation } from '../../functions/put-allowlist/handler';
+import { feedbackOperation } from '../../functions/feedback/handler';
+import { buildFeedbackStore } from '../../shared/composition/feedback';
 import { handler as openapi } from '../../functions/openapi/handler';
 import { handler as docs } from '../../functions/docs/handler';
 import { statusHandler } from '../../functions/status/handler';
@@ -38,6 +40,7 @@ export async function startTestServer<Input, Output>(
     usage: buildApiHandler(usageOperation(stack.deps.ledger, stack.deps.now), stack.deps),
     'get-allowlist': buildApiHandler(getAllowlistOperation(allowlists), stack.deps),
     'put-allowlist': buildApiHandler(putAllowlistOperation(allowlists, stack.deps.now), stack.deps),
+    feedback: buildApiHandler(feedbackOperation(buildFeedbackStore(stack.config), stack.deps.now), stack.deps),
     openapi,
     status: statusHandler({
       stores: { ...dataStores, jobs: buildDataJobStore(stack.config) },
