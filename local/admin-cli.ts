@@ -5,6 +5,7 @@
  */
 // Lambda runs Node 22; locally the SDK's notice about an older Node is noise.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../shared/config';
 import { buildDependencies } from '../shared/composition/metering';
@@ -21,6 +22,8 @@ import {
   usageByKeyAndDay,
 } from '../shared/metering/account-admin';
 import { buildAllowlistStore } from '../shared/composition/allowlist';
+import { buildFeedbackStore } from '../shared/composition/feedback';
+import { exportFeedback } from '../shared/feedback/feedback-export';
 import { putAllowlistRequestSchema, distinctBrands } from '../functions/put-allowlist/schema';
 import { issuesOf } from '../shared/http/validate-input';
 import { resolveEnvironment, targetEnvironment, type EnvironmentSource } from './target-environment';
@@ -46,6 +49,8 @@ const HELP = `Usage: npm run admin -- <command> [options]
   resume         --account ACCOUNT_ID --reason TEXT
   rotate-key     --account ACCOUNT_ID --key-id KEY_ID [--grace 24h]   new key; the old one works for the grace
   allowlist      --account ACCOUNT_ID [--set "Brand A,Brand B" | --clear]   the account's own brands
+  feedback export --out FILE [--since DATE]                sellers' reports as labelled examples (JSON lines)
+                                                           for npm run train:screen -- --feedback FILE
 
 Targets the tables of a running \`npm start\`, or deployed tables named in the environment.`;
 
@@ -94,10 +99,12 @@ const OPTIONS = {
   grace: { type: 'string' },
   set: { type: 'string' },
   clear: { type: 'boolean' },
+  out: { type: 'string' },
+  since: { type: 'string' },
 } as const;
 
 function parseOptions(args: string[]) {
-  return parseArgs({ args, options: OPTIONS, strict: true }).values;
+  return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: true });
 }
 
 function tierOf(value: string | undefined): Tier {
@@ -108,7 +115,9 @@ function tierOf(value: string | undefined): Tier {
 /** What every command gets: its options, the tables to act on, the time of the call and where to print. */
 interface CommandContext {
   command: string;
-  o: ReturnType<typeof parseOptions>;
+  o: ReturnType<typeof parseOptions>['values'];
+  /** Words after the command (`feedback export`); only commands that take them accept any. */
+  words: string[];
   config: ReturnType<typeof loadConfig>;
   deps: ReturnType<typeof buildDependencies>;
   now: Date;
@@ -280,19 +289,32 @@ const COMMANDS: Record<string, Command> = {
     });
     return json(saved.brands);
   },
+  feedback: async ({ words, o, config, now, json }) => {
+    if (words.join(' ') !== 'export') throw new Error('usage: feedback export --out FILE [--since DATE]');
+    const out = required(o.out, 'out');
+    const since = o.since ? dateOf(o.since, 'since', false) : undefined;
+    if (since && since > now) throw new Error('--since must not be in the future');
+    const exported = await exportFeedback(buildFeedbackStore(config).all(since ? { since } : {}));
+    writeFileSync(out, exported.lines.map((line) => `${line}\n`).join(''));
+    return json({ out, examples: exported.lines.length, exported: exported.exported, skipped: exported.skipped });
+  },
 };
+
+/** The commands that take words after their name. */
+const TAKES_WORDS = new Set(['feedback']);
 
 /** Parses the options, connects to the tables and runs the command named first. */
 export async function runAdmin(argv: string[], env: EnvironmentSource, print: (line: string) => void): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help') return print(HELP);
-  const o = parseOptions(rest);
+  const { values: o, positionals: words } = parseOptions(rest);
+  if (words.length > 0 && !TAKES_WORDS.has(command)) throw new Error(`unexpected argument "${words[0]}"`);
   const config = loadConfig(resolveEnvironment(env));
   const deps = buildDependencies(config);
   const json = (value: unknown) => print(JSON.stringify(value, null, 2));
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!run) throw new Error(`unknown command "${command}"\n\n${HELP}`);
-  return run({ command, o, config, deps, now: new Date(), print, json });
+  return run({ command, o, words, config, deps, now: new Date(), print, json });
 }
 
 if (require.main === module) {
