@@ -9,6 +9,8 @@
  *     with a quantity or joined by "and" after "for", a dual-use word of another kind before a product word, a
  *     common term); labelled by labelOf. The train titles are matched against the registered corpus plus the common
  *     terms of goods that hold a word no word list knows, each as a mark ("PCI Express": termMarkBatch).
+ *     Sellers' reports exported by `npm run admin -- feedback export` (data/screening/feedback/*.jsonl, or
+ *     `--feedback FILE`) join train, each its mark's matches labelled as reported (screening/feedback-examples.ts).
  *  3. builders/screening/fit-trees.py (sklearn under /usr/bin/python3, fixed seed): gradient-boosted trees fitted
  *     on train; the depth and least leaf size with the lowest log loss on validation, and the fewest of their trees
  *     within 1% of that loss (each tree costs every match its walk). Cross-fitting: the train split's own titles,
@@ -31,18 +33,24 @@
  * the same data from another seed: a change whose figures move less than a change of seed moves them is not shown by
  * one fit (BENCHMARKS.md, "This session" of 2026-11-27: the cross-fit log loss moved by 0.003).
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { FEATURE_COUNT, FEATURE_NAMES } from '../shared/screening/brand-use-features';
-import { BrandUseModel, type TreeData } from '../shared/screening/brand-use-model';
+import { FEATURE_NAMES } from '../shared/screening/brand-use-features';
+import { shippedBrandUseModel, type TreeData } from '../shared/screening/brand-use-model';
+import {
+  FEEDBACK_WEIGHT,
+  feedbackExamples,
+  feedbackFiles,
+  feedbackMarkBatch,
+  readFeedback,
+} from './screening/feedback-examples';
+import { checkFitter, type FittedTrees, fitTrees, provisional } from './screening/fit-model';
 import {
   CROSS_FIT_FOLDS,
-  crossFitFold,
   featureFingerprint,
   holdOutSet,
+  loadCorpus,
   REGISTER_SLICE,
   splitTitles,
   SPLIT_SEED,
@@ -77,8 +85,6 @@ const OUT = path.resolve(argument('--out') ?? SHIPPED_OUT);
  */
 const REGISTER_ARGUMENT = argument('--register');
 const REGISTER = REGISTER_ARGUMENT === 'none' ? null : (REGISTER_ARGUMENT ?? REGISTER_SLICE);
-const PYTHON = '/usr/bin/python3';
-const FIT_TREES = path.join(__dirname, 'screening/fit-trees.py');
 const TREE_SEED = Number(argument('--tree-seed') ?? 20261125);
 if (!Number.isSafeInteger(TREE_SEED) || TREE_SEED < 0) throw new Error('--tree-seed: a whole number 0 or more');
 /**
@@ -88,118 +94,62 @@ if (!Number.isSafeInteger(TREE_SEED) || TREE_SEED < 0) throw new Error('--tree-s
 const SHAPE = argument('--shape')?.split(',').map(Number);
 if (SHAPE && (SHAPE.length !== 2 || !SHAPE.every((n) => Number.isSafeInteger(n) && n > 0)))
   throw new Error('--shape: DEPTH,LEAF, two whole numbers');
+const FIT_OPTIONS = { seed: TREE_SEED, ...(SHAPE ? { shape: SHAPE } : {}) };
 /**
  * `--no-cross-fit`: the scaling and thresholds on validation alone, without the five fold fits (the marketplace
  * hold-out models of `npm run eval:screen -- --hold-out`: a third of the fitting on two cores).
  */
 const NO_CROSS_FIT = process.argv.includes('--no-cross-fit');
+/**
+ * `--feedback FILE` (repeatable): sellers' reports as `npm run admin -- feedback export` writes them; without it,
+ * every data/screening/feedback/*.jsonl; `--feedback none` for none. Added to train (feedback-examples.ts).
+ */
+const FEEDBACK_ARGUMENTS = process.argv.flatMap((arg, i) => (arg === '--feedback' ? [process.argv[i + 1] ?? ''] : []));
+const NO_FEEDBACK = FEEDBACK_ARGUMENTS.includes('none');
 const MEDIUM_FALSE_ALARMS = 0.02;
 const HIGH_FALSE_ALARMS = 0.005;
 const NOMINATIVE = FEATURE_NAMES.indexOf('cue_nominative');
+
+/**
+ * The reports' train examples (builders/screening/feedback-examples.ts), matched against the train corpus plus the
+ * marks they name, and what the model file records of them: the files with their SHA-256, the counts, the weight.
+ */
+async function feedbackOf(): Promise<{ examples: LabelledExample[]; record?: Record<string, unknown> }> {
+  const files = NO_FEEDBACK ? [] : feedbackFiles(FEEDBACK_ARGUMENTS);
+  if (files.length === 0) return { examples: [] };
+  const { reports, files: read } = readFeedback(files);
+  const batch = feedbackMarkBatch(reports);
+  const corpus = await loadCorpus(
+    'registered',
+    {},
+    { termMarks: true, register: REGISTER, ...(batch ? { extra: { batch, source: 'feedback-marks' } } : {}) },
+  );
+  const current = shippedBrandUseModel();
+  const found = await feedbackExamples(corpus.screener, reports, (f) => current.probability(f) >= current.medium);
+  const kinds = Object.fromEntries(
+    ['false_alarm', 'missed_brand', 'wrong_mark'].map((k) => [k, reports.filter((r) => r.kind === k).length]),
+  );
+  return {
+    examples: found.examples,
+    record: {
+      files: read,
+      reports: reports.length,
+      kinds,
+      used: found.used,
+      unmatched: found.unmatched,
+      examples: { total: found.examples.length, positive: found.examples.filter((e) => e.label === 1).length },
+      weight: FEEDBACK_WEIGHT,
+      featuresSha256: featureFingerprint(found.examples),
+      accounts: new Set(reports.map((r) => r.provenance.account)).size,
+      rule: `each report's mark (a false alarm's unquoted mark: the matches model ${current.version} raises at 中 or above) labelled as reported, in every fold's fit, ${FEEDBACK_WEIGHT} rows each; the reports' marks added to the train corpus as live word marks, classes from their titles`,
+    },
+  };
+}
 
 function hashOf(titles: readonly LabelledTitle[]): string {
   return createHash('sha256')
     .update(titles.map((t) => `${t.set}\t${t.id}\t${t.title}\t${t.brand}`).join('\n'))
     .digest('hex');
-}
-
-interface FittedTrees {
-  init: number;
-  learningRate: number;
-  trees: TreeData[];
-  platt: { a: number; b: number };
-  chosen: {
-    depth: number;
-    minSamplesLeaf: number;
-    trees: number;
-    validationLogLoss: number;
-    calibratedLogLoss: number;
-    validationScaledOnCrossFit: number;
-    crossFitLogLoss: number;
-    crossFitScaledOnValidation: number;
-  };
-  tried: unknown;
-  params: Record<string, number | number[]>;
-  /** The cross-fit titles' matches, in order, each scored by trees fitted without its fold. */
-  crossFitMargins: number[];
-}
-
-/** In every fold's fit: a train example of a brand group no cross-fit title belongs to. */
-const EVERY_FOLD = 255;
-
-function writeMatrix(dir: string, name: string, examples: readonly LabelledExample[], crossFit?: Set<string>): void {
-  const x = new Float64Array(examples.length * FEATURE_COUNT);
-  examples.forEach((e, i) => {
-    x.set(e.features, i * FEATURE_COUNT);
-  });
-  writeFileSync(path.join(dir, `${name}.f64`), Buffer.from(x.buffer));
-  writeFileSync(path.join(dir, `${name}.y`), Uint8Array.from(examples.map((e) => e.label)));
-  writeFileSync(path.join(dir, `${name}.w`), Buffer.from(Float64Array.from(examples.map((e) => e.weight ?? 1)).buffer));
-  if (crossFit)
-    writeFileSync(
-      path.join(dir, `${name}.fold`),
-      Uint8Array.from(examples.map((e) => (crossFit.has(e.title.group) ? crossFitFold(e.title.group) : EVERY_FOLD))),
-    );
-}
-
-/**
- * Fails at once, with what to install, when the fitter cannot run: the features of the train titles take minutes to
- * compute, and a missing scikit-learn would otherwise show only after them, as a Python traceback.
- */
-function checkFitter(): void {
-  try {
-    execFileSync(PYTHON, ['-c', 'import sklearn, numpy'], { stdio: 'ignore' });
-  } catch {
-    throw new Error(
-      `npm run train:screen fits its trees with scikit-learn under ${PYTHON}, which cannot import it: on Debian, apt-get install python3-sklearn`,
-    );
-  }
-}
-
-/**
- * The trees fitted on train, their number and depth chosen on validation, the cross-fit titles scored out of fold
- * and the margin scaled on validation and those together (fit-trees.py).
- */
-function fitTrees(
-  train: readonly LabelledExample[],
-  validation: readonly LabelledExample[],
-  crossFit: readonly LabelledExample[],
-): FittedTrees {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'brand-use-'));
-  const groups = new Set(crossFit.map((e) => e.title.group));
-  try {
-    writeMatrix(dir, 'train', train, groups);
-    writeMatrix(dir, 'validation', validation);
-    writeMatrix(dir, 'crossfit', crossFit, groups);
-    writeFileSync(
-      path.join(dir, 'meta.json'),
-      JSON.stringify({
-        features: FEATURE_COUNT,
-        seed: TREE_SEED,
-        folds: crossFit.length > 0 ? CROSS_FIT_FOLDS : 0,
-        ...(SHAPE ? { shape: SHAPE } : {}),
-      }),
-    );
-    const out = execFileSync(PYTHON, [FIT_TREES, dir], {
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' },
-    });
-    return JSON.parse(out) as FittedTrees;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function provisional(fitted: FittedTrees): BrandUseModel {
-  return new BrandUseModel({
-    ...fitted,
-    version: 'provisional',
-    features: FEATURE_NAMES,
-    thresholds: { medium: 0.5, high: 0.9 },
-    trainedOn: {},
-  });
 }
 
 /** Leaf values to 7 significant digits for the data file; thresholds stay exact (a rounded one could cross a value). */
@@ -291,7 +241,8 @@ async function main(): Promise<void> {
   const { corpus, trainCorpus, made, trainTitles, validationTitles, train, validation, crossFitTitles } = examples;
   const trainRemovedIds = new Set(splits.train.removed.map((t) => t.id));
 
-  const fitted = fitTrees(train, validation, crossFit);
+  const feedback = await feedbackOf();
+  const fitted = fitTrees([...train, ...feedback.examples], validation, crossFit, FIT_OPTIONS);
   const { medium, high } = thresholdsOn(removedTitlesOfBoth(fitted, splits, examples));
 
   const trees = fitted.trees.map(compactTree);
@@ -332,6 +283,7 @@ async function main(): Promise<void> {
       trainExamples: { total: train.length, positive: train.filter((e) => e.label === 1).length },
       trainSha256: hashOf(trainTitles),
       trainFeaturesSha256: featureFingerprint(train),
+      ...(feedback.record ? { feedback: feedback.record } : {}),
       validationTitles: {
         branded: splits.validation.branded.length,
         brandRemoved: splits.validation.removed.length,
@@ -363,7 +315,7 @@ async function main(): Promise<void> {
   };
   writeFileSync(OUT, `${JSON.stringify(model)}\n`);
   console.log(
-    `model ${version}: ${train.length} examples (${model.trainedOn.trainExamples.positive} brand uses), ${trees.length} trees of depth ${fitted.chosen.depth} (leaves of ${fitted.chosen.minSamplesLeaf}+), thresholds 中 ${model.thresholds.medium} 高 ${model.thresholds.high}; ${((Date.now() - started) / 1000).toFixed(1)} s -> ${path.relative(process.cwd(), OUT)}`,
+    `model ${version}: ${train.length} examples${feedback.examples.length ? ` and ${feedback.examples.length} from sellers' reports` : ''} (${model.trainedOn.trainExamples.positive} brand uses), ${trees.length} trees of depth ${fitted.chosen.depth} (leaves of ${fitted.chosen.minSamplesLeaf}+), thresholds 中 ${model.thresholds.medium} 高 ${model.thresholds.high}; ${((Date.now() - started) / 1000).toFixed(1)} s -> ${path.relative(process.cwd(), OUT)}`,
   );
 }
 

@@ -19,7 +19,8 @@ export type LabelledSet = 'flipkart-dev' | 'amazon-google' | 'markup-amazon';
 export const LABELLED_SETS: readonly LabelledSet[] = ['flipkart-dev', 'amazon-google', 'markup-amazon'];
 
 export interface LabelledTitle {
-  set: LabelledSet;
+  /** `feedback`: a seller's report, exported by the admin CLI (builders/screening/feedback-examples.ts). */
+  set: LabelledSet | 'feedback';
   id: string;
   title: string;
   /** The brand as labelled ("" when the row has none). */

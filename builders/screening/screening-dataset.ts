@@ -154,7 +154,7 @@ export function holdOutSet(
 }
 
 /** The classes the product words of some titles point to: those with a quarter of the weight or more, at most 3. */
-function classesOfTitles(titles: readonly string[]): string[] {
+export function classesOfTitles(titles: readonly string[]): string[] {
   const totals = new Map<string, number>();
   for (const title of titles)
     for (const { nice, weight } of inferNiceClassesOfFacts(wordsOfTitle(title).map((w) => w.facts)))
@@ -168,7 +168,7 @@ function classesOfTitles(titles: readonly string[]): string[] {
     .sort();
 }
 
-function markLine(serial: string, mark: string, nice: readonly string[]): string {
+export function markLine(serial: string, mark: string, nice: readonly string[]): string {
   return JSON.stringify({ serial, mark, nice, is_live: true, drawing_kind: 'word' });
 }
 
@@ -233,13 +233,15 @@ export interface CorpusOptions {
   register?: string | null;
   /** Told of every mark each lookup of the screener found (builders/build-register-slice.ts). */
   onFound?: (marks: Iterable<MarkSummary>) => void;
+  /** A marks-jsonl batch ingested last (the marks sellers' reports name: feedback-examples.ts). */
+  extra?: { batch: string; source: string };
 }
 
 /** A screener over the chosen corpus, loaded through the real ingest code into in-memory stores. */
 export async function loadCorpus(
   mode: CorpusMode,
   options: Parameters<typeof createScreeningService>[1] = {},
-  { termMarks = false, register = REGISTER_SLICE, onFound }: CorpusOptions = {},
+  { termMarks = false, register = REGISTER_SLICE, onFound, extra }: CorpusOptions = {},
 ): Promise<Corpus> {
   const stores = createInMemoryDataStores();
   if (onFound) {
@@ -275,6 +277,7 @@ export async function loadCorpus(
   };
   if (mode === 'registered') await ingest(registeredBrandBatch(), 'labelled-brands');
   if (termMarks) await ingest(termMarkBatch(), 'term-marks');
+  if (extra) await ingest(extra.batch, extra.source);
   let marks = 0;
   for await (const _ of stores.marks.allSerials('US')) marks++;
   return { screener: createScreeningService(stores, { refreshMs: 3_600_000, ...options }).screener, marks, stores };
