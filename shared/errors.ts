@@ -130,11 +130,12 @@ export class PayloadTooLargeError extends ServiceError {
 export class TooManyItemsError extends ServiceError {
   readonly status = 413;
   readonly code = 'too_many_items';
-  constructor(limit: number, actual: number) {
+  /** `unit` names what is counted (titles are items; an allowlist counts brands). */
+  constructor(limit: number, actual: number, unit: { en: string; zh: string } = { en: 'items', zh: '条' }) {
     super(
       {
-        en: `A request may carry at most ${limit} items; this one has ${actual}. Split it into several requests.`,
-        zh: `每个请求最多 ${limit} 条，本次为 ${actual} 条，请拆分成多个请求。`,
+        en: `A request may carry at most ${limit} ${unit.en}; this one has ${actual}. Split it into several requests.`,
+        zh: `每个请求最多 ${limit} ${unit.zh}，本次为 ${actual} ${unit.zh}，请拆分成多个请求。`,
       },
       { limit, actual },
     );

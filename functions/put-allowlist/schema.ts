@@ -27,7 +27,7 @@ export type PutAllowlistRequest = z.infer<typeof putAllowlistRequestSchema>;
 export function precheckPutAllowlist(raw: Record<string, unknown>): void {
   const brands = raw.brands;
   if (Array.isArray(brands) && brands.length > MAX_ALLOWLIST_BRANDS)
-    throw new TooManyItemsError(MAX_ALLOWLIST_BRANDS, brands.length);
+    throw new TooManyItemsError(MAX_ALLOWLIST_BRANDS, brands.length, { en: 'brands', zh: '个品牌' });
   if (brands !== undefined && !Array.isArray(brands))
     throw new InvalidRequestError([{ field: 'brands', message: 'must be an array of brand names' }]);
 }
