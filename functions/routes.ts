@@ -10,6 +10,8 @@ export type FunctionName =
   | 'get-allowlist'
   | 'put-allowlist'
   | 'feedback'
+  | 'put-watch'
+  | 'get-watch'
   | 'openapi'
   | 'status'
   | 'docs';
@@ -31,6 +33,8 @@ export const PUBLIC_ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/allowlist', functionName: 'get-allowlist' },
   { method: 'PUT', path: '/v1/allowlist', functionName: 'put-allowlist' },
   { method: 'POST', path: '/v1/feedback', functionName: 'feedback' },
+  { method: 'PUT', path: '/v1/watch', functionName: 'put-watch' },
+  { method: 'GET', path: '/v1/watch', functionName: 'get-watch' },
   { method: 'GET', path: '/v1/openapi.json', functionName: 'openapi' },
   { method: 'GET', path: '/v1/status', functionName: 'status' },
   { method: 'GET', path: '/docs', functionName: 'docs' },

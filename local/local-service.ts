@@ -49,6 +49,8 @@ export async function startLocalService(options: {
         docs,
         notFound,
         feedback,
+        putWatch,
+        getWatch,
       ] = await Promise.all([
         import('../functions/batch-screen/handler'),
         import('../functions/image-search/handler'),
@@ -61,6 +63,8 @@ export async function startLocalService(options: {
         import('../functions/docs/handler'),
         import('../functions/not-found/handler'),
         import('../functions/feedback/handler'),
+        import('../functions/put-watch/handler'),
+        import('../functions/get-watch/handler'),
       ]);
       const functions = {
         'batch-screen': batchScreen.handler,
@@ -70,6 +74,8 @@ export async function startLocalService(options: {
         'get-allowlist': getAllowlist.handler,
         'put-allowlist': putAllowlist.handler,
         feedback: feedback.handler,
+        'put-watch': putWatch.handler,
+        'get-watch': getWatch.handler,
         openapi: openapi.handler,
         status: status.handler,
         docs: docs.handler,

@@ -11,6 +11,8 @@ import type { TroEntry } from './marks/tro-csv';
 import type { KeyFilter } from './marks/key-filter';
 import type { DataJobName, DataJobRun, DataJobState } from './data-jobs/jobs';
 import type { FeedbackRecord } from './feedback/feedback';
+import type { WatchAlert } from './watch/alerts';
+import type { WatchItem, WatchResult } from './watch/watch';
 
 export interface Account {
   accountId: string;
@@ -174,6 +176,26 @@ export interface FeedbackStore {
   add(record: FeedbackRecord): Promise<void>;
   /** Every account's reports made at or after `since` (an operator's export: a full read of the table). */
   all(options?: { since?: Date }): AsyncIterable<FeedbackRecord>;
+}
+
+/** Watched catalogues and their alerts (shared/watch), kept per account. */
+export interface WatchStore {
+  /** Adds or replaces items by (account, item id). */
+  putItems(items: readonly WatchItem[]): Promise<void>;
+  /** One account's items in item-id order, after `after`; `last` is set when more may follow. */
+  listItems(
+    accountId: string,
+    options: { limit: number; after?: string },
+  ): Promise<{ items: WatchItem[]; last?: string }>;
+  /** False when there was no such item. */
+  deleteItem(accountId: string, itemId: string): Promise<boolean>;
+  /** Keeps a new result on an item that still exists (a deleted item is not brought back). */
+  updateResult(accountId: string, itemId: string, result: WatchResult, screenedAt: string): Promise<void>;
+  /** Every account with at least one watched item. */
+  accountsWatching(): AsyncIterable<string>;
+  /** Records an alert unless one with its id exists: true when this call recorded it. */
+  addAlert(alert: WatchAlert): Promise<boolean>;
+  listAlerts(accountId: string): Promise<WatchAlert[]>;
 }
 
 export interface StoredResponse {

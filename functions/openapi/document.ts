@@ -14,6 +14,9 @@ import { usageQuerySchema } from '../usage/schema';
 import { accountQuerySchema } from '../account/schema';
 import { putAllowlistRequestSchema } from '../put-allowlist/schema';
 import { feedbackRequestSchema } from '../feedback/schema';
+import { putWatchRequestSchema } from '../put-watch/schema';
+import { getWatchQuerySchema } from '../get-watch/schema';
+import { MAX_WATCH_LOGOS_PER_CALL, MAX_WATCH_TITLES_PER_CALL } from '../../shared/watch/watch';
 import { ERROR_CATALOGUE, errorCodesOf, type ErrorGroup } from './error-catalogue';
 import { RESPONSE_SCHEMAS } from './response-schemas';
 
@@ -123,6 +126,31 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
       note: 'apple is the fruit here',
     },
     idempotent: true,
+  },
+  'put-watch': {
+    summary: 'Watch listing titles (and logos)',
+    description: `Adds up to ${MAX_WATCH_TITLES_PER_CALL} listing titles ({id, title, nice?}, id being your own, e.g. a SKU) and up to ${MAX_WATCH_LOGOS_PER_CALL} logos by image reference ({id, image_url}) to your watched catalogue; an id already watched is replaced. Each title is screened now (results answer items in order) and charged like batch-screen; its result is kept, and when new register or TRO data lands every watched title is screened again free of charge: a title whose risk, conflicting mark or TRO flag changes raises an alert. Logos are stored and listed, free, but not yet screened or re-screened.`,
+    tag: 'Watch',
+    body: putWatchRequestSchema,
+    errors: ['auth', 'metered', 'body', 'items'],
+    response: 'put-watch',
+    example: {
+      items: [
+        { id: 'SKU-1001', title: 'Wireless earbuds for iPhone, noise cancelling', nice: '9' },
+        { id: 'SKU-1002', title: 'Stainless steel apple slicer' },
+      ],
+      logos: [{ id: 'LOGO-1', image_url: 'https://example.com/logo.png' }],
+    },
+    idempotent: true,
+  },
+  'get-watch': {
+    summary: 'Your watched items',
+    description:
+      "The account's watched items in id order, each title with its last result (risk, tro_hit, top_conflict, data_as_of), paged with an opaque cursor. Free of charge, every tier.",
+    tag: 'Watch',
+    query: getWatchQuerySchema,
+    errors: ['auth', 'query'],
+    response: 'get-watch',
   },
   openapi: {
     summary: 'This document',
@@ -257,7 +285,7 @@ const DESCRIPTION = `Trademark-risk screening of listing titles and logo search 
   )
   .join(
     '; ',
-  )}; account, usage, allowlist and feedback calls are free on every tier. Refused requests (4xx) and failures (5xx) cost nothing. Successful metered calls carry \`X-Points-Cost\` and \`X-Points-Balance\`.
+  )}; account, usage, allowlist, feedback and watch-list reads are free on every tier; re-screens of watched titles on new data are free. Refused requests (4xx) and failures (5xx) cost nothing. Successful metered calls carry \`X-Points-Cost\` and \`X-Points-Balance\`.
 
 **Errors.** One shape everywhere: \`{"error": {"code", "message", "request_id", "details"?}}\`. \`Accept-Language: zh\` gives messages in Chinese.
 

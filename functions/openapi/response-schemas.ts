@@ -168,6 +168,60 @@ export const RESPONSE_SCHEMAS = {
       created_at: { type: 'string', format: 'date-time' },
     },
   }),
+  'put-watch': json({
+    type: 'object',
+    required: ['results', 'titles', 'logos', 'data_as_of'],
+    properties: {
+      results: {
+        type: 'array',
+        description: 'One per title, in the order sent.',
+        items: {
+          type: 'object',
+          required: ['id', 'risk', 'tro_hit', 'top_conflict'],
+          properties: {
+            id: { type: 'string' },
+            risk: { type: 'string', enum: ['高', '中', '低'] },
+            tro_hit: { type: 'boolean' },
+            top_conflict: { type: 'string' },
+          },
+        },
+      },
+      titles: { type: 'integer', description: 'Titles added (each charged 1 point).' },
+      logos: { type: 'integer', description: 'Logos stored (free, not yet screened).' },
+      data_as_of: {
+        type: 'string',
+        description: 'The data date the titles were screened against ("" with no titles).',
+      },
+    },
+  }),
+  'get-watch': json({
+    type: 'object',
+    required: ['items', 'count', 'next_cursor'],
+    properties: {
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'kind', 'added_at'],
+          properties: {
+            id: { type: 'string' },
+            kind: { type: 'string', enum: ['title', 'logo'] },
+            title: { type: 'string' },
+            nice: { type: 'string' },
+            image_url: { type: 'string' },
+            risk: { type: 'string', enum: ['高', '中', '低'] },
+            tro_hit: { type: 'boolean' },
+            top_conflict: { type: 'string' },
+            data_as_of: { type: 'string' },
+            added_at: { type: 'string', format: 'date-time' },
+            screened_at: { type: 'string', format: 'date-time' },
+          },
+        },
+      },
+      count: { type: 'integer' },
+      next_cursor: { type: ['string', 'null'], description: 'Pass as cursor for the next page; null on the last.' },
+    },
+  }),
   status: json({
     type: 'object',
     required: ['as_of', 'markets'],

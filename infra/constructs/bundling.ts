@@ -77,6 +77,8 @@ export const FUNCTION_IDS = [
   'get-allowlist',
   'put-allowlist',
   'feedback',
+  'put-watch',
+  'get-watch',
   'openapi',
   'status',
   'docs',

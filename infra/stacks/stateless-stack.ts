@@ -47,6 +47,14 @@ export const LOGO_MODEL_SOURCE = path.join(PROJECT_ROOT, 'data', 'models', 'logo
 export const LOGO_MODEL_FILE = 'logo-embedder.onnx';
 export const LAMBDA_LOGO_MODEL_PATH = `/var/task/${LOGO_MODEL_FILE}`;
 
+/** The docs page's renderer (Scalar's standalone bundle), shipped with the docs function. */
+function rendererFile(): { from: string; to: string } {
+  return {
+    from: path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js'),
+    to: RENDERER_FILE,
+  };
+}
+
 export class StatelessStack extends Stack {
   readonly functions: Record<FunctionId, ApiFunction>;
   readonly api: TrademarkRestApi;
@@ -130,13 +138,17 @@ export class StatelessStack extends Stack {
     const image = imageFunctionSettings(stateful, this.clip);
 
     // (config.functions.api carries memorySize, timeout and reservedConcurrency.)
-    const batchScreen = new ApiFunction(this, 'BatchScreen', {
-      ...common,
-      functionId: 'batch-screen',
-      tables,
-      ...config.functions.api,
-      environment: { SCREENING_REFRESH_SECONDS: String(config.screeningRefreshSeconds) },
-    });
+    // The functions that screen titles: batch-screen, and adding titles to a watched catalogue.
+    const screening = (id: string, functionId: FunctionId) =>
+      new ApiFunction(this, id, {
+        ...common,
+        functionId,
+        tables,
+        ...config.functions.api,
+        environment: { SCREENING_REFRESH_SECONDS: String(config.screeningRefreshSeconds) },
+      });
+    const batchScreen = screening('BatchScreen', 'batch-screen');
+    const putWatch = screening('PutWatch', 'put-watch');
     const imageSearch = new ApiFunction(this, 'ImageSearch', {
       ...common,
       functionId: 'image-search',
@@ -182,19 +194,10 @@ export class StatelessStack extends Stack {
     const getAllowlist = keyed('GetAllowlist', 'get-allowlist');
     const putAllowlist = keyed('PutAllowlist', 'put-allowlist');
     const feedback = keyed('Feedback', 'feedback');
+    const getWatch = keyed('GetWatch', 'get-watch');
     const openapi = new ApiFunction(this, 'OpenApi', { ...common, ...small, functionId: 'openapi' });
     const status = new ApiFunction(this, 'Status', { ...common, ...small, functionId: 'status', tables });
-    const docs = new ApiFunction(this, 'Docs', {
-      ...common,
-      ...small,
-      functionId: 'docs',
-      files: [
-        {
-          from: path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js'),
-          to: RENDERER_FILE,
-        },
-      ],
-    });
+    const docs = new ApiFunction(this, 'Docs', { ...common, ...small, functionId: 'docs', files: [rendererFile()] });
     return {
       'batch-screen': batchScreen,
       'image-search': imageSearch,
@@ -203,6 +206,8 @@ export class StatelessStack extends Stack {
       'get-allowlist': getAllowlist,
       'put-allowlist': putAllowlist,
       feedback,
+      'put-watch': putWatch,
+      'get-watch': getWatch,
       openapi,
       status,
       docs,
@@ -253,6 +258,19 @@ export class StatelessStack extends Stack {
     feedback.grantTable(tables.idempotency, 'readWrite');
     feedback.grantTable(tables.feedback, 'readWrite');
     batchScreen.grantTable(tables['tro-brands'], 'read');
+    // Watch: adding titles is batch-screen's metered screening plus the watched items; listing is a free read.
+    const { 'put-watch': putWatch, 'get-watch': getWatch } = this.functions;
+    for (const [id, actions] of Object.entries(METERED_TABLE_ACTIONS) as [
+      keyof typeof METERED_TABLE_ACTIONS,
+      readonly string[],
+    ][]) {
+      putWatch.grantTableActions(tables[id], actions);
+    }
+    for (const id of ['mark-keys', 'allowlists', 'tro-brands'] as const) putWatch.grantTable(tables[id], 'read');
+    putWatch.grantTable(tables['watch-items'], 'readWrite');
+    getWatch.grantTable(tables['api-keys'], 'read');
+    getWatch.grantTable(tables['rate-limits'], 'readWrite');
+    getWatch.grantTable(tables['watch-items'], 'read');
     // The data status, no key: the batches, serial filters and job states (data-batches) and the TRO list.
     this.functions.status.grantTable(tables['data-batches'], 'read');
     this.functions.status.grantTable(tables['tro-brands'], 'read');
@@ -326,6 +344,8 @@ export class StatelessStack extends Stack {
         'get-allowlist': f['get-allowlist'].fn,
         'put-allowlist': f['put-allowlist'].fn,
         feedback: f.feedback.fn,
+        'put-watch': f['put-watch'].fn,
+        'get-watch': f['get-watch'].fn,
         openapi: f.openapi.fn,
         status: f.status.fn,
         docs: f.docs.fn,

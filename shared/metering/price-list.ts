@@ -30,6 +30,16 @@ export const PRICE_LIST: readonly PriceListEntry[] = [
     per: 'call',
     minTier: 'professional',
   },
+  {
+    // A watched title is screened, and charged like batch-screen, when it is added; re-screens on new data are free.
+    operation: 'put-watch',
+    method: 'PUT',
+    path: '/v1/watch',
+    points: 1,
+    per: 'item',
+    minTier: 'professional',
+  },
+  { operation: 'get-watch', method: 'GET', path: '/v1/watch', points: 0, per: 'call', minTier: 'free' },
   { operation: 'account', method: 'GET', path: '/v1/account', points: 0, per: 'call', minTier: 'free' },
   { operation: 'usage', method: 'GET', path: '/v1/usage', points: 0, per: 'call', minTier: 'free' },
   { operation: 'get-allowlist', method: 'GET', path: '/v1/allowlist', points: 0, per: 'call', minTier: 'free' },

@@ -36,7 +36,9 @@ export type TableId =
   | 'mark-keys'
   | 'tro-brands'
   | 'data-batches'
-  | 'feedback';
+  | 'feedback'
+  | 'watch-items'
+  | 'watch-alerts';
 
 export const TABLES: readonly TableDefinition[] = [
   {
@@ -108,6 +110,18 @@ export const TABLES: readonly TableDefinition[] = [
       "Sellers' reports on screening results (false alarm, missed brand, wrong mark), per account, by a time-ordered id.",
     partitionKey: { name: 'accountId', type: 'S' },
     sortKey: { name: 'feedbackId', type: 'S' },
+  },
+  {
+    id: 'watch-items',
+    purpose: "Sellers' watched listing titles and logos with each title's last screening result, per account.",
+    partitionKey: { name: 'accountId', type: 'S' },
+    sortKey: { name: 'itemId', type: 'S' },
+  },
+  {
+    id: 'watch-alerts',
+    purpose: 'Alerts: a watched title whose result changed with a data batch, per account, by a time-ordered id.',
+    partitionKey: { name: 'accountId', type: 'S' },
+    sortKey: { name: 'alertId', type: 'S' },
   },
 ];
 

@@ -70,6 +70,8 @@ const MINIMAL_EVENTS: Record<FunctionId, unknown> = {
   'get-allowlist': apiEvent('GET', '/v1/allowlist'),
   'put-allowlist': apiEvent('PUT', '/v1/allowlist'),
   feedback: apiEvent('POST', '/v1/feedback'),
+  'put-watch': apiEvent('PUT', '/v1/watch'),
+  'get-watch': apiEvent('GET', '/v1/watch'),
   openapi: apiEvent('GET', '/v1/openapi.json'),
   status: apiEvent('GET', '/v1/status'),
   docs: apiEvent('GET', '/docs'),

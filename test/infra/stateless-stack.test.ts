@@ -27,6 +27,8 @@ const CONSTRUCT_OF = {
   'get-allowlist': 'GetAllowlist',
   'put-allowlist': 'PutAllowlist',
   feedback: 'Feedback',
+  'put-watch': 'PutWatch',
+  'get-watch': 'GetWatch',
   openapi: 'OpenApi',
   status: 'Status',
   docs: 'Docs',
@@ -39,6 +41,8 @@ const APP_FUNCTIONS = [
   'GetAllowlist',
   'PutAllowlist',
   'Feedback',
+  'PutWatch',
+  'GetWatch',
   'OpenApi',
   'Status',
   'Docs',
@@ -224,6 +228,8 @@ describe('functions', () => {
     'GetAllowlist',
     'PutAllowlist',
     'Feedback',
+    'PutWatch',
+    'GetWatch',
     'Status',
     'Ingest',
   ])('%s gets every table name, each pointing at its own table', (construct) => {
@@ -293,6 +299,8 @@ describe('functions', () => {
       'GetAllowlist',
       'PutAllowlist',
       'Feedback',
+      'PutWatch',
+      'GetWatch',
       'OpenApi',
       'Status',
       'Docs',
@@ -366,6 +374,20 @@ describe('least privilege', () => {
       'table:feedback': readWrite,
       'table:idempotency': readWrite,
     });
+  });
+
+  it('put-watch: the metered chain, the screening reads of batch-screen, and the watched items; nothing else', () => {
+    expect(grantsOf(dev, 'PutWatch')).toEqual({
+      ...meteredChain,
+      'table:mark-keys': read,
+      'table:tro-brands': read,
+      'table:allowlists': read,
+      'table:watch-items': readWrite,
+    });
+  });
+
+  it('get-watch: the key, the rate limit and a read of the watched items; nothing else', () => {
+    expect(grantsOf(dev, 'GetWatch')).toEqual({ ...freeChain, 'table:watch-items': read });
   });
 
   it('the data status (no key): reads of data-batches and tro-brands only; no keys, no rate limit, no marks', () => {

@@ -15,6 +15,9 @@ import { getAllowlistOperation } from '../../functions/get-allowlist/handler';
 import { putAllowlistOperation } from '../../functions/put-allowlist/handler';
 import { feedbackOperation } from '../../functions/feedback/handler';
 import { buildFeedbackStore } from '../../shared/composition/feedback';
+import { putWatchOperation } from '../../functions/put-watch/handler';
+import { getWatchOperation } from '../../functions/get-watch/handler';
+import { buildWatchStore } from '../../shared/composition/watch';
 import { handler as openapi } from '../../functions/openapi/handler';
 import { handler as docs } from '../../functions/docs/handler';
 import { statusHandler } from '../../functions/status/handler';
@@ -41,6 +44,16 @@ export async function startTestServer<Input, Output>(
     'get-allowlist': buildApiHandler(getAllowlistOperation(allowlists), stack.deps),
     'put-allowlist': buildApiHandler(putAllowlistOperation(allowlists, stack.deps.now), stack.deps),
     feedback: buildApiHandler(feedbackOperation(buildFeedbackStore(stack.config), stack.deps.now), stack.deps),
+    'put-watch': buildApiHandler(
+      putWatchOperation(
+        buildWatchStore(stack.config),
+        createScreeningService(buildDataStores(stack.config), { workBudget: stack.config.screening.workBudget }),
+        allowlists,
+        stack.deps.now,
+      ),
+      stack.deps,
+    ),
+    'get-watch': buildApiHandler(getWatchOperation(buildWatchStore(stack.config)), stack.deps),
     openapi,
     status: statusHandler({
       stores: { ...dataStores, jobs: buildDataJobStore(stack.config) },

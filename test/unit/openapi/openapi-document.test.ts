@@ -115,7 +115,15 @@ describe('the OpenAPI document', () => {
       'x-min-tier': 'professional',
     });
     expect(doc.paths['/v1/account']!.get!).toMatchObject({ 'x-points-cost': { points: 0 }, 'x-min-tier': 'free' });
-    expect(PRICE_LIST.filter((p) => p.points > 0).map((p) => p.operation)).toEqual(['batch-screen', 'image-search']);
+    expect(doc.paths['/v1/watch']!.put!).toMatchObject({
+      'x-points-cost': { points: 1, per: 'item' },
+      'x-min-tier': 'professional',
+    });
+    expect(PRICE_LIST.filter((p) => p.points > 0).map((p) => p.operation)).toEqual([
+      'batch-screen',
+      'image-search',
+      'put-watch',
+    ]);
     expect(doc.info.description).toMatch(/free < basic < professional < enterprise/);
   });
 

@@ -1,0 +1,130 @@
+/**
+ * Watched items and their alerts on DynamoDB. watch-items: partition accountId, sort key itemId (the seller's id).
+ * watch-alerts: partition accountId, sort key alertId, time-ordered and derived from (batch, item), so that an alert
+ * is put once with a condition and a redelivered batch records nothing twice.
+ */
+import {
+  DeleteCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  paginateScan,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { WatchStore } from '../../ports';
+import type { WatchAlert } from '../../watch/alerts';
+import type { WatchItem, WatchResult } from '../../watch/watch';
+import { batchWriteAll } from './dynamodb-batch';
+
+export class DynamoDbWatchStore implements WatchStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tables: { items: string; alerts: string },
+  ) {}
+
+  async putItems(items: readonly WatchItem[]): Promise<void> {
+    await batchWriteAll(
+      this.doc,
+      this.tables.items,
+      items.map((item) => ({ PutRequest: { Item: { ...item } } })),
+    );
+  }
+
+  async listItems(
+    accountId: string,
+    options: { limit: number; after?: string },
+  ): Promise<{ items: WatchItem[]; last?: string }> {
+    const items: WatchItem[] = [];
+    let start: Record<string, unknown> | undefined = options.after ? { accountId, itemId: options.after } : undefined;
+    do {
+      const out = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tables.items,
+          KeyConditionExpression: 'accountId = :a',
+          ExpressionAttributeValues: { ':a': accountId },
+          Limit: options.limit - items.length,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      items.push(...((out.Items ?? []) as WatchItem[]));
+      start = out.LastEvaluatedKey;
+    } while (start && items.length < options.limit);
+    return { items, ...(start ? { last: items[items.length - 1]!.itemId } : {}) };
+  }
+
+  async *accountsWatching(): AsyncIterable<string> {
+    // Items of one account are stored together, but a scan's pages do not say where an account ends: dedupe.
+    const seen = new Set<string>();
+    for await (const page of paginateScan(
+      { client: this.doc },
+      { TableName: this.tables.items, ProjectionExpression: 'accountId' },
+    )) {
+      for (const item of page.Items ?? []) {
+        const accountId = item.accountId as string;
+        if (seen.has(accountId)) continue;
+        seen.add(accountId);
+        yield accountId;
+      }
+    }
+  }
+
+  async deleteItem(accountId: string, itemId: string): Promise<boolean> {
+    const out = await this.doc.send(
+      new DeleteCommand({ TableName: this.tables.items, Key: { accountId, itemId }, ReturnValues: 'ALL_OLD' }),
+    );
+    return out.Attributes !== undefined;
+  }
+
+  async updateResult(accountId: string, itemId: string, result: WatchResult, screenedAt: string): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tables.items,
+          Key: { accountId, itemId },
+          UpdateExpression: 'SET #r = :r, screenedAt = :s',
+          // An item deleted while it was being screened stays deleted.
+          ConditionExpression: 'attribute_exists(itemId)',
+          ExpressionAttributeNames: { '#r': 'result' },
+          ExpressionAttributeValues: { ':r': result, ':s': screenedAt },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  async addAlert(alert: WatchAlert): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tables.alerts,
+          Item: { ...alert },
+          ConditionExpression: 'attribute_not_exists(alertId)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async listAlerts(accountId: string): Promise<WatchAlert[]> {
+    const alerts: WatchAlert[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tables.alerts,
+          KeyConditionExpression: 'accountId = :a',
+          ExpressionAttributeValues: { ':a': accountId },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      alerts.push(...((out.Items ?? []) as WatchAlert[]));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return alerts;
+  }
+}
