@@ -170,7 +170,10 @@ export function createLocalApp(options: LocalServerOptions): Hono<{ Bindings: Ht
 
   app.all('*', async (c) => {
     const url = new URL(c.req.url);
-    const route = options.routes.find((r) => r.method === c.req.method && r.path === url.pathname);
+    // HEAD is answered as GET would be, without the body (node's server writes none for a HEAD).
+    const isHead = c.req.method === 'HEAD';
+    const method = isHead ? 'GET' : c.req.method;
+    const route = options.routes.find((r) => r.method === method && r.path === url.pathname);
     let body: Uint8Array;
     try {
       body = await readCapped(c.req.raw.body, maxBody);
@@ -179,7 +182,7 @@ export function createLocalApp(options: LocalServerOptions): Hono<{ Bindings: Ht
       return refusalResponse(new PayloadTooLargeError(maxBody, error.receivedBytes));
     }
     const event = toApiGatewayEvent({
-      method: c.req.method,
+      method: route ? method : c.req.method,
       url,
       headers: c.req.raw.headers,
       body,
@@ -193,7 +196,8 @@ export function createLocalApp(options: LocalServerOptions): Hono<{ Bindings: Ht
     );
     if (result === FUNCTION_TIMED_OUT)
       return gatewayResponse(502, 'internal_error', GATEWAY_5XX_MESSAGE, event.requestContext.requestId);
-    return toHttpResponse(result);
+    const response = toHttpResponse(result);
+    return isHead ? new Response(null, { status: response.status, headers: response.headers }) : response;
   });
 
   app.onError((error, c) => {

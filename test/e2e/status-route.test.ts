@@ -168,14 +168,23 @@ describe('GET /v1/status', () => {
     for (const again of burst) expect(again).toEqual(first);
   });
 
-  it.each(['HEAD', 'POST', 'PUT', 'DELETE'])('%s answers as on /v1/openapi.json: 405, Allow: GET', async (method) => {
+  it.each(['/v1/status', '/docs', '/v1/openapi.json'])('HEAD %s answers as GET does, without the body', async (p) => {
+    const [get, head] = [await fetch(`${server.url}${p}`), await fetch(`${server.url}${p}`, { method: 'HEAD' })];
+    expect(head.status).toBe(200);
+    expect(head.status).toBe(get.status);
+    for (const name of ['content-type', 'cache-control', 'content-security-policy'])
+      expect(head.headers.get(name)).toBe(get.headers.get(name));
+    expect((await get.text()).length).toBeGreaterThan(0);
+    expect(await head.text()).toBe('');
+  });
+
+  it.each(['POST', 'PUT', 'DELETE'])('%s answers as on /v1/openapi.json: 405, Allow: GET', async (method) => {
     const [status, document] = await Promise.all(
       ['/v1/status', '/v1/openapi.json'].map((p) => fetch(`${server.url}${p}`, { method })),
     );
     expect([status!.status, status!.headers.get('allow')]).toEqual([405, 'GET']);
     expect([status!.status, status!.headers.get('allow')]).toEqual([document!.status, document!.headers.get('allow')]);
     expect(status!.headers.get('cache-control')).toBeNull();
-    if (method === 'HEAD') expect(await status!.text()).toBe('');
-    else expect((await readJson(status!)).error.code).toBe('method_not_allowed');
+    expect((await readJson(status!)).error.code).toBe('method_not_allowed');
   });
 });
