@@ -1,0 +1,40 @@
+/**
+ * The re-screen function: "a data batch completed" (an EventBridge event whose detail is the batch: market, kind,
+ * batch id, data date) re-screens every account's watched titles and records an alert per changed result
+ * (shared/watch/rescreen.ts). A redelivered event records nothing twice. Re-screens are free.
+ */
+import type { Context } from 'aws-lambda';
+import * as z from 'zod';
+import { allowlistStore } from '../../shared/composition/allowlist';
+import { screeningService } from '../../shared/composition/screening';
+import { watchStore } from '../../shared/composition/watch';
+import { createLogger } from '../../shared/observability';
+import { type RescreenOutcome, rescreenWatched } from '../../shared/watch/rescreen';
+
+export const batchCompletedSchema = z.object({
+  market: z.string().min(1),
+  kind: z.string().min(1),
+  batchId: z.string().min(1),
+  dataAsOf: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+});
+
+const logger = createLogger('trademark-risk-watch');
+
+/** Titles re-screened per account in one run; the rest wait for the next batch. */
+export const MAX_TITLES_PER_ACCOUNT = 100_000;
+/** Kept back from the function's time for the last page's writes. */
+const MARGIN_MS = 60_000;
+
+export async function handler(event: { detail?: unknown }, context: Context): Promise<RescreenOutcome> {
+  const batch = batchCompletedSchema.parse(event.detail);
+  const outcome = await rescreenWatched(
+    { store: watchStore(), screening: screeningService(), allowlists: allowlistStore() },
+    batch,
+    {
+      maxTitlesPerAccount: MAX_TITLES_PER_ACCOUNT,
+      timeBudgetMs: Math.max(0, context.getRemainingTimeInMillis() - MARGIN_MS),
+    },
+  );
+  logger.info('watched titles re-screened', { ...batch, ...outcome });
+  return outcome;
+}
