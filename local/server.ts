@@ -16,7 +16,7 @@ import {
   PayloadTooLargeError,
   type ServiceError,
 } from '../shared/errors';
-import { API_FUNCTION_TIMEOUT_SECONDS } from '../functions/limits';
+import { API_FUNCTION_TIMEOUT_SECONDS, MAX_REQUEST_BODY_BYTES } from '../functions/limits';
 import { lambdaContext, toApiGatewayEvent } from './lambda-event';
 
 export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
@@ -32,7 +32,7 @@ export interface LocalServerOptions {
   routes: LocalRoute[];
   /** Answers every request no route matches (404 / 405). */
   fallback: LambdaHttpHandler;
-  /** API Gateway's own cap on a request body (HTTP API: 10 MB). */
+  /** The cap on a request body (default: the functions' own, functions/limits.ts). */
   gatewayMaxBodyBytes?: number;
   /** The functions' timeout (default: the one every environment deploys, functions/limits.ts). */
   timeoutMs?: number;
@@ -164,7 +164,7 @@ function gatewayResponse(status: number, code: string, message: string, requestI
 }
 
 export function createLocalApp(options: LocalServerOptions): Hono<{ Bindings: HttpBindings }> {
-  const maxBody = options.gatewayMaxBodyBytes ?? 10 * 1024 * 1024;
+  const maxBody = options.gatewayMaxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
   const timeoutMs = options.timeoutMs ?? API_FUNCTION_TIMEOUT_SECONDS * 1000;
   const app = new Hono<{ Bindings: HttpBindings }>();
 
@@ -174,12 +174,17 @@ export function createLocalApp(options: LocalServerOptions): Hono<{ Bindings: Ht
     const isHead = c.req.method === 'HEAD';
     const method = isHead ? 'GET' : c.req.method;
     const route = options.routes.find((r) => r.method === method && r.path === url.pathname);
+    // A declared length over the cap is refused before reading: it is the body's true size.
+    const declared = Number(c.req.header('content-length'));
+    if (Number.isSafeInteger(declared) && declared > maxBody)
+      return refusalResponse(new PayloadTooLargeError(maxBody, declared));
     let body: Uint8Array;
     try {
       body = await readCapped(c.req.raw.body, maxBody);
     } catch (error) {
       if (!(error instanceof BodyTooLargeError)) throw error;
-      return refusalResponse(new PayloadTooLargeError(maxBody, error.receivedBytes));
+      // Without a declared length, only what was read before stopping is known.
+      return refusalResponse(new PayloadTooLargeError(maxBody, error.receivedBytes, true));
     }
     const event = toApiGatewayEvent({
       method: route ? method : c.req.method,

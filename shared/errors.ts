@@ -116,13 +116,14 @@ export class ParameterConflictError extends ServiceError {
 export class PayloadTooLargeError extends ServiceError {
   readonly status = 413;
   readonly code = 'payload_too_large';
-  constructor(limitBytes: number, actualBytes: number) {
+  /** `atLeast`: reading stopped at the limit, so the body's true size is only known to be this or more. */
+  constructor(limitBytes: number, actualBytes: number, atLeast = false) {
     super(
       {
-        en: `The request body is ${actualBytes} bytes; the limit is ${limitBytes} bytes.`,
-        zh: `请求体为 ${actualBytes} 字节，超过上限 ${limitBytes} 字节。`,
+        en: `The request body is ${atLeast ? 'at least ' : ''}${actualBytes} bytes; the limit is ${limitBytes} bytes.`,
+        zh: `请求体${atLeast ? '至少' : '为'} ${actualBytes} 字节，超过上限 ${limitBytes} 字节。`,
       },
-      { limit_bytes: limitBytes, actual_bytes: actualBytes },
+      { limit_bytes: limitBytes, actual_bytes: actualBytes, ...(atLeast ? { actual_bytes_at_least: true } : {}) },
     );
   }
 }
