@@ -12,6 +12,8 @@ export type FunctionName =
   | 'feedback'
   | 'put-watch'
   | 'get-watch'
+  | 'get-alerts'
+  | 'ack-alerts'
   | 'openapi'
   | 'status'
   | 'docs';
@@ -35,6 +37,8 @@ export const PUBLIC_ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v1/feedback', functionName: 'feedback' },
   { method: 'PUT', path: '/v1/watch', functionName: 'put-watch' },
   { method: 'GET', path: '/v1/watch', functionName: 'get-watch' },
+  { method: 'GET', path: '/v1/alerts', functionName: 'get-alerts' },
+  { method: 'POST', path: '/v1/alerts/ack', functionName: 'ack-alerts' },
   { method: 'GET', path: '/v1/openapi.json', functionName: 'openapi' },
   { method: 'GET', path: '/v1/status', functionName: 'status' },
   { method: 'GET', path: '/docs', functionName: 'docs' },

@@ -51,6 +51,8 @@ export async function startLocalService(options: {
         feedback,
         putWatch,
         getWatch,
+        getAlerts,
+        ackAlerts,
       ] = await Promise.all([
         import('../functions/batch-screen/handler'),
         import('../functions/image-search/handler'),
@@ -65,6 +67,8 @@ export async function startLocalService(options: {
         import('../functions/feedback/handler'),
         import('../functions/put-watch/handler'),
         import('../functions/get-watch/handler'),
+        import('../functions/get-alerts/handler'),
+        import('../functions/ack-alerts/handler'),
       ]);
       const functions = {
         'batch-screen': batchScreen.handler,
@@ -76,6 +80,8 @@ export async function startLocalService(options: {
         feedback: feedback.handler,
         'put-watch': putWatch.handler,
         'get-watch': getWatch.handler,
+        'get-alerts': getAlerts.handler,
+        'ack-alerts': ackAlerts.handler,
         openapi: openapi.handler,
         status: status.handler,
         docs: docs.handler,

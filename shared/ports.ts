@@ -196,6 +196,13 @@ export interface WatchStore {
   /** Records an alert unless one with its id exists: true when this call recorded it. */
   addAlert(alert: WatchAlert): Promise<boolean>;
   listAlerts(accountId: string): Promise<WatchAlert[]>;
+  /** One account's alerts in id order (data date first), after `after`, from the data date `since`. */
+  pageAlerts(
+    accountId: string,
+    options: { limit: number; after?: string; since?: string; acknowledged?: boolean },
+  ): Promise<{ alerts: WatchAlert[]; last?: string }>;
+  /** Marks alerts acknowledged; answers the ids that exist (an unknown id is left out). */
+  acknowledgeAlerts(accountId: string, alertIds: readonly string[], at: string): Promise<string[]>;
 }
 
 export interface StoredResponse {

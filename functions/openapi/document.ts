@@ -16,6 +16,8 @@ import { putAllowlistRequestSchema } from '../put-allowlist/schema';
 import { feedbackRequestSchema } from '../feedback/schema';
 import { putWatchRequestSchema } from '../put-watch/schema';
 import { getWatchQuerySchema } from '../get-watch/schema';
+import { getAlertsQuerySchema } from '../get-alerts/handler';
+import { ackAlertsRequestSchema } from '../ack-alerts/handler';
 import { MAX_WATCH_LOGOS_PER_CALL, MAX_WATCH_TITLES_PER_CALL } from '../../shared/watch/watch';
 import { ERROR_CATALOGUE, errorCodesOf, type ErrorGroup } from './error-catalogue';
 import { RESPONSE_SCHEMAS } from './response-schemas';
@@ -151,6 +153,26 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
     query: getWatchQuerySchema,
     errors: ['auth', 'query'],
     response: 'get-watch',
+  },
+  'get-alerts': {
+    summary: 'Your alerts',
+    description:
+      'Watched titles whose result changed when new data landed: old and new risk, the conflicting mark before and now, the TRO flag, the data date. One alert per title and data batch, however often the batch is processed. Ordered by data date, paged with an opaque cursor; since (a data date) and acknowledged=true|false narrow the list. Free of charge, every tier.',
+    tag: 'Watch',
+    query: getAlertsQuerySchema,
+    errors: ['auth', 'query'],
+    response: 'get-alerts',
+  },
+  'ack-alerts': {
+    summary: 'Acknowledge alerts',
+    description:
+      "Marks alerts acknowledged by id (up to 1,000 a call); ids that are not this account's alerts are answered in not_found. Acknowledging again changes nothing. Free of charge, every tier.",
+    tag: 'Watch',
+    body: ackAlertsRequestSchema,
+    errors: ['auth', 'body', 'idempotent'],
+    response: 'ack-alerts',
+    example: { ids: ['al_20261123_3f9a0c2b7d1e4a5b6c7d'] },
+    idempotent: true,
   },
   openapi: {
     summary: 'This document',

@@ -79,6 +79,8 @@ export const FUNCTION_IDS = [
   'feedback',
   'put-watch',
   'get-watch',
+  'get-alerts',
+  'ack-alerts',
   'openapi',
   'status',
   'docs',

@@ -208,6 +208,8 @@ export class StatelessStack extends Stack {
       feedback,
       'put-watch': putWatch,
       'get-watch': getWatch,
+      'get-alerts': keyed('GetAlerts', 'get-alerts'),
+      'ack-alerts': keyed('AckAlerts', 'ack-alerts'),
       openapi,
       status,
       docs,
@@ -271,6 +273,14 @@ export class StatelessStack extends Stack {
     getWatch.grantTable(tables['api-keys'], 'read');
     getWatch.grantTable(tables['rate-limits'], 'readWrite');
     getWatch.grantTable(tables['watch-items'], 'read');
+    // Alerts: read by one route, acknowledged by the other (an update of existing alerts).
+    for (const alerts of [this.functions['get-alerts'], this.functions['ack-alerts']]) {
+      alerts.grantTable(tables['api-keys'], 'read');
+      alerts.grantTable(tables['rate-limits'], 'readWrite');
+    }
+    this.functions['get-alerts'].grantTable(tables['watch-alerts'], 'read');
+    this.functions['ack-alerts'].grantTableActions(tables['watch-alerts'], ['dynamodb:UpdateItem']);
+    this.functions['ack-alerts'].grantTable(tables.idempotency, 'readWrite');
     // The data status, no key: the batches, serial filters and job states (data-batches) and the TRO list.
     this.functions.status.grantTable(tables['data-batches'], 'read');
     this.functions.status.grantTable(tables['tro-brands'], 'read');
@@ -346,6 +356,8 @@ export class StatelessStack extends Stack {
         feedback: f.feedback.fn,
         'put-watch': f['put-watch'].fn,
         'get-watch': f['get-watch'].fn,
+        'get-alerts': f['get-alerts'].fn,
+        'ack-alerts': f['ack-alerts'].fn,
         openapi: f.openapi.fn,
         status: f.status.fn,
         docs: f.docs.fn,

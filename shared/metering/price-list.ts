@@ -40,6 +40,8 @@ export const PRICE_LIST: readonly PriceListEntry[] = [
     minTier: 'professional',
   },
   { operation: 'get-watch', method: 'GET', path: '/v1/watch', points: 0, per: 'call', minTier: 'free' },
+  { operation: 'get-alerts', method: 'GET', path: '/v1/alerts', points: 0, per: 'call', minTier: 'free' },
+  { operation: 'ack-alerts', method: 'POST', path: '/v1/alerts/ack', points: 0, per: 'call', minTier: 'free' },
   { operation: 'account', method: 'GET', path: '/v1/account', points: 0, per: 'call', minTier: 'free' },
   { operation: 'usage', method: 'GET', path: '/v1/usage', points: 0, per: 'call', minTier: 'free' },
   { operation: 'get-allowlist', method: 'GET', path: '/v1/allowlist', points: 0, per: 'call', minTier: 'free' },

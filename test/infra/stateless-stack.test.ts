@@ -29,6 +29,8 @@ const CONSTRUCT_OF = {
   feedback: 'Feedback',
   'put-watch': 'PutWatch',
   'get-watch': 'GetWatch',
+  'get-alerts': 'GetAlerts',
+  'ack-alerts': 'AckAlerts',
   openapi: 'OpenApi',
   status: 'Status',
   docs: 'Docs',
@@ -43,6 +45,8 @@ const APP_FUNCTIONS = [
   'Feedback',
   'PutWatch',
   'GetWatch',
+  'GetAlerts',
+  'AckAlerts',
   'OpenApi',
   'Status',
   'Docs',
@@ -230,6 +234,8 @@ describe('functions', () => {
     'Feedback',
     'PutWatch',
     'GetWatch',
+    'GetAlerts',
+    'AckAlerts',
     'Status',
     'Ingest',
   ])('%s gets every table name, each pointing at its own table', (construct) => {
@@ -301,6 +307,8 @@ describe('functions', () => {
       'Feedback',
       'PutWatch',
       'GetWatch',
+      'GetAlerts',
+      'AckAlerts',
       'OpenApi',
       'Status',
       'Docs',
@@ -388,6 +396,15 @@ describe('least privilege', () => {
 
   it('get-watch: the key, the rate limit and a read of the watched items; nothing else', () => {
     expect(grantsOf(dev, 'GetWatch')).toEqual({ ...freeChain, 'table:watch-items': read });
+  });
+
+  it('alerts: the key, the rate limit, and a read of watch-alerts (get) or only UpdateItem on it (ack)', () => {
+    expect(grantsOf(dev, 'GetAlerts')).toEqual({ ...freeChain, 'table:watch-alerts': read });
+    expect(grantsOf(dev, 'AckAlerts')).toEqual({
+      ...freeChain,
+      'table:idempotency': readWrite,
+      'table:watch-alerts': ['dynamodb:UpdateItem'],
+    });
   });
 
   it('the data status (no key): reads of data-batches and tro-brands only; no keys, no rate limit, no marks', () => {

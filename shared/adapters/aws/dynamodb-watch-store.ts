@@ -110,6 +110,59 @@ export class DynamoDbWatchStore implements WatchStore {
     }
   }
 
+  async pageAlerts(
+    accountId: string,
+    options: { limit: number; after?: string; since?: string; acknowledged?: boolean },
+  ): Promise<{ alerts: WatchAlert[]; last?: string }> {
+    const alerts: WatchAlert[] = [];
+    // Ids start with the data date: every alert of `since` or later sorts at or after `al_<YYYYMMDD>`.
+    const from = options.since ? `al_${options.since.replace(/-/g, '')}` : undefined;
+    let start: Record<string, unknown> | undefined = options.after ? { accountId, alertId: options.after } : undefined;
+    let last: string | undefined;
+    do {
+      const out = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tables.alerts,
+          KeyConditionExpression: from ? 'accountId = :a AND alertId >= :from' : 'accountId = :a',
+          ...(options.acknowledged !== undefined ? { FilterExpression: 'acknowledged = :ack' } : {}),
+          ExpressionAttributeValues: {
+            ':a': accountId,
+            ...(from ? { ':from': from } : {}),
+            ...(options.acknowledged !== undefined ? { ':ack': options.acknowledged } : {}),
+          },
+          Limit: options.limit - alerts.length,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      alerts.push(...((out.Items ?? []) as WatchAlert[]));
+      start = out.LastEvaluatedKey;
+      // A filtered page may end on an alert it left out: the next page goes on from where the read stopped.
+      last = start ? (start.alertId as string) : undefined;
+    } while (start && alerts.length < options.limit);
+    return { alerts, ...(last ? { last } : {}) };
+  }
+
+  async acknowledgeAlerts(accountId: string, alertIds: readonly string[], at: string): Promise<string[]> {
+    const done: string[] = [];
+    for (const alertId of alertIds) {
+      try {
+        await this.doc.send(
+          new UpdateCommand({
+            TableName: this.tables.alerts,
+            Key: { accountId, alertId },
+            UpdateExpression: 'SET acknowledged = :t, acknowledgedAt = if_not_exists(acknowledgedAt, :at)',
+            ConditionExpression: 'attribute_exists(alertId)',
+            ExpressionAttributeValues: { ':t': true, ':at': at },
+          }),
+        );
+        done.push(alertId);
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    }
+    return done;
+  }
+
   async listAlerts(accountId: string): Promise<WatchAlert[]> {
     const alerts: WatchAlert[] = [];
     let start: Record<string, unknown> | undefined;
