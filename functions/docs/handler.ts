@@ -9,7 +9,10 @@ import { createLogger } from '../../shared/observability';
 import { DOCS_ASSET_PATH } from '../routes';
 import { rendererAsset } from './renderer-asset';
 
-/** Paths are absolute, so the page works at /docs and /docs/ alike. No fonts, proxy or telemetry from elsewhere. */
+/**
+ * Paths are absolute, so the page works at /docs and /docs/ alike. No fonts, proxy or telemetry from elsewhere. The
+ * mount is not `#api-reference`: the renderer would also mount a second, default-configured copy on that id.
+ */
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -18,10 +21,10 @@ const PAGE = `<!doctype html>
 <title>Trademark-risk API reference</title>
 </head>
 <body>
-<div id="api-reference"></div>
+<div id="reference"></div>
 <script src="${DOCS_ASSET_PATH}"></script>
 <script>
-Scalar.createApiReference('#api-reference', {
+Scalar.createApiReference('#reference', {
   url: '/v1/openapi.json',
   proxyUrl: '',
   withDefaultFonts: false,
