@@ -48,6 +48,20 @@ afterAll(async () => {
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
+/** The few DOM types the page-side function uses (the test project compiles without the DOM library). */
+interface PageNode {
+  nodeType: number;
+  textContent: string | null;
+}
+interface PageElement extends PageNode {
+  childNodes: Iterable<PageNode>;
+  getBoundingClientRect(): { top: number };
+  checkVisibility(): boolean;
+}
+interface PageDocument {
+  querySelectorAll(selector: string): Iterable<PageElement>;
+}
+
 describe('GET /docs, first screen at 1280x900', () => {
   it('fetches nothing from another origin and logs no console error', () => {
     const origin = new URL(server.url).origin;
@@ -60,7 +74,7 @@ describe('GET /docs, first screen at 1280x900', () => {
   it('renders the reference once, its batch-screen operation within the first 900 px, and no "Ask AI"', async () => {
     // Elements whose own text names the operation, with where they sit on the page.
     const hits = await page.evaluate(() =>
-      [...document.querySelectorAll('body *')]
+      [...(globalThis as unknown as { document: PageDocument }).document.querySelectorAll('body *')]
         .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && /batch-screen/.test(n.textContent ?? '')))
         .map((e) => ({ text: e.textContent, top: e.getBoundingClientRect().top, shown: e.checkVisibility() })),
     );
