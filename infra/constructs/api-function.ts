@@ -1,12 +1,13 @@
 /**
- * One Lambda function of the service with the project's defaults: Node.js 22 on arm64, bundled by the local
+ * One Lambda function of the service with the project's defaults: Node.js 24 on arm64, bundled by the local
  * esbuild (minified, with source maps), Powertools settings, the configuration every handler reads through
  * shared/config.ts, and its own log group with the environment's retention. Permissions are never broad: the
- * grant helpers below name exact actions on exact resources.
+ * function's role starts with nothing but writing to its own log group (no AWS managed policy), and the grant
+ * helpers below name exact actions on exact resources.
  */
 import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -75,9 +76,13 @@ export interface ApiFunctionProps {
   reservedConcurrency?: number;
 }
 
+/** The Lambda runtime of every function, and of the layer they share (the latest Node.js Lambda offers). */
+export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
+
 export class ApiFunction extends Construct {
   readonly fn: NodejsFunction;
   readonly logGroup: LogGroup;
+  readonly role: Role;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
@@ -85,6 +90,10 @@ export class ApiFunction extends Construct {
       retention: props.logRetention,
       removalPolicy: props.logRemovalPolicy,
     });
+    // What AWSLambdaBasicExecutionRole gives, narrowed to the one log group the function writes to (it exists
+    // before the function, so no logs:CreateLogGroup).
+    this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    this.logGroup.grantWrite(this.role);
 
     const tableNames = props.tables
       ? Object.fromEntries(TABLES.map((t) => [tableEnvVar(t.id), props.tables![t.id].tableName]))
@@ -93,8 +102,9 @@ export class ApiFunction extends Construct {
     this.fn = new NodejsFunction(this, 'Function', {
       entry: handlerEntry(props.functionId),
       handler: 'handler',
-      runtime: Runtime.NODEJS_22_X,
+      runtime: FUNCTION_RUNTIME,
       architecture: Architecture.ARM_64,
+      role: this.role,
       memorySize: props.memorySize,
       timeout: props.timeout,
       ...(props.reservedConcurrency ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),

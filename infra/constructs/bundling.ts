@@ -7,13 +7,13 @@ import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-la
 import type { BuildOptions } from 'esbuild';
 
 /**
- * The AWS SDK v3 ships with the Node.js 22 Lambda runtime; sharp, usearch and onnxruntime-node (the learned logo
+ * The AWS SDK v3 ships with the Node.js 24 Lambda runtime; sharp, usearch and onnxruntime-node (the learned logo
  * embedder, loaded only on first use) come from the native-modules layer (native-modules-layer.ts).
  */
 export const EXTERNAL_MODULES: readonly string[] = ['@aws-sdk/*', 'sharp', 'usearch', 'onnxruntime-node'];
 
 export const HANDLER_BUNDLE = {
-  target: 'node22',
+  target: 'node24',
   format: 'cjs',
   minify: true,
   sourceMap: true,

@@ -1,8 +1,10 @@
 /**
  * The two S3 buckets of the service: data batches (ingest reads new objects under incoming/) and logo images (with
- * the degraded-path descriptor index under degraded-index/). Both private, encrypted, TLS only.
+ * the degraded-path descriptor index under degraded-index/), and a third that receives their server access logs
+ * (under batches/ and logos/), kept as long as the environment keeps its other logs. All private, encrypted, TLS only.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, StorageClass } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 
@@ -14,11 +16,14 @@ export const DEGRADED_INDEX_PREFIX = 'degraded-index/';
 export interface DataBucketsProps {
   removalPolicy: RemovalPolicy;
   incomingLifecycle: { infrequentAccessAfterDays: number; expireAfterDays: number };
+  /** How long server access logs are kept: the environment's log retention. */
+  accessLogRetention: RetentionDays;
 }
 
 export class DataBuckets extends Construct {
   readonly batches: Bucket;
   readonly logos: Bucket;
+  readonly accessLogs: Bucket;
 
   constructor(scope: Construct, id: string, props: DataBucketsProps) {
     super(scope, id);
@@ -33,8 +38,15 @@ export class DataBuckets extends Construct {
       autoDeleteObjects: destroyable,
     };
 
+    this.accessLogs = new Bucket(this, 'AccessLogs', {
+      ...common,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(props.accessLogRetention) }],
+    });
+
     this.batches = new Bucket(this, 'Batches', {
       ...common,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'batches/',
       versioned: !destroyable,
       lifecycleRules: [
         {
@@ -55,6 +67,8 @@ export class DataBuckets extends Construct {
 
     this.logos = new Bucket(this, 'Logos', {
       ...common,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'logos/',
       versioned: !destroyable,
       lifecycleRules: [
         {

@@ -23,8 +23,9 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
-import { Architecture, Code, LayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Code, LayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { FUNCTION_RUNTIME } from './api-function';
 
 export const NATIVE_MODULES_LAYER_DIR = path.join(__dirname, '../../layers/native-modules');
 const CACHE_ROOT = path.join(__dirname, '../../node_modules/.cache/native-modules-layer');
@@ -124,7 +125,7 @@ export class NativeModulesLayer extends Construct {
     this.layer = new LayerVersion(this, 'Layer', {
       description: 'sharp (libvips), usearch and onnxruntime-node for Node.js on Linux arm64',
       compatibleArchitectures: [Architecture.ARM_64],
-      compatibleRuntimes: [Runtime.NODEJS_22_X],
+      compatibleRuntimes: [FUNCTION_RUNTIME],
       code: Code.fromAsset(NATIVE_MODULES_LAYER_DIR, {
         // The layer's content is a function of package.json, the install arguments and the pruning alone.
         assetHashType: AssetHashType.CUSTOM,
@@ -137,7 +138,7 @@ export class NativeModulesLayer extends Construct {
             },
           },
           // Used only if local bundling declines, which it never does: a failed npm install stops the synthesis.
-          image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+          image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs24.x'),
           command: ['bash', '-c', dockerCommand()],
         },
       }),

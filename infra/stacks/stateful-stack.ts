@@ -30,6 +30,7 @@ export class StatefulStack extends Stack {
     this.buckets = new DataBuckets(this, 'Buckets', {
       removalPolicy: config.removalPolicy,
       incomingLifecycle: config.incomingLifecycle,
+      accessLogRetention: config.logRetention,
     });
     this.logoVectors = new LogoVectorIndexes(this, 'LogoVectors', {
       embedder: config.vectors.embedder,

@@ -3,9 +3,7 @@
  * protection, retention, throttling, the CLIP endpoint where CLIP is asked for. The stateful stack builds every
  * table from the shared definitions.
  */
-import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import { addEnvironment } from '../../infra/stacks/environment';
 import {
   ENVIRONMENT_NAMES,
   environmentConfig,
@@ -150,10 +148,10 @@ describe('tables (from shared/tables/definitions.ts)', () => {
 });
 
 describe('buckets', () => {
-  it.each(ENVIRONMENT_NAMES)('%s: both buckets private, encrypted, TLS only', (name) => {
+  it.each(ENVIRONMENT_NAMES)('%s: every bucket private, encrypted, TLS only', (name) => {
     const json = envs[name].statefulJson;
     const buckets = resourcesOfType(json, 'AWS::S3::Bucket');
-    expect(buckets).toHaveLength(2);
+    expect(buckets).toHaveLength(3);
     for (const [bucketId, bucket] of buckets) {
       expect(bucket.Properties!.PublicAccessBlockConfiguration).toEqual({
         BlockPublicAcls: true,
@@ -201,12 +199,36 @@ describe('buckets', () => {
   it('empties and deletes buckets with the stack only in dev', () => {
     for (const [, bucket] of resourcesOfType(envs.dev.statefulJson, 'AWS::S3::Bucket'))
       expect(bucket.DeletionPolicy).toBe('Delete');
-    expect(resourcesOfType(envs.dev.statefulJson, 'Custom::S3AutoDeleteObjects')).toHaveLength(2);
-    for (const [, bucket] of resourcesOfType(envs.prod.statefulJson, 'AWS::S3::Bucket')) {
+    expect(resourcesOfType(envs.dev.statefulJson, 'Custom::S3AutoDeleteObjects')).toHaveLength(3);
+    for (const [, bucket] of resourcesOfType(envs.prod.statefulJson, 'AWS::S3::Bucket'))
       expect(bucket.DeletionPolicy).toBe('Retain');
+    for (const data of ['BucketsBatches', 'BucketsLogos']) {
+      const [, bucket] = onlyResource(envs.prod.statefulJson, 'AWS::S3::Bucket', data);
       expect(bucket.Properties!.VersioningConfiguration).toEqual({ Status: 'Enabled' });
     }
     expect(resourcesOfType(envs.prod.statefulJson, 'Custom::S3AutoDeleteObjects')).toHaveLength(0);
+  });
+
+  it("logs access to the data buckets in the access-log bucket, kept for the environment's log retention", () => {
+    const expected: Record<EnvironmentName, number> = { dev: 7, staging: 30, prod: 90 };
+    for (const name of ENVIRONMENT_NAMES) {
+      const json = envs[name].statefulJson;
+      const [logsId, logs] = onlyResource(json, 'AWS::S3::Bucket', 'BucketsAccessLogs');
+      expect(logs.Properties!.LifecycleConfiguration.Rules).toEqual([
+        { Id: 'expire-access-logs', Status: 'Enabled', ExpirationInDays: expected[name] },
+      ]);
+      expect(logs.Properties!.LoggingConfiguration).toBeUndefined();
+      for (const [data, prefix] of [
+        ['BucketsBatches', 'batches/'],
+        ['BucketsLogos', 'logos/'],
+      ] as const) {
+        const [, bucket] = onlyResource(json, 'AWS::S3::Bucket', data);
+        expect(bucket.Properties!.LoggingConfiguration).toEqual({
+          DestinationBucketName: { Ref: logsId },
+          LogFilePrefix: prefix,
+        });
+      }
+    }
   });
 });
 
@@ -338,7 +360,7 @@ describe('what differs between environments in the stateless stack', () => {
       sha256: '0f'.repeat(32),
     });
     expect(() => modelPackageOf('s3://b-1/x/latest/model.tar.gz')).toThrow(ModelPackageError);
-    expect(() => addEnvironment(new App(), environmentConfig('staging', { logoEmbedder: 'clip' }))).toThrow(
+    expect(() => synthEnvironment('staging', { bundle: false, overrides: { logoEmbedder: 'clip' } })).toThrow(
       /pinned model package.*modelPackageUri/,
     );
   });

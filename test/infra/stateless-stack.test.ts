@@ -202,9 +202,9 @@ describe("the edge: WAF and the gateway's own answers", () => {
 });
 
 describe('functions', () => {
-  it.each(APP_FUNCTIONS)('%s runs Node.js 22 on arm64 from an esbuild bundle with source maps', (construct) => {
+  it.each(APP_FUNCTIONS)('%s runs Node.js 24 on arm64 from an esbuild bundle with source maps', (construct) => {
     const fn = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!;
-    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
     expect(fn.Properties!.Environment.Variables).toMatchObject({
       NODE_OPTIONS: '--enable-source-maps',
       ENV_NAME: 'dev',
@@ -274,7 +274,7 @@ describe('functions', () => {
       expect(fn.Properties!.Layers).toEqual([{ Ref: layerId }]);
       expect(layer.Properties).toMatchObject({
         CompatibleArchitectures: ['arm64'],
-        CompatibleRuntimes: ['nodejs22.x'],
+        CompatibleRuntimes: ['nodejs24.x'],
       });
       const variables = fn.Properties!.Environment.Variables as Record<string, unknown>;
       expect({
@@ -324,10 +324,15 @@ describe('functions', () => {
 describe('least privilege', () => {
   const read = [...TABLE_ACTIONS.read].sort();
   const readWrite = [...TABLE_ACTIONS.readWrite].sort();
-  /** Active tracing: every function may send its trace segments to X-Ray (the actions take no resource). */
-  const tracing = { '*': ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'] };
+  /**
+   * What every function has: its trace segments to X-Ray (active tracing; the actions take no resource), and its
+   * log streams in its own log group (what AWSLambdaBasicExecutionRole would give, narrowed to that group).
+   */
+  const own = (construct: string) => ({
+    '*': ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'],
+    [`log-group:${construct}Logs`]: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+  });
   const meteredChain = {
-    ...tracing,
     'table:accounts': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
     'table:api-keys': ['dynamodb:GetItem'],
     'table:usage': ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
@@ -350,6 +355,7 @@ describe('least privilege', () => {
 
   it('batch-screen: the metered chain, and reads of mark-keys, tro-brands and data-batches; nothing else', () => {
     expect(grantsOf(dev, 'BatchScreen')).toEqual({
+      ...own('BatchScreen'),
       ...meteredChain,
       'table:mark-keys': read,
       'table:tro-brands': read,
@@ -357,19 +363,20 @@ describe('least privilege', () => {
     });
   });
 
-  const freeChain = { ...tracing, 'table:api-keys': read, 'table:rate-limits': readWrite };
+  const freeChain = { 'table:api-keys': read, 'table:rate-limits': readWrite };
 
   it('account: the key, the rate limit and a read of accounts; no usage, no balance update', () => {
-    expect(grantsOf(dev, 'Account')).toEqual({ ...freeChain, 'table:accounts': read });
+    expect(grantsOf(dev, 'Account')).toEqual({ ...own('Account'), ...freeChain, 'table:accounts': read });
   });
 
   it('usage: the key, the rate limit and a read of the usage table; nothing else', () => {
-    expect(grantsOf(dev, 'Usage')).toEqual({ ...freeChain, 'table:usage': read });
+    expect(grantsOf(dev, 'Usage')).toEqual({ ...own('Usage'), ...freeChain, 'table:usage': read });
   });
 
   it('the allowlist: read for GET; write only on the allowlists (and Idempotency-Key records) for PUT', () => {
-    expect(grantsOf(dev, 'GetAllowlist')).toEqual({ ...freeChain, 'table:allowlists': read });
+    expect(grantsOf(dev, 'GetAllowlist')).toEqual({ ...own('GetAllowlist'), ...freeChain, 'table:allowlists': read });
     expect(grantsOf(dev, 'PutAllowlist')).toEqual({
+      ...own('PutAllowlist'),
       ...freeChain,
       'table:allowlists': readWrite,
       'table:idempotency': readWrite,
@@ -378,6 +385,7 @@ describe('least privilege', () => {
 
   it('feedback: the key, the rate limit, its Idempotency-Key records and the feedback table; nothing else', () => {
     expect(grantsOf(dev, 'Feedback')).toEqual({
+      ...own('Feedback'),
       ...freeChain,
       'table:feedback': readWrite,
       'table:idempotency': readWrite,
@@ -386,6 +394,7 @@ describe('least privilege', () => {
 
   it('put-watch: the metered chain, the screening reads of batch-screen, and the watched items; nothing else', () => {
     expect(grantsOf(dev, 'PutWatch')).toEqual({
+      ...own('PutWatch'),
       ...meteredChain,
       'table:mark-keys': read,
       'table:tro-brands': read,
@@ -395,12 +404,13 @@ describe('least privilege', () => {
   });
 
   it('get-watch: the key, the rate limit and a read of the watched items; nothing else', () => {
-    expect(grantsOf(dev, 'GetWatch')).toEqual({ ...freeChain, 'table:watch-items': read });
+    expect(grantsOf(dev, 'GetWatch')).toEqual({ ...own('GetWatch'), ...freeChain, 'table:watch-items': read });
   });
 
   it('alerts: the key, the rate limit, and a read of watch-alerts (get) or only UpdateItem on it (ack)', () => {
-    expect(grantsOf(dev, 'GetAlerts')).toEqual({ ...freeChain, 'table:watch-alerts': read });
+    expect(grantsOf(dev, 'GetAlerts')).toEqual({ ...own('GetAlerts'), ...freeChain, 'table:watch-alerts': read });
     expect(grantsOf(dev, 'AckAlerts')).toEqual({
+      ...own('AckAlerts'),
       ...freeChain,
       'table:idempotency': readWrite,
       'table:watch-alerts': ['dynamodb:UpdateItem'],
@@ -408,12 +418,16 @@ describe('least privilege', () => {
   });
 
   it('the data status (no key): reads of data-batches and tro-brands only; no keys, no rate limit, no marks', () => {
-    expect(grantsOf(dev, 'Status')).toEqual({ ...tracing, 'table:data-batches': read, 'table:tro-brands': read });
+    expect(grantsOf(dev, 'Status')).toEqual({
+      ...own('Status'),
+      'table:data-batches': read,
+      'table:tro-brands': read,
+    });
   });
 
-  it('the OpenAPI document and the docs page may only send traces, and have no table names', () => {
+  it('the OpenAPI document and the docs page may only send traces and write their logs, and have no table names', () => {
     for (const construct of ['OpenApi', 'Docs']) {
-      expect(grantsOf(dev, construct)).toEqual(tracing);
+      expect(grantsOf(dev, construct)).toEqual(own(construct));
       const variables = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!
         .Environment.Variables as Record<string, unknown>;
       expect(Object.keys(variables).filter((k) => k.endsWith('_TABLE'))).toEqual([]);
@@ -428,7 +442,7 @@ describe('least privilege', () => {
     expect(
       Object.values(grants)
         .flat()
-        .filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:')),
+        .filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:') && !a.startsWith('logs:')),
     ).toEqual([]);
   });
 
@@ -443,6 +457,7 @@ describe('least privilege', () => {
 
   it('image-search: the metered chain, query/get on both logo indexes, the degraded index (and listing its bucket); nothing else', () => {
     expect(grantsOf(dev, 'ImageSearch')).toEqual({
+      ...own('ImageSearch'),
       ...meteredChain,
       'vector-index:US': ['s3vectors:GetVectors', 's3vectors:QueryVectors'],
       'vector-index:CN': ['s3vectors:GetVectors', 's3vectors:QueryVectors'],
@@ -454,7 +469,7 @@ describe('least privilege', () => {
   it('ingest: write on the trademark tables, its incoming objects, put on the indexes, the degraded index and its dead-letter queue; nothing else', () => {
     const [queueId] = onlyResource(dev.statelessJson, 'AWS::SQS::Queue', 'IngestPipelineDeadLetters');
     expect(grantsOf(dev, 'Ingest')).toEqual({
-      ...tracing,
+      ...own('Ingest'),
       'table:marks': readWrite,
       'table:mark-keys': readWrite,
       'table:tro-brands': readWrite,
@@ -482,14 +497,20 @@ describe('least privilege', () => {
       expect(grants[`table:${table}`]).toBeUndefined();
   });
 
-  it('not-found has no policy but tracing, and the basic execution role', () => {
-    expect(grantsOf(dev, 'NotFound')).toEqual(tracing);
-    const fn = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, 'NotFound')]!;
-    const roleId = (fn.Properties!.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-    expect(describeValue(dev, dev.statelessJson.Resources[roleId]!.Properties!.ManagedPolicyArns)).toBe(
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation pseudo-parameter as describeValue prints it, not a template
-      'arn:${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',
-    );
+  it('not-found may only send traces and write its own logs', () => {
+    expect(grantsOf(dev, 'NotFound')).toEqual(own('NotFound'));
+  });
+
+  it('no function role has an AWS managed policy: each is trusted by Lambda alone', () => {
+    for (const construct of APP_FUNCTIONS) {
+      const fn = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!;
+      const roleId = (fn.Properties!.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      const role = dev.statelessJson.Resources[roleId]!;
+      expect(role.Properties!.ManagedPolicyArns).toBeUndefined();
+      expect(role.Properties!.AssumeRolePolicyDocument.Statement).toEqual([
+        { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
+      ]);
+    }
   });
 
   it('no application policy has a wildcard resource', () => {

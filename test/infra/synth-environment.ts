@@ -108,7 +108,8 @@ export function tableIdOf(resource: CfnResource | undefined): string | undefined
 /**
  * Describes a CloudFormation value in words the tests can compare: a reference to a table becomes
  * `table:<id>` (or `table-name:<id>` for its Ref), a vector index `vector-index:<market>`, a bucket
- * `bucket:<construct>`, pseudo parameters `${AWS::...}`; joins are concatenated.
+ * `bucket:<construct>`, a log group `log-group:<construct path>` (`log-group:BatchScreenLogs`), pseudo parameters
+ * `${AWS::...}`; joins are concatenated.
  */
 export function describeValue(
   env: SynthesisedEnvironment,
@@ -150,6 +151,8 @@ function describeLogicalId(template: CfnTemplate, logicalId: string, attribute: 
       return `${attribute === 'Arn' ? 'table' : 'table-name'}:${tableIdOf(resource)}`;
     case 'AWS::S3Vectors::Index':
       return `vector-index:${logicalId.match(/Index(US|CN)/)?.[1]}`;
+    case 'AWS::Logs::LogGroup':
+      return `log-group:${logicalId.replace(/[0-9A-F]{8}$/, '')}`;
     case 'AWS::S3::Bucket':
       return `bucket:${logicalId.match(/^Buckets([A-Z][a-z]+)/)?.[1]}${attribute === 'Arn' ? '' : `.${attribute}`}`;
     default:
