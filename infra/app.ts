@@ -3,9 +3,11 @@
  * environment (profile or AWS_* variables). The primary logo embedder is the learned one, in the functions; CLIP on
  * SageMaker instead with `-c logoEmbedder=clip -c modelPackageUri=s3://.../<sha256>/model.tar.gz` (the pinned model
  * package the endpoint created for it serves) or `-c clipEndpointName=NAME` (an existing endpoint).
- * `-c alarmEmail=ADDRESS` subscribes an address to the alarms.
+ * `-c alarmEmail=ADDRESS` subscribes an address to the alarms. `-c rulePacks=true` runs the cdk-nag rule packs
+ * AwsSolutions and Serverless over the stacks: any unacknowledged finding stops the synthesis with the list.
  */
-import { App } from 'aws-cdk-lib';
+import { App, Aspects } from 'aws-cdk-lib';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import {
   environmentConfig,
   LogoEmbedderChoiceError,
@@ -31,6 +33,10 @@ try {
     alarmEmail: optionalContext(app, 'alarmEmail'),
   });
   addEnvironment(app, config);
+  if (optionalContext(app, 'rulePacks') === 'true') {
+    Aspects.of(app).add(new AwsSolutionsChecks());
+    Aspects.of(app).add(new ServerlessChecks());
+  }
   app.synth();
 } catch (error) {
   if (

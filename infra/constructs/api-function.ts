@@ -12,6 +12,7 @@ import { Architecture, Runtime, Tracing, type ILayerVersion } from 'aws-cdk-lib/
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { TABLES, tableEnvVar, type TableId } from '../../shared/tables/definitions';
 import { handlerEntry, nodejsBundling, type BundledFile, type FunctionId } from './bundling';
@@ -126,6 +127,14 @@ export class ApiFunction extends Construct {
         ...props.environment,
       },
     });
+    // Only the tracing statement names "*" (test/infra/stateless-stack.test.ts holds every other grant to exact resources).
+    NagSuppressions.addResourceSuppressions(this.rolePolicy(), [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason: 'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords accept no resource but "*".',
+        appliesTo: ['Resource::*'],
+      },
+    ]);
   }
 
   /** Exact actions on one table (never its indexes: no function queries a GSI). */
@@ -143,6 +152,28 @@ export class ApiFunction extends Construct {
     this.fn.addToRolePolicy(
       new PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects(`${prefix}*`)] }),
     );
+    this.allowObjectPrefix(prefix);
+  }
+
+  /**
+   * Acknowledges the wildcard of grants on every object under a prefix of a bucket (`<bucket arn>/<prefix>*`, read
+   * or written): the objects are named by the data (a batch's file, a market's index), so the prefix is as narrow
+   * as it gets.
+   */
+  private allowObjectPrefix(prefix: string): void {
+    const escaped = prefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    NagSuppressions.addResourceSuppressions(this.rolePolicy(), [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason: `Objects under ${prefix} are named by the data they hold, so the grant covers that prefix of the one bucket and nothing wider.`,
+        appliesTo: [{ regex: `/^Resource::.+\\/${escaped}\\*$/` }],
+      },
+    ]);
+  }
+
+  /** The role's inline policy, where every grant of the function goes. */
+  private rolePolicy(): Construct {
+    return this.role.node.findChild('DefaultPolicy') as Construct;
   }
 
   /** S3 Vectors actions on exactly the given vector indexes. */

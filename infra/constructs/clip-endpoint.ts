@@ -7,6 +7,7 @@
 import { ArnFormat, Aws, Stack } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { CfnEndpoint, CfnEndpointConfig, CfnModel } from 'aws-cdk-lib/aws-sagemaker';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ModelPackageError, type ClipEndpointChoice, type ModelPackage } from '../config/environments';
 
@@ -96,6 +97,25 @@ export class ClipEndpoint extends Construct {
     role.addToPolicy(
       new PolicyStatement({ actions: ['s3:GetObject'], resources: [`arn:${Aws.PARTITION}:s3:::${bucket}/${key}`] }),
     );
+
+    NagSuppressions.addResourceSuppressions(role.node.findChild('DefaultPolicy'), [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          'ecr:GetAuthorizationToken and cloudwatch:PutMetricData take no resource ARN; the metrics are held to the /aws/sagemaker/Endpoints namespace by condition.',
+        appliesTo: ['Resource::*'],
+      },
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          "The endpoint's log streams are created by SageMaker under the endpoint's own log group, named at run time.",
+        appliesTo: [
+          {
+            regex: `/^Resource::arn:(<[^>]+>|[^:<]*):logs:(<[^>]+>|[^:<]*):(<[^>]+>|[^:<]*):log-group:\\/aws\\/sagemaker\\/Endpoints\\/${this.endpointName}:\\*$/`,
+          },
+        ],
+      },
+    ]);
 
     const model = new CfnModel(this, 'Model', {
       executionRoleArn: role.roleArn,

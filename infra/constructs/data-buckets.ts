@@ -6,6 +6,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, StorageClass } from 'aws-cdk-lib/aws-s3';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
 /** Where new data batches land: incoming/<kind>/<market>/<YYYY-MM-DD>/<file>. */
@@ -42,6 +43,13 @@ export class DataBuckets extends Construct {
       ...common,
       lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(props.accessLogRetention) }],
     });
+    NagSuppressions.addResourceSuppressions(this.accessLogs, [
+      {
+        id: 'AwsSolutions-S1',
+        reason:
+          "This bucket is where the other buckets' server access logs go; logging it too would only log those log deliveries.",
+      },
+    ]);
 
     this.batches = new Bucket(this, 'Batches', {
       ...common,

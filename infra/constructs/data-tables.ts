@@ -5,6 +5,7 @@
  */
 import { type RemovalPolicy, Tags } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { TABLES, type KeyAttribute, type TableId } from '../../shared/tables/definitions';
 
@@ -34,14 +35,13 @@ export class DataTables extends Construct {
     super(scope, id);
     const built: Partial<Record<TableId, Table>> = {};
     for (const definition of TABLES) {
+      const pointInTimeRecoveryEnabled = props.pointInTimeRecovery || MONEY_TABLES.includes(definition.id);
       const table = new Table(this, definition.id, {
         partitionKey: attribute(definition.partitionKey),
         ...(definition.sortKey ? { sortKey: attribute(definition.sortKey) } : {}),
         billingMode: BillingMode.PAY_PER_REQUEST,
         ...(definition.timeToLiveAttribute ? { timeToLiveAttribute: definition.timeToLiveAttribute } : {}),
-        pointInTimeRecoverySpecification: {
-          pointInTimeRecoveryEnabled: props.pointInTimeRecovery || MONEY_TABLES.includes(definition.id),
-        },
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled },
         deletionProtection: props.deletionProtection,
         removalPolicy: props.removalPolicy,
       });
@@ -51,6 +51,15 @@ export class DataTables extends Construct {
           partitionKey: attribute(index.partitionKey),
           ...(index.sortKey ? { sortKey: attribute(index.sortKey) } : {}),
         });
+      }
+      if (!pointInTimeRecoveryEnabled) {
+        NagSuppressions.addResourceSuppressions(table, [
+          {
+            id: 'AwsSolutions-DDB3',
+            reason:
+              'This environment keeps point-in-time recovery for the money tables only (pointInTimeRecovery in infra/config/environments.ts): its other tables hold test data or data the register batches rebuild.',
+          },
+        ]);
       }
       Tags.of(table).add(TABLE_ID_TAG, definition.id);
       built[definition.id] = table;

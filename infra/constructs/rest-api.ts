@@ -10,6 +10,8 @@
  *   timeout, any other 4xx/5xx) carry the service's envelope with the request id (`$context.requestId`, the id the
  *   functions use too, and the `x-amzn-RequestId` header API Gateway adds to every answer).
  * - One stage with throttling and JSON access logs (no header values, so no API key, ever).
+ * - No gateway authorizer and no gateway request validator: each function checks the caller's key, then reads and
+ *   validates the body itself (shared/http/api-handler.ts), which the rule-pack acknowledgements below record.
  */
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import {
@@ -24,6 +26,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ROUTES, type FunctionName } from '../../functions/routes';
 
@@ -228,6 +231,45 @@ export class TrademarkRestApi extends Construct {
       resourceArn: this.api.deploymentStage.stageArn,
       webAclArn: this.webAcl.attrArn,
     });
+    this.acknowledgeRulePacks(props);
+  }
+
+  /** Why the API has no gateway authorizer, request validator or execution logs, and its functions no DLQ. */
+  private acknowledgeRulePacks(props: TrademarkRestApiProps): void {
+    const authorization =
+      'By design the API authenticates inside each function: the operations check the bearer API key (hashed, looked up in the api-keys table) before reading anything else, and the docs, the OpenAPI document and the not-found answers are public.';
+    NagSuppressions.addResourceSuppressions(
+      this.api,
+      [
+        { id: 'AwsSolutions-APIG4', reason: authorization },
+        { id: 'AwsSolutions-COG4', reason: authorization },
+      ],
+      true,
+    );
+    NagSuppressions.addResourceSuppressions(this.api, [
+      {
+        id: 'AwsSolutions-APIG2',
+        reason:
+          'Each function validates its request after checking the key (415 unsupported_media_type, 400 invalid_json or invalid_request naming the fields, as documented); a gateway validator would answer first, with its own 400, even to callers without a key.',
+      },
+    ]);
+    NagSuppressions.addResourceSuppressions(this.api.deploymentStage, [
+      {
+        id: 'AwsSolutions-APIG6',
+        reason:
+          'Execution logging needs the account-wide API Gateway CloudWatch role, which these stacks leave alone (cloudWatchRole: false) because environments share accounts; the stage has JSON access logs with the integration error, and X-Ray traces.',
+      },
+    ]);
+    NagSuppressions.addResourceSuppressions(
+      [...Object.values(props.operations), props.notFound],
+      [
+        {
+          id: 'Serverless-LambdaDLQ',
+          reason:
+            'Invoked synchronously by this API (Lambda proxy integration): a failure is answered to the caller, so there is no event to keep on a dead-letter queue.',
+        },
+      ],
+    );
   }
 
   /** The base URL clients call (ends with the stage and a slash; paths then start with v1/). */

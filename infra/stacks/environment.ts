@@ -1,6 +1,7 @@
 /** One environment = a stateful and a stateless stack, named `tmk-<env>-stateful` and `tmk-<env>-stateless`. */
 import { Tags, type App } from 'aws-cdk-lib';
 import type { EnvironmentConfig } from '../config/environments';
+import { acknowledgeDataJobFindings } from '../constructs/rule-pack-suppressions';
 import { StatefulStack } from './stateful-stack';
 import { StatelessStack } from './stateless-stack';
 
@@ -23,6 +24,7 @@ export function addEnvironment(app: App, config: EnvironmentConfig): Environment
     stateful,
     description: `Trademark-risk API (${config.name}): HTTP API, functions, ingest, alarms, dashboard`,
   });
+  acknowledgeDataJobFindings(stateless);
   for (const stack of [stateful, stateless]) {
     Tags.of(stack).add('project', 'trademark-risk-api');
     Tags.of(stack).add('environment', config.name);

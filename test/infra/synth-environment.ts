@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, Aspects, type IAspect } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { environmentConfig, type EnvironmentName, type EnvironmentOverrides } from '../../infra/config/environments';
 import { addEnvironment, type EnvironmentStacks } from '../../infra/stacks/environment';
@@ -46,15 +46,27 @@ export const CLIP_CREATED: EnvironmentOverrides = { logoEmbedder: 'clip', modelP
  * @param bundle false skips asset bundling (esbuild and the native-modules layer), for suites that look only at
  * resources whose content does not depend on the bundles.
  * @param overrides what the command line would pass (`-c logoEmbedder=clip ...`); none by default.
+ * @param aspects applied to the whole app before it synthesises (the rule packs).
+ * @param context entries over cdk.json's.
  */
 export function synthEnvironment(
   name: EnvironmentName,
-  options: { bundle: boolean; overrides?: EnvironmentOverrides },
+  options: {
+    bundle: boolean;
+    overrides?: EnvironmentOverrides;
+    aspects?: IAspect[];
+    context?: Record<string, unknown>;
+  },
 ): SynthesisedEnvironment {
   const app = new App({
-    context: { ...CDK_JSON.context, ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) },
+    context: {
+      ...CDK_JSON.context,
+      ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
+      ...options.context,
+    },
   });
   const stacks = addEnvironment(app, environmentConfig(name, options.overrides ?? {}));
+  for (const aspect of options.aspects ?? []) Aspects.of(app).add(aspect);
   const stateful = Template.fromStack(stacks.stateful);
   const stateless = Template.fromStack(stacks.stateless);
   return {
