@@ -440,6 +440,18 @@ export function nominativeCueOfNormalised(keys: readonly string[], index: number
   return undefined;
 }
 
+/**
+ * Words that, right after a brand, say the item is made to go with that brand's goods, not made by it: "Lego
+ * compatible minifigures", "Dyson replacement filter", "HP-compatible toner". The cue after the brand is as
+ * nominative as "compatible with X" before it.
+ */
+const NOMINATIVE_CUES_AFTER: ReadonlySet<string> = new Set(['compatible', 'replacement', '兼容']);
+
+/** A nominative cue stands at `end`, right after the words before it ("Lego compatible": end is compatible's index). */
+export function nominativeCueAfterNormalised(keys: readonly string[], end: number): boolean {
+  return end >= 1 && end < keys.length && NOMINATIVE_CUES_AFTER.has(keys[end]!);
+}
+
 /** Words that can stand between a cue and what it names: "for the Kindle Fire", "for your iPhone", "for all Echo". */
 const CUE_DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'your', 'all', 'any', 'every', 'most']);
 

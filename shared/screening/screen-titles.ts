@@ -26,7 +26,7 @@ import { RunTable, type Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
 import { evasionCandidates, isEvasionSpelling } from './evasion';
 import { KeyResolver, type KeyCacheOptions } from './key-resolver';
-import { nominativeCueOfNormalised } from './lexicon';
+import { nominativeCueAfterNormalised, nominativeCueOfNormalised } from './lexicon';
 import { NO_MATCHES, knownToMatchNothing, verifiedMatches, type RunMatch } from './run-matches';
 import { TitleContext, type ScreeningItem } from './title-context';
 import { TitleConflicts, noConflictResult, type ScreeningResult } from './title-conflicts';
@@ -236,7 +236,9 @@ export class TitleScreener {
         candidate,
         probability,
         evasion,
-        nominative: nominativeCueOfNormalised(ctx.normalised, candidate.start) !== undefined,
+        nominative:
+          nominativeCueOfNormalised(ctx.normalised, candidate.start) !== undefined ||
+          nominativeCueAfterNormalised(ctx.normalised, candidate.end),
         relation: detail ? classRelationOf(match.niceClasses, ctx.itemClassesAround(candidate)).relation : 'unknown',
         ordinaryWords,
       });

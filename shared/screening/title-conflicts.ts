@@ -1,8 +1,9 @@
 /**
  * A title's conflicts and its answer. Each matched mark keeps its most probable use in the title; its level is
  * 高 when the probability reaches the model's high threshold (or it is a TRO brand that counts at all), 中 when it
- * reaches the medium threshold, and a nominative use ("compatible with X", "for X") of a brand that files no TRO
- * suits is 中 at most. The title takes its strongest conflict's level; ties go to the more probable brand use.
+ * reaches the medium threshold, and a nominative use ("compatible with X", "for X", "X compatible") of a brand that
+ * files no TRO suits is 中 at most. Two matches that would share words are two readings of them, and only the
+ * stronger stands (uncrossed). The title takes its strongest conflict's level; ties go to the more probable brand use.
  */
 import type { BrandUseModel } from './brand-use-model';
 import type { Candidate } from './candidates';
@@ -86,7 +87,7 @@ export class TitleConflicts {
    * Samsung" on Empire); then by probability; at equal probability the earlier words.
    */
   ranked(): Conflict[] {
-    const all = [...this.bySerial.values()];
+    const all = this.uncrossed();
     const level = new Map(all.map((c) => [c, this.levelOf(c)]));
     const inside = new Set(
       all.filter((c) => all.some((o) => o !== c && level.get(o)! >= level.get(c)! && holds(o.candidate, c.candidate))),
@@ -101,6 +102,25 @@ export class TitleConflicts {
         b.probability - a.probability ||
         a.candidate.start - b.candidate.start ||
         a.match.distance - b.match.distance,
+    );
+  }
+
+  /**
+   * The conflicts whose words no stronger reading of the title claims. Two matches that share words without one
+   * holding the other are two readings of those words, and only one can be what the seller wrote: in "store n go
+   * pro usb flash drive" the words "store n go" name STORE 'N' GO and "go pro" would need the same "go". The reading
+   * with the higher level keeps the words (at the same level, the more probable brand use; then the earlier words),
+   * and the other is dropped: it is not raised, not even as a TRO hit. A match inside another ("Hello" in "Hello
+   * Kitty") is no second reading and stays (ranked() puts it after the one that holds it).
+   */
+  private uncrossed(): Conflict[] {
+    const all = [...this.bySerial.values()];
+    if (all.length < 2) return all;
+    const level = new Map(all.map((c) => [c, this.levelOf(c)]));
+    const stronger = (a: Conflict, b: Conflict) =>
+      level.get(a)! - level.get(b)! || a.probability - b.probability || b.candidate.start - a.candidate.start;
+    return all.filter(
+      (c) => level.get(c) === 0 || !all.some((o) => o !== c && crosses(o.candidate, c.candidate) && stronger(o, c) > 0),
     );
   }
 
@@ -141,6 +161,11 @@ export class TitleConflicts {
     }
     return result;
   }
+}
+
+/** The two share words and neither holds all of the other's. */
+function crosses(a: Candidate, b: Candidate): boolean {
+  return a.start < b.end && b.start < a.end && (a.start < b.start ? a.end < b.end : a.start > b.start && a.end > b.end);
 }
 
 /** `outer` spans more words than `inner`, all of inner's among them. */
