@@ -246,6 +246,11 @@ export interface MarkSummary {
   isLive: boolean;
   statusCategory: StatusCategory;
   drawingKind: DrawingKind;
+  /**
+   * A short tag of the owner's normalised name (lookup-keys.ts ownerTagOf), when the record names one: marks of one
+   * owner share it, so a key's marks tell how many registrations of a text one owner holds (the mark's strength).
+   */
+  owner?: string;
 }
 
 export interface MarkWriteResult {

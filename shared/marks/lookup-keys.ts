@@ -293,6 +293,19 @@ export function normalizeOwner(owner: string): string {
   return name;
 }
 
+/**
+ * A short tag of an owner's name: the same for every spelling normalizeOwner takes to one name ("NIKE, INC." and
+ * "Nike Inc"), six or seven base-36 characters (FNV-1a, 32 bits); undefined when nothing is left of the name. Two
+ * owners share a tag about once in four billion pairs, and a shared tag only makes two portfolios count as one.
+ */
+export function ownerTagOf(owner: string): string | undefined {
+  const name = normalizeOwner(owner);
+  if (!name) return undefined;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(36);
+}
+
 /** The owner-index key of an owner's name (`o:<normalizeOwner>`), or undefined when nothing is left of it. */
 export function ownerKeyOf(owner: string): string | undefined {
   const name = normalizeOwner(owner);

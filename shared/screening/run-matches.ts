@@ -33,6 +33,15 @@ export interface RunMatch {
   readonly troOnly: boolean;
   /** Found in the CN register (a title with Chinese text is also looked up there). */
   readonly cn: boolean;
+  /**
+   * The mark's owner's live registrations of the same text among the key's marks (the mark itself included, when
+   * live), and the Nice classes they cover: how strong the mark is in the register (see mark-strength.ts). 1 and
+   * the mark's own classes when the record names no owner.
+   */
+  readonly ownerRegistrations: number;
+  readonly ownerClasses: readonly string[];
+  /** The owner's tag (MarkSummary.owner), when the record names one. */
+  readonly owner?: string;
 }
 
 export const NO_MARKS: readonly MarkSummary[] = Object.freeze([]);
@@ -74,6 +83,7 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
     [run.cnExact, true, true],
   ];
   for (const [entry, viaExactKey, cn] of sources) {
+    let portfolios: Map<string, Portfolio> | undefined;
     for (const mark of entry?.marks ?? NO_MARKS) {
       // A dead registration raises no risk (a TRO brand is still found through the TRO list below). In a register of
       // real size nearly half the records are dead, so they are left out before they cost a verification.
@@ -84,6 +94,11 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
         troBrandOfMark(tro, mark.markText) ?? (troMatch && match.distance === 0 ? troMatch : undefined),
       );
       troAmongMarks ||= isTro;
+      let portfolio: Portfolio = { registrations: 1, classes: mark.niceClasses };
+      if (mark.owner !== undefined) {
+        portfolios ??= portfoliosOf(entry!.marks);
+        portfolio = portfolios.get(portfolioKey(mark.owner, mark.markText)) ?? portfolio;
+      }
       matches.push({
         mark: mark.markText,
         serial: mark.serial,
@@ -94,6 +109,9 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
         tro: isTro,
         troOnly: false,
         cn,
+        ownerRegistrations: portfolio.registrations,
+        ownerClasses: portfolio.classes,
+        ...(mark.owner === undefined ? {} : { owner: mark.owner }),
       });
     }
   }
@@ -108,6 +126,8 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
       tro: true,
       troOnly: true,
       cn: false,
+      ownerRegistrations: 0,
+      ownerClasses: NO_CLASSES,
     });
   }
   run.matches = matches.length ? matches : NO_MATCHES;
@@ -116,6 +136,31 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
   run.verifiedCnExact = run.cnExact?.marks;
   run.verifiedTro = tro;
   return run.matches;
+}
+
+interface Portfolio {
+  registrations: number;
+  classes: readonly string[];
+}
+
+const portfolioKey = (owner: string, markText: string) => `${owner} ${joinedMarkText(markText)}`;
+
+/** The live registrations of a key's marks by owner and text, with the classes they cover together. */
+function portfoliosOf(marks: readonly MarkSummary[]): Map<string, Portfolio> {
+  const classes = new Map<string, Set<string>>();
+  const registrations = new Map<string, number>();
+  for (const mark of marks) {
+    if (mark.owner === undefined || !mark.isLive) continue;
+    const key = portfolioKey(mark.owner, mark.markText);
+    registrations.set(key, (registrations.get(key) ?? 0) + 1);
+    const set = classes.get(key) ?? new Set<string>();
+    for (const nice of mark.niceClasses) set.add(nice);
+    classes.set(key, set);
+  }
+  const out = new Map<string, Portfolio>();
+  for (const [key, count] of registrations)
+    out.set(key, { registrations: count, classes: [...classes.get(key)!].sort() });
+  return out;
 }
 
 /** A mark names a TRO brand as a whole, or in one of its scripts ("耐克 NIKE" is Nike's). */

@@ -12,7 +12,8 @@
  *  2. Resolve every key of the whole batch at once (key-resolver.ts).
  *  3. Verify each run's marks (run-matches.ts): exact text, another script, or a misspelling within an edit budget.
  *  4. Judge each match: its features (brand-use-features.ts) and the learned model (brand-use-model.ts) give the
- *     probability that the title uses the mark as a brand. Titles with no match skip this step.
+ *     probability that the title uses the mark as a brand; a mark the register shows as strong, named as a brand,
+ *     is 中 at least (mark-strength.ts). Titles with no match skip this step.
  *  5. The title's risk, its TRO flag and its strongest conflict (title-conflicts.ts).
  */
 import type { KeyFilter } from '../marks/key-filter';
@@ -27,6 +28,7 @@ import { classRelationOf } from './class-relation';
 import { evasionCandidates, isEvasionSpelling } from './evasion';
 import { KeyResolver, type KeyCacheOptions } from './key-resolver';
 import { nominativeCueAfterNormalised, nominativeCueOfNormalised } from './lexicon';
+import { namesStrongMark } from './mark-strength';
 import { NO_MATCHES, knownToMatchNothing, verifiedMatches, type RunMatch } from './run-matches';
 import { TitleContext, type ScreeningItem } from './title-context';
 import { TitleConflicts, noConflictResult, type ScreeningResult } from './title-conflicts';
@@ -231,14 +233,16 @@ export class TitleScreener {
       let ordinaryWords = true;
       for (let i = candidate.start; i < candidate.end; i++)
         ordinaryWords &&= title.words[i]!.facts.generic || title.words[i]!.facts.dualUse;
+      const nominative =
+        nominativeCueOfNormalised(ctx.normalised, candidate.start) !== undefined ||
+        nominativeCueAfterNormalised(ctx.normalised, candidate.end);
       conflicts.consider({
         match,
         candidate,
         probability,
         evasion,
-        nominative:
-          nominativeCueOfNormalised(ctx.normalised, candidate.start) !== undefined ||
-          nominativeCueAfterNormalised(ctx.normalised, candidate.end),
+        nominative,
+        strong: namesStrongMark(ctx, candidate, match, nominative),
         relation: detail ? classRelationOf(match.niceClasses, ctx.itemClassesAround(candidate)).relation : 'unknown',
         ordinaryWords,
       });

@@ -45,6 +45,8 @@ export interface Conflict {
   candidate: Candidate;
   probability: number;
   nominative: boolean;
+  /** A mark the register shows as strong, named as a brand (mark-strength.ts): 中 at least. */
+  strong: boolean;
   evasion: boolean;
   relation: ClassRelation;
   /** Every word of the run is a lexicon word (a product, descriptive or ordinary word). */
@@ -64,24 +66,30 @@ export class TitleConflicts {
     private readonly allowlist: ReadonlySet<string> = NO_BRANDS,
   ) {}
 
+  /**
+   * Keeps each mark's most probable use. The registrations one owner holds of one text (STAR WARS in class 28, in
+   * 9 and 41, in 16 and 25) are one mark here: the conflict is with the brand, not with each filing.
+   */
   consider(conflict: Conflict): void {
     const into =
       this.allowlist.size > 0 && this.allowlist.has(brandKey(conflict.match.mark)) ? this.allowlisted : this.bySerial;
-    const previous = into.get(conflict.match.serial);
-    if (previous === undefined || conflict.probability > previous.probability)
-      into.set(conflict.match.serial, conflict);
+    const { match } = conflict;
+    const key = match.owner === undefined ? match.serial : `${match.owner} ${brandKey(match.mark)}`;
+    const previous = into.get(key);
+    if (previous === undefined || conflict.probability > previous.probability) into.set(key, conflict);
   }
 
   /** 2 for 高, 1 for 中, 0 for none. */
   levelOf(c: Conflict): number {
-    if (c.probability < this.model.medium) return 0;
+    if (c.probability < this.model.medium) return c.strong ? 1 : 0;
     if (c.match.tro) return 2;
     return c.probability >= this.model.high && !c.nominative ? 2 : 1;
   }
 
   /**
    * Strongest first: TRO hits, then by level; at the same level a mark whose words hold another's ("Hello Kitty"
-   * over "Hello", "Hugo Boss" over "Hugo") before it; then a mark of the requested market (batch screening
+   * over "Hello", "Hugo Boss" over "Hugo") before it; then a mark the register shows as strong (the licensed
+   * character before the maker that licensed it: "Rubies Teenage Mutant Ninja Turtles"); then a mark of the requested market (batch screening
    * answers for the US: a CN mark is found for a Chinese run but is not the market's own conflict) before a CN
    * one; then the title's first words, where its maker's name stands ("3M Scotch Tape" is on 3M, "Empire ... for
    * Samsung" on Empire); then by probability; at equal probability the earlier words.
@@ -97,6 +105,7 @@ export class TitleConflicts {
         Number(this.isTroHit(b)) - Number(this.isTroHit(a)) ||
         level.get(b)! - level.get(a)! ||
         Number(inside.has(a)) - Number(inside.has(b)) ||
+        Number(b.strong) - Number(a.strong) ||
         Number(a.match.cn) - Number(b.match.cn) ||
         Number(b.candidate.start === 0) - Number(a.candidate.start === 0) ||
         b.probability - a.probability ||
@@ -125,7 +134,7 @@ export class TitleConflicts {
   }
 
   private isTroHit(c: Conflict): boolean {
-    return c.match.tro && c.probability >= this.model.medium;
+    return c.match.tro && this.levelOf(c) > 0;
   }
 
   result(item: ScreeningItem, words: readonly TitleWord[], detail: boolean): ScreeningResult {
@@ -156,7 +165,7 @@ export class TitleConflicts {
         tro: c.match.tro,
         score: Math.round(c.probability * 1000) / 1000,
         reason: reasonOf(c, item),
-        ...(this.allowlisted.get(c.match.serial) === c ? { allowlisted: true as const } : {}),
+        ...(allowlisted.includes(c) ? { allowlisted: true as const } : {}),
       }));
     }
     return result;
@@ -207,6 +216,10 @@ function reasonOf(conflict: Conflict, item: ScreeningItem): string {
             : classes,
     );
     if (match.tro) parts.push('the owner files Schedule A TRO suits');
+    if (conflict.strong && !match.tro)
+      parts.push(
+        `a strong mark: its owner holds ${match.ownerRegistrations} live registrations of it in ${match.ownerClasses.length} classes`,
+      );
   }
   if (conflict.ordinaryWords) parts.push('also ordinary words: judged by context');
   if (nominative) parts.push('nominative use ("for", "compatible with"): still a risk on marketplaces');

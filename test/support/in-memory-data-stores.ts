@@ -5,6 +5,7 @@
  * into them, so the unit tests and the screening evaluation run the screening engine on real ingested data with
  * no Java; the integration tests run the same cases on DynamoDB Local.
  */
+import { pack, unpack } from '../../shared/adapters/aws/mark-key-items';
 import { KeyFilter } from '../../shared/marks/key-filter';
 import { lookupKeysOfMark } from '../../shared/marks/lookup-keys';
 import type { Market, MarkRecord } from '../../shared/marks/mark-record';
@@ -30,15 +31,9 @@ interface StoredMark {
   summary: MarkSummary;
 }
 
+/** As the DynamoDB store files it under its keys (mark-key-items.ts). */
 function summaryOf(record: MarkRecord): MarkSummary {
-  return {
-    serial: record.serial,
-    markText: record.markText,
-    niceClasses: record.niceClasses,
-    isLive: record.isLive,
-    statusCategory: record.statusCategory,
-    drawingKind: record.drawingKind,
-  };
+  return unpack(record.serial, pack(record));
 }
 
 function sameContent(a: MarkRecord, b: MarkRecord): boolean {

@@ -24,6 +24,7 @@
  * all its items and deletes the previous ones, and each write of one first looks for leftovers.
  */
 import type { DrawingKind, Market, MarkRecord, StatusCategory } from '../../marks/mark-record';
+import { ownerTagOf } from '../../marks/lookup-keys';
 import type { KnownAbsent, MarkSummary } from '../../ports';
 
 /** The summaries of a key item are kept under DynamoDB's 400 KB item limit with room for its other attributes. */
@@ -55,8 +56,12 @@ export class KeyItemTooLargeError extends Error {
   }
 }
 
-/** One mark inside a key item: [mark text, Nice classes, status category, drawing kind]. */
-export type PackedSummary = [string, string[], StatusCategory, DrawingKind];
+/**
+ * One mark inside a key item: [mark text, Nice classes, status category, drawing kind, owner tag?]. The owner tag
+ * (lookup-keys.ts ownerTagOf) is left out when the record names no owner; items written before it was added have
+ * four elements and read the same way.
+ */
+export type PackedSummary = [string, string[], StatusCategory, DrawingKind, string?];
 
 /**
  * A key item; `marks` is the earlier nested form ({serial: {m, n, s, d}}), read but no longer written.
@@ -87,7 +92,10 @@ export interface KeyWritePhases {
 }
 
 export function pack(record: MarkRecord): PackedSummary {
-  return [record.markText, record.niceClasses, record.statusCategory, record.drawingKind];
+  const owner = record.owner === undefined ? undefined : ownerTagOf(record.owner);
+  const packed: PackedSummary = [record.markText, record.niceClasses, record.statusCategory, record.drawingKind];
+  if (owner !== undefined) packed.push(owner);
+  return packed;
 }
 
 /** The marks of a key item by serial, whichever form it was written in. */
@@ -107,9 +115,12 @@ export function summariesOfKey(items: readonly KeyItem[]): Map<string, PackedSum
 
 export function unpack(
   serial: string,
-  [markText, niceClasses, statusCategory, drawingKind]: PackedSummary,
+  [markText, niceClasses, statusCategory, drawingKind, owner]: PackedSummary,
 ): MarkSummary {
-  return { serial, markText, niceClasses, isLive: statusCategory === 'registered', statusCategory, drawingKind };
+  const isLive = statusCategory === 'registered';
+  return owner === undefined
+    ? { serial, markText, niceClasses, isLive, statusCategory, drawingKind }
+    : { serial, markText, niceClasses, isLive, statusCategory, drawingKind, owner };
 }
 
 export function overflowKey(lookupKey: string, gen: number, part: number): string {

@@ -57,6 +57,25 @@ describe('a key shared by many marks', () => {
   });
 });
 
+describe("a mark's owner", () => {
+  it("is filed with the mark as a short tag, the same for each spelling of one owner's name, and read back by lookup", async () => {
+    await store.upsertMarks([
+      mark('OWNED-1', 'Quillorant', { owner: 'Quillorant Brands, Inc.', niceClasses: ['28'] }),
+      mark('OWNED-2', 'Quillorant', { owner: 'QUILLORANT BRANDS INC', niceClasses: ['09'] }),
+      mark('OWNED-3', 'Quillorant', { owner: 'Another Quillorant LLC' }),
+      mark('OWNED-4', 'Quillorant'),
+    ]);
+
+    const found = (await store.lookup('US', ['e:quillorant'])).get('e:quillorant')!;
+    const owner = Object.fromEntries(found.map((m) => [m.serial, m.owner]));
+
+    expect(owner['OWNED-1']).toMatch(/^[0-9a-z]{1,7}$/);
+    expect(owner['OWNED-2']).toBe(owner['OWNED-1']);
+    expect(owner['OWNED-3']).not.toBe(owner['OWNED-1']);
+    expect(owner['OWNED-4']).toBeUndefined();
+  });
+});
+
 describe('the size budget of a key item', () => {
   const summaries = (statuses: StatusCategory[]) =>
     new Map(

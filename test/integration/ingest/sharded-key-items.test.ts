@@ -199,7 +199,7 @@ describe('a key shared by more marks than one item holds', () => {
     const before = await itemsOfKey(key);
 
     const result = await store.upsertMarks(
-      records.slice(0, 5).map((r) => ({ ...r, owner: 'New Owner LLC', batchDate: '2026-11-02' })),
+      records.slice(0, 5).map((r) => ({ ...r, filingDate: '2020-01-02', batchDate: '2026-11-02' })),
     );
 
     expect(result).toMatchObject({ written: 5 });

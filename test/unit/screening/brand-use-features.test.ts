@@ -33,6 +33,8 @@ function featuresOf(title: string, text: string, mark: string, kind: MatchKind, 
     tro: false,
     troOnly: false,
     cn: false,
+    ownerRegistrations: 1,
+    ownerClasses: [],
   };
   const out = new Float64Array(FEATURE_COUNT);
   fillFeatures(context, candidate, match, { evasion: false, runHasExact: kind === 'exact' }, out);

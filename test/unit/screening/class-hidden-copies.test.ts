@@ -22,6 +22,8 @@ function matchOf(mark: string, niceClasses: string[]): RunMatch {
     tro: false,
     troOnly: false,
     cn: false,
+    ownerRegistrations: 1,
+    ownerClasses: niceClasses,
   };
 }
 

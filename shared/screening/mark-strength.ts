@@ -1,0 +1,56 @@
+/**
+ * A mark's strength, as the register shows it: how many live registrations of the same text its owner holds, and
+ * in how many classes. A famous mark made of ordinary words (STAR
+ * WARS, TRANSFORMERS, KINETIC SAND, COACH) reads in a title exactly as an ordinary phrase does, and a model fitted
+ * where every word is somebody's mark learns to let such phrases pass; what sets the famous mark apart is not the
+ * title but the register: its owner has filed it again and again, across the goods it licenses. An ordinary word's
+ * registrations are spread over many small owners, one or two each.
+ *
+ * A strong mark that stands where a brand stands (the title's first words, after a maker cue "by", or named
+ * nominatively "for X"), matched as written, for goods its owner's registrations of it cover (or the item's class
+ * unknown or unclear), is 中 at least, whatever the model's probability: the title names the brand that sues. The model still
+ * decides 高. Thresholds: a strong mark's owner holds at least STRONG_REGISTRATIONS live registrations of the text
+ * covering at least STRONG_CLASSES classes.
+ */
+import type { Candidate } from './candidates';
+import { classRelationOf } from './class-relation';
+import type { RunMatch } from './run-matches';
+import type { TitleContext } from './title-context';
+
+export const STRONG_REGISTRATIONS = 3;
+export const STRONG_CLASSES = 3;
+/** An inferred item class with at least this share of the title's votes says what the item is. */
+const CLEAR_ITEM_CLASS = 0.5;
+
+/** Words before a run that name its maker ("by Coach", "from Lego"). */
+const MAKER_CUES: ReadonlySet<string> = new Set(['by', 'from']);
+
+/**
+ * Strong in the register: a portfolio of its text across classes. A TRO brand is not strong for that alone: the TRO
+ * list names brands, not their goods, and "Omega 3 fish oil" names no watch.
+ */
+export function isStrongMark(match: RunMatch): boolean {
+  return match.ownerRegistrations >= STRONG_REGISTRATIONS && match.ownerClasses.length >= STRONG_CLASSES;
+}
+
+/**
+ * The match is a strong mark named as a brand: as written, where a brand stands or is named (first words, after a
+ * maker or nominative cue), and for goods the owner's registrations of it cover or that nothing in the title says.
+ */
+export function namesStrongMark(
+  context: TitleContext,
+  candidate: Candidate,
+  match: RunMatch,
+  nominative: boolean,
+): boolean {
+  if (match.kind === 'fuzzy' || !isStrongMark(match)) return false;
+  const standing =
+    nominative || context.isBrandPosition(candidate) || MAKER_CUES.has(context.normalised[candidate.start - 1] ?? '');
+  if (!standing) return false;
+  const item = context.itemClassesAround(candidate);
+  if (classRelationOf(match.ownerClasses, item).relation !== 'other') return true;
+  // Goods the owner's registrations do not cover count against the mark only when the item is known to be them:
+  // the seller said, or the title's words point one way ("apple slicer": kitchen tools), not at half a dozen
+  // classes at once ("Robots In Disguise One Step Changer").
+  return !(item.explicit || (item.classes[0]?.weight ?? 0) >= CLEAR_ITEM_CLASS);
+}
