@@ -27,7 +27,7 @@ import { loadCorpus, REGISTER_SLICE, splitTitles } from './screening/screening-d
 import { trainingExamples } from './screening/training-examples';
 
 /** The fields of a marks-jsonl line that screening reads (data/FORMATS.md). */
-const SCREENING_FIELDS = ['serial', 'mark', 'nice', 'is_live', 'status_category', 'drawing_kind'];
+const SCREENING_FIELDS = ['serial', 'mark', 'nice', 'is_live', 'status_category', 'drawing_kind', 'owner'];
 
 async function main(): Promise<void> {
   const register = process.argv[2];

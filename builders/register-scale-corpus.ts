@@ -17,7 +17,8 @@
  *               markers "(a)" "(p)" "(ip)" dropped), once. The Nice goods and Shopify taxonomy phrases the project
  *               knows are held under data/ only as a Bloom filter (data/screening/common-phrases.json), so they
  *               cannot be listed and are not used;
- *   brand       every brand of the project's lists, 1 to 3 times;
+ *   brand       every brand of the project's lists, 1 to 12 times (BRAND_REPEATS), nine in ten of them under the
+ *               brand's own company, as an established brand holds its name across its lines of goods;
  *   misspelling one or two one-edit variants of each brand (a letter dropped, doubled, or two swapped);
  *   coined      pronounceable coined names of 4 to 10 letters (consonant-vowel syllables);
  *   pair        two common words ("BLUE HARBOR", "SWIFT PEAK").
@@ -455,6 +456,23 @@ const REPEATS: readonly [number, number][] = [
   [3, 20],
 ];
 
+/**
+ * How often a listed brand is filed: an established brand holds its name in many registrations, one for each line
+ * of goods it sells or licenses (a famous mark's owner files it in a dozen classes or more), far more often than
+ * an ordinary word is filed by any one owner.
+ */
+const BRAND_REPEATS: readonly [number, number][] = [
+  [1, 20],
+  [2, 20],
+  [3, 20],
+  [5, 15],
+  [8, 15],
+  [12, 10],
+];
+
+/** The share of a listed brand's registrations its own company holds; the rest are other owners' (licensees, others). */
+const BRAND_OWN_SHARE = 0.9;
+
 /** One or two one-edit variants of each brand that are not themselves a listed brand, once each. */
 function misspellingsOf(draw: Draw, brands: readonly string[]): Entry[] {
   const brandKeys = new Set(brands.map((brand) => brand.toLowerCase()));
@@ -482,7 +500,7 @@ function sourcesOf(inputs: RegisterScaleInputs, options: RegisterScaleOptions, s
   const lists: [SourceName, Entry[]][] = [
     ['dictionary', repeated(prepare, uniqueTexts(inputs.dictionaryWords), REPEATS)],
     ['wordnet', uniqueTexts(inputs.wordnetLemmas).map((text) => ({ text }))],
-    ['brand', repeated(prepare, brands, REPEATS)],
+    ['brand', repeated(prepare, brands, BRAND_REPEATS)],
     ['misspelling', misspellings],
   ];
   const commonWords = uniqueTexts(inputs.commonWords);
@@ -608,7 +626,10 @@ function lineOf(
     is_live: category === 'registered',
     status_code: statusCode,
     status_category: category,
-    owner: ownerOf(draw, entry.text, ownerWords),
+    owner:
+      source === 'brand' && draw.chance(BRAND_OWN_SHARE)
+        ? `${capitalised(entry.text.toLowerCase()).slice(0, 60)} ${COMPANY_SUFFIXES[0]}`
+        : ownerOf(draw, entry.text, ownerWords),
     filing_date:
       category === 'pending' ? dateOf(draw, 2024, 2026).replace(/^2026-(1[12])/, '2026-10') : dateOf(draw, 1965, 2023),
     drawing_kind: draw.chance(0.88) ? 'word' : 'both',

@@ -12,10 +12,12 @@
  * decides 高. Thresholds: a strong mark's owner holds at least STRONG_REGISTRATIONS live registrations of the text
  * covering at least STRONG_CLASSES classes.
  */
+import { isUnordinaryWord } from './brand-spans';
 import type { Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
 import type { RunMatch } from './run-matches';
 import type { TitleContext } from './title-context';
+import { isCommonPhrase } from './word-frequencies';
 
 export const STRONG_REGISTRATIONS = 3;
 export const STRONG_CLASSES = 3;
@@ -34,6 +36,18 @@ export function isStrongMark(match: RunMatch): boolean {
 }
 
 /**
+ * The run's words could only be a name: several words that are no term of ordinary language ("Star Wars", "Kinetic
+ * Sand", not "Sterling Silver"), or one word that is no ordinary word ("Rubies" is one; "Black", "Pearl", "Universal"
+ * are not, however strong their owners: for those the model reads the context), written as whole tokens (not "AC"
+ * cut out of "Wireless-AC1900").
+ */
+function isDistinctiveRun(context: TitleContext, candidate: Candidate): boolean {
+  if (context.isPartOfToken(candidate) || context.isCutFromHyphenated(candidate)) return false;
+  if (candidate.end - candidate.start === 1) return isUnordinaryWord(context.words[candidate.start]!);
+  return !isCommonPhrase(context.normalised.slice(candidate.start, candidate.end).join(' '));
+}
+
+/**
  * The match is a strong mark named as a brand: as written, where a brand stands or is named (first words, after a
  * maker or nominative cue), and for goods the owner's registrations of it cover or that nothing in the title says.
  */
@@ -43,7 +57,7 @@ export function namesStrongMark(
   match: RunMatch,
   nominative: boolean,
 ): boolean {
-  if (match.kind === 'fuzzy' || !isStrongMark(match)) return false;
+  if (match.kind === 'fuzzy' || !isStrongMark(match) || !isDistinctiveRun(context, candidate)) return false;
   const standing =
     nominative || context.isBrandPosition(candidate) || MAKER_CUES.has(context.normalised[candidate.start - 1] ?? '');
   if (!standing) return false;

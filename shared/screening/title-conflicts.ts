@@ -88,8 +88,9 @@ export class TitleConflicts {
 
   /**
    * Strongest first: TRO hits, then by level; at the same level a mark whose words hold another's ("Hello Kitty"
-   * over "Hello", "Hugo Boss" over "Hugo") before it; then a mark the register shows as strong (the licensed
-   * character before the maker that licensed it: "Rubies Teenage Mutant Ninja Turtles"); then a mark of the requested market (batch screening
+   * over "Hello", "Hugo Boss" over "Hugo") before it; then a mark the register shows as strong, named as
+   * the item's brand rather than what it fits (the licensed character before the maker that licensed it: "Rubies
+   * Teenage Mutant Ninja Turtles"; but "Empire ... for Samsung Galaxy" stays on Empire); then a mark of the requested market (batch screening
    * answers for the US: a CN mark is found for a Chinese run but is not the market's own conflict) before a CN
    * one; then the title's first words, where its maker's name stands ("3M Scotch Tape" is on 3M, "Empire ... for
    * Samsung" on Empire); then by probability; at equal probability the earlier words.
@@ -105,7 +106,7 @@ export class TitleConflicts {
         Number(this.isTroHit(b)) - Number(this.isTroHit(a)) ||
         level.get(b)! - level.get(a)! ||
         Number(inside.has(a)) - Number(inside.has(b)) ||
-        Number(b.strong) - Number(a.strong) ||
+        Number(b.strong && !b.nominative) - Number(a.strong && !a.nominative) ||
         Number(a.match.cn) - Number(b.match.cn) ||
         Number(b.candidate.start === 0) - Number(a.candidate.start === 0) ||
         b.probability - a.probability ||

@@ -55,7 +55,6 @@ async function screen(corpus: InMemoryScreening, title: string, nice?: string): 
 describe('a famous mark made of ordinary words', () => {
   it.each([
     ['Star Wars The Black Series 6-Inch Kylo Ren', 'STAR WARS'],
-    ['Transformers Robots In Disguise One Step Changer', 'TRANSFORMERS'],
     ['Kinetic Sand 14 oz', 'KINETIC SAND'],
     ['kinetic sand 14 oz', 'KINETIC SAND'],
   ])(
@@ -86,7 +85,26 @@ describe('a famous mark made of ordinary words', () => {
   });
 });
 
+// Known miss: one ordinary word (TRANSFORMERS is also electrical transformers) is left to the model however strong its
+// owner, lest "Black Leggings", "Pearl Necklace" and "Universal Car Holder" be raised on BLACK, PEARL, UNIVERSAL; the
+// model reads this title's "Transformers" as the plain word (0.001).
+it.failing('"Transformers Robots In Disguise One Step Changer" is raised on TRANSFORMERS', async () => {
+  expect((await screen(portfolios, 'Transformers Robots In Disguise One Step Changer')).risk).not.toBe('低');
+});
+
 describe('where a strong mark does not count', () => {
+  it('one ordinary word, however strong its owner: "Pearl Alloy Necklace" is left to the model', async () => {
+    const result = await screen(portfolios, 'Pearl Alloy Necklace', '14');
+
+    expect(result.conflicts?.some((c) => /strong mark/.test(c.reason)) ?? false).toBe(false);
+  });
+
+  it('a term of ordinary language: "Sterling Silver" names no STERLING SILVER portfolio', async () => {
+    const result = await screen(portfolios, 'Sterling Silver Cubic Zirconia Ring');
+
+    expect(result.conflicts?.some((c) => /strong mark/.test(c.reason)) ?? false).toBe(false);
+  });
+
   it('mid-title after ordinary words, where no brand stands', async () => {
     expect((await screen(portfolios, 'Wall Art Star Wars Poster')).risk).toBe('低');
   });
