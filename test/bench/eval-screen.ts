@@ -5,7 +5,7 @@
  * shipped sample corpus, and the same with every labelled brand registered. Writes its BENCHMARKS.md section and
  * the list of every flagged brand-removed title (test/bench/results/screening-flags.md).
  *  - brand recall: a test title whose labelled brand is written in it and is a mark of the corpus is a hit when
- *    that brand is top_conflict at 中 or 高; ordinary-word brands (every word a lexicon word) are also shown apart;
+ *    that brand, or a registered longer or shorter form of it ("Amazon Echo" for Echo), is top_conflict at 中 or 高; ordinary-word brands (every word a lexicon word) are also shown apart;
  *  - false alarms: the test titles with their brand taken out; every one rated 中 or 高 is counted and listed;
  *    a flag on a mark the title names in a word that is no ordinary word ("for Samsung") is shown apart;
  *  - calibration (predicted vs observed brand use per decile) and precision/recall per risk level, per match;
@@ -131,6 +131,28 @@ function brandMovedLast(titles: readonly LabelledTitle[], cue: string): Labelled
     .map((t) => ({ ...t, title: `${withoutBrand(t.title, t.brand).trim()} ${cue}${t.brand}` }));
 }
 
+/** A mark's or brand's words, normalised (ScreeningResult names, labelled brands). */
+const wordsOf = (text: string) => wordsOfTitle(text).map((w) => w.norm);
+
+/** `inner` stands in `outer` as whole consecutive words. */
+function holdsWords(outer: readonly string[], inner: readonly string[]): boolean {
+  if (inner.length === 0 || inner.length > outer.length) return false;
+  for (let at = 0; at + inner.length <= outer.length; at++)
+    if (inner.every((word, i) => outer[at + i] === word)) return true;
+  return false;
+}
+
+/**
+ * The conflict is the labelled brand, or a registered longer or shorter form of it ("Amazon Echo" for Echo, "Amazon"
+ * for Amazon Fire TV): the brand's words hold the mark's, or the mark's hold the brand's.
+ */
+function isFormOfBrand(topConflict: string, t: LabelledTitle): boolean {
+  if (t.brandKeys.includes(brandKey(topConflict))) return true;
+  const mark = wordsOf(topConflict);
+  const brand = wordsOf(t.brand);
+  return holdsWords(mark, brand) || holdsWords(brand, mark);
+}
+
 async function recallOf(
   corpus: Corpus,
   mode: CorpusMode,
@@ -159,7 +181,7 @@ async function recallOf(
   };
   inCorpus.forEach((t, i) => {
     const r = results[i]!;
-    const hit = r.risk !== '低' && t.brandKeys.includes(brandKey(r.top_conflict));
+    const hit = r.risk !== '低' && isFormOfBrand(r.top_conflict, t);
     const ordinary = isOrdinaryBrand(t.brand);
     figures.hits += Number(hit);
     figures.ordinaryN += Number(ordinary);
