@@ -9,6 +9,7 @@ import path from 'node:path';
 import { JavaMissingError } from './dynamodb-local';
 import { startLocalService, type LocalService } from './local-service';
 import { RUNTIME_FILE, STATE_DIR } from './runtime-file';
+import { sampleCoverage, WELL_KNOWN_NAMES } from './sample-coverage';
 
 const TABLE_PREFIX = 'tmk-local';
 const LOGO_INDEX_DIR = path.join(STATE_DIR, 'indexes');
@@ -21,6 +22,24 @@ function portFromEnv(): number {
     process.exit(2);
   }
   return port;
+}
+
+/**
+ * What the sample lacks, said plainly: a 低 for a brand it does not hold means "absent", not "safe". The whole list
+ * goes beside the runtime file.
+ */
+async function sampleCoverageOf(): Promise<string> {
+  const { buildDataStores } = await import('../shared/composition/data-stores');
+  const { loadConfig } = await import('../shared/config');
+  const stores = buildDataStores(loadConfig());
+  const established = await sampleCoverage(stores);
+  const known = await sampleCoverage(stores, WELL_KNOWN_NAMES);
+  return `The sample is ${established.listed - established.absent.length} of the ${established.listed} established brands in data/lexicon/amazon-brand-list
+and a few thousand other marks, not the register. Brands outside it are absent, among them ${known.absent.length} of the
+${known.listed} well-known names in data/sample/well-known-names.txt (${known.absent.slice(0, 6).join(', ')} ...):
+a title naming one answers 低 because the brand is absent, not because the title is safe. To load the register
+into these tables: npm run data:update (docs/data-jobs.md).
+`;
 }
 
 async function main(): Promise<void> {
@@ -50,6 +69,7 @@ async function main(): Promise<void> {
     `Loaded the sample corpus in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s: ` +
       loaded.map((s) => `${s.batchId.split('#')[1]} ${s.written + s.unchanged}`).join(', '),
   );
+  const coverage = await sampleCoverageOf();
   const { dependencies } = await import('../shared/composition/metering');
   const { openAccount, issueApiKey } = await import('../shared/metering/accounts');
   const deps = dependencies();
@@ -82,6 +102,7 @@ Try it:
   curl -s -X POST ${base}/v1/batch-screen -H 'Content-Type: application/json' -d '{"items":[]}'    # no key: 401
   curl -s ${base}/v1/account -H 'Authorization: Bearer ${key.apiKey}'    # balance, tier, rate limit (free)
 
+${coverage}
 API reference (try each call there): ${base}/docs
 Next steps (usage, own brands, CSV files, MCP): README.md, "A new customer's first hour";
   export TMK_BASE_URL=${base} TMK_API_KEY=${key.apiKey}

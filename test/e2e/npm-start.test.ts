@@ -45,6 +45,11 @@ it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM'
   const dynamoDb = /DynamoDB Local at (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
   const apiKey = /API key \(shown once\):\s+(tmk_local_\w{32})/.exec(banner)![1]!;
   expect(banner).toMatch(/professional tier, 10000 points/);
+  // What the sample lacks, so that a 低 for a brand it does not hold is read as "absent", not "safe".
+  expect(banner).toMatch(
+    /among them \d+ of the\s+\d+ well-known names in data\/sample\/well-known-names.txt \(Harry Potter, /,
+  );
+  expect(banner).toContain('answers 低 because the brand is absent, not because the title is safe');
   // Its state is in this test's own folder (TMK_STATE_DIR), never in the checkout's .local of a developer's npm start.
   const runtimeFile = path.join(process.env.TMK_STATE_DIR!, 'runtime.json');
   expect(JSON.parse(readFileSync(runtimeFile, 'utf8'))).toMatchObject({ url: base, dynamoDbEndpoint: dynamoDb });
