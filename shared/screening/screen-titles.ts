@@ -28,7 +28,7 @@ import { classRelationOf } from './class-relation';
 import { evasionCandidates, isEvasionSpelling } from './evasion';
 import { KeyResolver, type KeyCacheOptions } from './key-resolver';
 import { nominativeCueAfterNormalised, nominativeCueOfNormalised } from './lexicon';
-import { namesStrongMark } from './mark-strength';
+import { isStrongItemBrand, namesStrongMark } from './mark-strength';
 import { NO_MATCHES, knownToMatchNothing, verifiedMatches, type RunMatch } from './run-matches';
 import { TitleContext, type ScreeningItem } from './title-context';
 import { TitleConflicts, noConflictResult, type ScreeningResult } from './title-conflicts';
@@ -236,13 +236,15 @@ export class TitleScreener {
       const nominative =
         nominativeCueOfNormalised(ctx.normalised, candidate.start) !== undefined ||
         nominativeCueAfterNormalised(ctx.normalised, candidate.end);
+      const strong = namesStrongMark(ctx, candidate, match, nominative);
       conflicts.consider({
         match,
         candidate,
         probability,
         evasion,
         nominative,
-        strong: namesStrongMark(ctx, candidate, match, nominative),
+        strong,
+        strongItemBrand: isStrongItemBrand(ctx, candidate, strong, nominative),
         relation: detail ? classRelationOf(match.niceClasses, ctx.itemClassesAround(candidate)).relation : 'unknown',
         ordinaryWords,
       });
