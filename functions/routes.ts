@@ -57,6 +57,8 @@ export const ROUTES: readonly Route[] = [
 /** The methods a known path accepts, or undefined for an unknown path (trailing slash tolerated). */
 export function allowedMethods(path: string): string[] | undefined {
   const normalised = path.length > 1 ? path.replace(/\/+$/, '') : path;
-  const methods = ROUTES.filter((r) => r.path === normalised).map((r) => r.method);
+  const methods: string[] = ROUTES.filter((r) => r.path === normalised).map((r) => r.method);
+  // HEAD is answered wherever GET is (the local server and API Gateway alike).
+  if (methods.includes('GET')) methods.push('HEAD');
   return methods.length ? [...new Set(methods)] : undefined;
 }

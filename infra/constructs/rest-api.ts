@@ -168,6 +168,8 @@ export class TrademarkRestApi extends Construct {
       }
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, integration);
+      // HEAD is answered as GET is, by the same function; API Gateway sends no body with it.
+      if (route.method === 'GET') resource.addMethod('HEAD', integration);
       resources.set(route.path, resource);
     }
     // Other methods on the operations' paths (405), and every other path (404), go to the not-found function:

@@ -182,7 +182,7 @@ describe('GET /v1/status', () => {
     const [status, document] = await Promise.all(
       ['/v1/status', '/v1/openapi.json'].map((p) => fetch(`${server.url}${p}`, { method })),
     );
-    expect([status!.status, status!.headers.get('allow')]).toEqual([405, 'GET']);
+    expect([status!.status, status!.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     expect([status!.status, status!.headers.get('allow')]).toEqual([document!.status, document!.headers.get('allow')]);
     expect(status!.headers.get('cache-control')).toBeNull();
     expect((await readJson(status!)).error.code).toBe('method_not_allowed');

@@ -91,8 +91,17 @@ describe('REST API routes', () => {
     },
   );
 
+  it.each(ROUTES.filter((r) => r.method === 'GET').map((r) => [`HEAD ${r.path}`, r.functionName] as const))(
+    '%s goes to the %s function, as GET does',
+    (routeKey, functionName) => {
+      expect(methods().get(routeKey)).toBe(CONSTRUCT_OF[functionName]);
+    },
+  );
+
   it('sends every other method and path to the not-found function, and nothing else anywhere', () => {
-    const routed = new Set(ROUTES.map((r) => `${r.method} ${r.path}`));
+    const routed = new Set(
+      ROUTES.flatMap((r) => [`${r.method} ${r.path}`, ...(r.method === 'GET' ? [`HEAD ${r.path}`] : [])]),
+    );
     const others = [...methods()].filter(([key]) => !routed.has(key));
     // Every route's path answers its other methods; every path above a route, and the root, has ANY and a proxy.
     const parents = new Set(
