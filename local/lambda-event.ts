@@ -12,6 +12,8 @@ export interface IncomingRequest {
   body: Uint8Array;
   sourceIp: string;
   routeKey: string;
+  /** The route's path parameters, URL-decoded, as API Gateway hands them on. */
+  pathParameters?: Record<string, string>;
 }
 
 // A byte-order mark stays in the text, as API Gateway passes the body on as sent.
@@ -53,6 +55,7 @@ export function toApiGatewayEvent(request: IncomingRequest): APIGatewayProxyEven
     rawQueryString: request.url.search.replace(/^\?/, ''),
     headers,
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(request.pathParameters ? { pathParameters: request.pathParameters } : {}),
     requestContext: {
       accountId: 'local',
       apiId: 'local',

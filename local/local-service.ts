@@ -53,6 +53,7 @@ export async function startLocalService(options: {
         getWatch,
         getAlerts,
         ackAlerts,
+        deleteWatch,
       ] = await Promise.all([
         import('../functions/batch-screen/handler'),
         import('../functions/image-search/handler'),
@@ -69,6 +70,7 @@ export async function startLocalService(options: {
         import('../functions/get-watch/handler'),
         import('../functions/get-alerts/handler'),
         import('../functions/ack-alerts/handler'),
+        import('../functions/delete-watch/handler'),
       ]);
       const functions = {
         'batch-screen': batchScreen.handler,
@@ -80,6 +82,7 @@ export async function startLocalService(options: {
         feedback: feedback.handler,
         'put-watch': putWatch.handler,
         'get-watch': getWatch.handler,
+        'delete-watch': deleteWatch.handler,
         'get-alerts': getAlerts.handler,
         'ack-alerts': ackAlerts.handler,
         openapi: openapi.handler,

@@ -17,12 +17,14 @@ import {
   type ServiceError,
 } from '../shared/errors';
 import { API_FUNCTION_TIMEOUT_SECONDS, MAX_REQUEST_BODY_BYTES } from '../functions/limits';
+import { matchPath } from '../functions/routes';
 import { lambdaContext, toApiGatewayEvent } from './lambda-event';
 
 export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 
 export interface LocalRoute {
   method: string;
+  /** As in functions/routes.ts: a `{name}` segment is a path parameter. */
   path: string;
   functionName: string;
   handler: LambdaHttpHandler;
@@ -163,6 +165,22 @@ function gatewayResponse(status: number, code: string, message: string, requestI
   });
 }
 
+/** The route of a request as API Gateway picks it: an exact path before a templated one; its path parameters. */
+function routeOf(
+  routes: readonly LocalRoute[],
+  method: string,
+  path: string,
+): { route: LocalRoute; pathParameters?: Record<string, string> } | undefined {
+  const exact = routes.find((r) => r.method === method && r.path === path);
+  if (exact) return { route: exact };
+  for (const route of routes) {
+    if (route.method !== method || !route.path.includes('{')) continue;
+    const pathParameters = matchPath(route.path, path);
+    if (pathParameters) return { route, pathParameters };
+  }
+  return undefined;
+}
+
 export function createLocalApp(options: LocalServerOptions): Hono<{ Bindings: HttpBindings }> {
   const maxBody = options.gatewayMaxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
   const timeoutMs = options.timeoutMs ?? API_FUNCTION_TIMEOUT_SECONDS * 1000;
@@ -173,7 +191,8 @@ export function createLocalApp(options: LocalServerOptions): Hono<{ Bindings: Ht
     // HEAD is answered as GET would be, without the body (node's server writes none for a HEAD).
     const isHead = c.req.method === 'HEAD';
     const method = isHead ? 'GET' : c.req.method;
-    const route = options.routes.find((r) => r.method === method && r.path === url.pathname);
+    const matched = routeOf(options.routes, method, url.pathname);
+    const route = matched?.route;
     // A declared length over the cap is refused before reading: it is the body's true size.
     const declared = Number(c.req.header('content-length'));
     if (Number.isSafeInteger(declared) && declared > maxBody)
@@ -193,6 +212,7 @@ export function createLocalApp(options: LocalServerOptions): Hono<{ Bindings: Ht
       body,
       sourceIp: c.env?.incoming?.socket?.remoteAddress ?? '127.0.0.1',
       routeKey: route ? `${route.method} ${route.path}` : '$default',
+      ...(matched?.pathParameters ? { pathParameters: matched.pathParameters } : {}),
     });
     const functionName = route?.functionName ?? 'not-found';
     const result = await withinDeadline(

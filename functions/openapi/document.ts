@@ -18,6 +18,7 @@ import { putWatchRequestSchema } from '../put-watch/schema';
 import { getWatchQuerySchema } from '../get-watch/schema';
 import { getAlertsQuerySchema } from '../get-alerts/handler';
 import { ackAlertsRequestSchema } from '../ack-alerts/handler';
+import { deleteWatchInputSchema } from '../delete-watch/handler';
 import { MAX_WATCH_LOGOS_PER_CALL, MAX_WATCH_TITLES_PER_CALL } from '../../shared/watch/watch';
 import { ERROR_CATALOGUE, errorCodesOf, type ErrorGroup } from './error-catalogue';
 import { RESPONSE_SCHEMAS } from './response-schemas';
@@ -36,6 +37,8 @@ interface OperationSpec {
   tag: string;
   body?: z.ZodType;
   query?: z.ZodType;
+  /** The path parameters (`{id}`), each a field of this object schema. */
+  path?: z.ZodType;
   errors: ErrorGroup[];
   response: keyof typeof RESPONSE_SCHEMAS;
   example?: unknown;
@@ -154,6 +157,15 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
     errors: ['auth', 'query'],
     response: 'get-watch',
   },
+  'delete-watch': {
+    summary: 'Stop watching an item',
+    description:
+      'Removes one watched item (title or logo) by its id, percent-encoded in the path: it is no longer re-screened. Its alerts are kept, to be read and acknowledged as before. Answers deleted: false for an id that is not watched, so a retried call is no error. Free of charge, every tier.',
+    tag: 'Watch',
+    path: deleteWatchInputSchema,
+    errors: ['auth', 'query'],
+    response: 'delete-watch',
+  },
   'get-alerts': {
     summary: 'Your alerts',
     description:
@@ -222,14 +234,15 @@ function errorResponses(groups: readonly ErrorGroup[]): Record<string, unknown> 
   return out;
 }
 
-function queryParameters(schema: z.ZodType): unknown[] {
+function parametersOf(schema: z.ZodType, where: 'query' | 'path'): unknown[] {
   const json = requestJsonSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property;
     return {
       name,
-      in: 'query',
-      required: (json.required ?? []).includes(name),
+      in: where,
+      // A path parameter is always required (OpenAPI 3.1).
+      required: where === 'path' || (json.required ?? []).includes(name),
       ...(description ? { description } : {}),
       schema: rest,
     };
@@ -251,7 +264,8 @@ function operationObject(route: Route): Record<string, unknown> {
     ...(spec.public ? { security: [] } : {}),
     ...(price ? { 'x-points-cost': { points: price.points, per: price.per }, 'x-min-tier': price.minTier } : {}),
     parameters: [
-      ...(spec.query ? queryParameters(spec.query) : []),
+      ...(spec.path ? parametersOf(spec.path, 'path') : []),
+      ...(spec.query ? parametersOf(spec.query, 'query') : []),
       ...(spec.idempotent
         ? [
             {
@@ -307,7 +321,7 @@ const DESCRIPTION = `Trademark-risk screening of listing titles and logo search 
   )
   .join(
     '; ',
-  )}; account, usage, allowlist, feedback and watch-list reads are free on every tier; re-screens of watched titles on new data are free. Refused requests (4xx) and failures (5xx) cost nothing. Successful metered calls carry \`X-Points-Cost\` and \`X-Points-Balance\`.
+  )}; account, usage, allowlist, feedback, watch-list reads and removals are free on every tier; re-screens of watched titles on new data are free. Refused requests (4xx) and failures (5xx) cost nothing. Successful metered calls carry \`X-Points-Cost\` and \`X-Points-Balance\`.
 
 **Errors.** One shape everywhere: \`{"error": {"code", "message", "request_id", "details"?}}\`. \`Accept-Language: zh\` gives messages in Chinese.
 

@@ -265,6 +265,14 @@ export const RESPONSE_SCHEMAS = {
       next_cursor: { type: ['string', 'null'] },
     },
   }),
+  'delete-watch': json({
+    type: 'object',
+    required: ['id', 'deleted'],
+    properties: {
+      id: { type: 'string' },
+      deleted: { type: 'boolean', description: 'false: the id was not watched (nothing changed)' },
+    },
+  }),
   'ack-alerts': json({
     type: 'object',
     required: ['acknowledged', 'not_found'],

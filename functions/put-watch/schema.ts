@@ -5,7 +5,7 @@ import { niceClassSchema } from '../../shared/schemas/nice-class';
 import { MAX_WATCH_ID_CHARS, MAX_WATCH_LOGOS_PER_CALL, MAX_WATCH_TITLES_PER_CALL } from '../../shared/watch/watch';
 import { MAX_TITLE_CHARS } from '../batch-screen/schema';
 
-const idSchema = z
+export const watchIdSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .min(1, 'must not be empty')
   .max(MAX_WATCH_ID_CHARS, `must be at most ${MAX_WATCH_ID_CHARS} characters`)
@@ -25,12 +25,12 @@ const imageUrlSchema = z
 export const putWatchRequestSchema = z
   .object({
     items: z
-      .array(z.object({ id: idSchema, title: titleSchema, nice: niceClassSchema.optional() }), {
+      .array(z.object({ id: watchIdSchema, title: titleSchema, nice: niceClassSchema.optional() }), {
         error: 'must be an array of {"id": "...", "title": "..."} objects',
       })
       .default([]),
     logos: z
-      .array(z.object({ id: idSchema, image_url: imageUrlSchema }), {
+      .array(z.object({ id: watchIdSchema, image_url: imageUrlSchema }), {
         error: 'must be an array of {"id": "...", "image_url": "..."} objects',
       })
       .default([])

@@ -79,6 +79,7 @@ export const FUNCTION_IDS = [
   'feedback',
   'put-watch',
   'get-watch',
+  'delete-watch',
   'get-alerts',
   'ack-alerts',
   'openapi',

@@ -175,15 +175,26 @@ export class TrademarkRestApi extends Construct {
     // Other methods on the operations' paths (405), and every other path (404), go to the not-found function:
     // API Gateway does not fall back from /v1/... to the root's proxy, so each parent resource has its own.
     // A path can be a route and the parent of another (/docs and /docs/assets/...): each gets its ANY once.
+    // A path parameter (`/v1/watch/{id}`) is a variable child of its parent, and API Gateway allows one variable child
+    // per resource: that parent takes no `{proxy+}` (its one-segment paths are the parameter's), and the templated
+    // resource has its own proxy below it for longer paths.
     const addAny = (resource: IResource) => {
       if (!resource.node.tryFindChild('ANY')) resource.addMethod('ANY', notFound);
     };
-    for (const resource of resources.values()) {
+    const hasVariableChild = (resource: IResource) =>
+      resource.node.children.some((child) =>
+        /^\{\w+\}$/.test((child as Partial<IResource>).path?.split('/').pop() ?? ''),
+      );
+    const addProxy = (resource: IResource) => {
+      if (!resource.getResource('{proxy+}')) resource.addProxy({ defaultIntegration: notFound, anyMethod: true });
+    };
+    for (const [path, resource] of resources) {
       addAny(resource);
+      if (path.includes('{')) addProxy(resource);
       for (let parent = resource.parentResource; parent; parent = parent.parentResource) {
         if (parent.getResource('{proxy+}')) continue;
         if (parent !== this.api.root) addAny(parent);
-        parent.addProxy({ defaultIntegration: notFound, anyMethod: true });
+        if (!hasVariableChild(parent)) addProxy(parent);
       }
     }
     // (The root's proxy also puts ANY on the root itself.)

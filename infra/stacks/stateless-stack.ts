@@ -194,7 +194,6 @@ export class StatelessStack extends Stack {
     const getAllowlist = keyed('GetAllowlist', 'get-allowlist');
     const putAllowlist = keyed('PutAllowlist', 'put-allowlist');
     const feedback = keyed('Feedback', 'feedback');
-    const getWatch = keyed('GetWatch', 'get-watch');
     const openapi = new ApiFunction(this, 'OpenApi', { ...common, ...small, functionId: 'openapi' });
     const status = new ApiFunction(this, 'Status', { ...common, ...small, functionId: 'status', tables });
     const docs = new ApiFunction(this, 'Docs', { ...common, ...small, functionId: 'docs', files: [rendererFile()] });
@@ -207,7 +206,8 @@ export class StatelessStack extends Stack {
       'put-allowlist': putAllowlist,
       feedback,
       'put-watch': putWatch,
-      'get-watch': getWatch,
+      'get-watch': keyed('GetWatch', 'get-watch'),
+      'delete-watch': keyed('DeleteWatch', 'delete-watch'),
       'get-alerts': keyed('GetAlerts', 'get-alerts'),
       'ack-alerts': keyed('AckAlerts', 'ack-alerts'),
       openapi,
@@ -273,6 +273,11 @@ export class StatelessStack extends Stack {
     getWatch.grantTable(tables['api-keys'], 'read');
     getWatch.grantTable(tables['rate-limits'], 'readWrite');
     getWatch.grantTable(tables['watch-items'], 'read');
+    // Deleting one item: the key, the rate limit and a delete of that item (its alerts stay).
+    const deleteWatch = this.functions['delete-watch'];
+    deleteWatch.grantTable(tables['api-keys'], 'read');
+    deleteWatch.grantTable(tables['rate-limits'], 'readWrite');
+    deleteWatch.grantTableActions(tables['watch-items'], ['dynamodb:DeleteItem']);
     // Alerts: read by one route, acknowledged by the other (an update of existing alerts).
     for (const alerts of [this.functions['get-alerts'], this.functions['ack-alerts']]) {
       alerts.grantTable(tables['api-keys'], 'read');
@@ -356,6 +361,7 @@ export class StatelessStack extends Stack {
         feedback: f.feedback.fn,
         'put-watch': f['put-watch'].fn,
         'get-watch': f['get-watch'].fn,
+        'delete-watch': f['delete-watch'].fn,
         'get-alerts': f['get-alerts'].fn,
         'ack-alerts': f['ack-alerts'].fn,
         openapi: f.openapi.fn,

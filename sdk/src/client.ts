@@ -9,6 +9,7 @@ import type {
   AllowlistResponse,
   BatchScreenRequest,
   BatchScreenResponse,
+  DeleteWatchResponse,
   FeedbackRequest,
   FeedbackResponse,
   GetWatchResponse,
@@ -104,6 +105,15 @@ function queryString(query: object | undefined): string {
   return text ? `?${text}` : '';
 }
 
+/** The operation's path with each `{name}` segment filled in, percent-encoded (an id may hold `/`, `?` or `#`). */
+function pathOf(template: string, parameters: Record<string, string> | undefined): string {
+  return template.replace(/\{(\w+)\}/g, (_whole, name: string) => {
+    const value = parameters?.[name];
+    if (value === undefined || value === '') throw new TypeError(`the path parameter ${name} is required`);
+    return encodeURIComponent(value);
+  });
+}
+
 const TIMED_OUT = Symbol('timed out');
 
 export class TrademarkRiskClient {
@@ -185,6 +195,11 @@ export class TrademarkRiskClient {
     } while (cursor);
   }
 
+  /** DELETE /v1/watch/{id}: stops watching one item (its alerts stay); `deleted: false` when it was not watched. */
+  async deleteWatch(id: string, options?: CallOptions): Promise<DeleteWatchResponse> {
+    return (await this.request<DeleteWatchResponse>('deleteWatch', { path: { id }, ...options })).data;
+  }
+
   /** GET /v1/alerts: one page of alerts on watched titles whose result changed with new data. */
   async getAlerts(query?: AlertsQuery, options?: CallOptions): Promise<AlertsResponse> {
     return (await this.request<AlertsResponse>('getAlerts', { query, ...options })).data;
@@ -223,7 +238,7 @@ export class TrademarkRiskClient {
   /** One operation with retries: 429, 5xx and network failures, up to maxAttempts tries, one Idempotency-Key. */
   async request<T>(
     operationId: OperationId,
-    call: CallOptions & { body?: unknown; query?: object } = {},
+    call: CallOptions & { body?: unknown; query?: object; path?: Record<string, string> } = {},
   ): Promise<ApiResponse<T>> {
     const operation = OPERATIONS[operationId];
     const fetchImpl = this.options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -234,7 +249,7 @@ export class TrademarkRiskClient {
     if (this.options.apiKey) headers.Authorization = `Bearer ${this.options.apiKey}`;
     if (call.body !== undefined) headers['Content-Type'] = 'application/json';
     if (operation.idempotent) headers['Idempotency-Key'] = call.idempotencyKey ?? newIdempotencyKey();
-    const url = `${this.baseUrl}${operation.path}${queryString(call.query)}`;
+    const url = `${this.baseUrl}${pathOf(operation.path, call.path)}${queryString(call.query)}`;
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
 
     const controller = new AbortController();

@@ -4,7 +4,8 @@
  */
 
 export interface OperationBinding {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** As documented; a `{name}` segment is filled from the call's path parameters, percent-encoded. */
   path: string;
   /** The TrademarkRiskClient method for it. */
   sdkMethod: string;
@@ -24,6 +25,13 @@ export const OPERATIONS = {
   feedback: { method: 'POST', path: '/v1/feedback', sdkMethod: 'feedback', idempotent: true, status: 201 },
   putWatch: { method: 'PUT', path: '/v1/watch', sdkMethod: 'putWatch', idempotent: true, status: 200 },
   getWatch: { method: 'GET', path: '/v1/watch', sdkMethod: 'getWatch', idempotent: false, status: 200 },
+  deleteWatch: {
+    method: 'DELETE',
+    path: '/v1/watch/{id}',
+    sdkMethod: 'deleteWatch',
+    idempotent: false,
+    status: 200,
+  },
   getAlerts: { method: 'GET', path: '/v1/alerts', sdkMethod: 'getAlerts', idempotent: false, status: 200 },
   ackAlerts: { method: 'POST', path: '/v1/alerts/ack', sdkMethod: 'ackAlerts', idempotent: true, status: 200 },
   openapi: { method: 'GET', path: '/v1/openapi.json', sdkMethod: 'openapi', idempotent: false, status: 200 },
@@ -97,6 +105,7 @@ export const RESPONSE_FIELDS: Record<OperationId, readonly string[]> = {
     'results[].top_conflict',
   ],
   getWatch: ['items', 'count', 'next_cursor', 'items[].id', 'items[].kind', 'items[].added_at'],
+  deleteWatch: ['id', 'deleted'],
   getAlerts: [
     'alerts',
     'count',

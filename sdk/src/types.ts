@@ -208,6 +208,12 @@ export interface GetWatchResponse {
   next_cursor: string | null;
 }
 
+export interface DeleteWatchResponse {
+  id: string;
+  /** False when the id was not watched (nothing changed). */
+  deleted: boolean;
+}
+
 export interface StatusSource {
   source: 'marks' | 'tro' | 'logos';
   data_as_of: string | null;

@@ -3,7 +3,8 @@
  *   tracing (X-Ray, in Lambda), request id + access log, metrics, error envelope, API key, rate limit, tier, JSON body,
  *   query merge, validation, Idempotency-Key, points debit, then the operation itself
  * (DESIGN.md's order: authenticate -> tier -> validate; the body is not read before the caller is known).
- * A GET reads no body and takes no Idempotency-Key; a free operation (no `cost`) has no debit.
+ * A GET or DELETE reads no body and takes no Idempotency-Key (a DELETE is idempotent by itself); a free operation
+ * (no `cost`) has no debit. Path parameters (`pathFields`) join the input with the query parameters.
  * middy runs `after` and `onError` in reverse, so the debit refunds before the envelope answers, and the access
  * log sees the final response.
  */
@@ -27,6 +28,7 @@ import type { ApiDependencies, ApiEvent, ApiHandler, ApiMiddleware, ApiResult, O
 import { validateInput } from './validate-input';
 
 export function buildApiHandler<Input, Output>(operation: Operation<Input, Output>, deps: ApiDependencies): ApiHandler {
+  const readsBody = operation.method !== 'GET' && operation.method !== 'DELETE';
   const chain: ApiMiddleware[] = [
     requestLogging({ logger: deps.logger, operation: operation.name }),
     requestMetrics({ metrics: deps.metrics }),
@@ -40,12 +42,10 @@ export function buildApiHandler<Input, Output>(operation: Operation<Input, Outpu
       now: deps.now,
     }),
     requireTier(operation.minTier),
-    ...(operation.method === 'GET' ? [] : [jsonBody({ maxBodyBytes: deps.http.maxBodyBytes })]),
-    queryMerge({ fields: operation.queryFields ?? {} }),
+    ...(readsBody ? [jsonBody({ maxBodyBytes: deps.http.maxBodyBytes })] : []),
+    queryMerge({ fields: operation.queryFields ?? {}, pathFields: operation.pathFields ?? [] }),
     validateInput(operation),
-    ...(operation.method === 'GET'
-      ? []
-      : [idempotency({ store: deps.idempotency, now: deps.now, logger: deps.logger })]),
+    ...(readsBody ? [idempotency({ store: deps.idempotency, now: deps.now, logger: deps.logger })] : []),
     ...(operation.cost
       ? [
           debitPoints({

@@ -4,7 +4,9 @@
  * shape wherever it runs:
  *   headers (names lower-cased, repeated values joined with commas, as format 2.0 does), query parameters (the
  *   same), the body and its base64 flag as they are, the request id (the one the gateway's own error responses
- *   carry), the method, the path (without the stage), the source address and user agent.
+ *   carry), the method, the path (without the stage), the source address and user agent, and the path parameters
+ *   (the REST API hands them on percent-encoded as the client sent them; format 2.0 and the handlers read them
+ *   decoded).
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
 
@@ -31,12 +33,26 @@ function joined(
   return Object.fromEntries(out);
 }
 
+function decodedParameters(parameters: Record<string, string | undefined> | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parameters ?? {})) {
+    if (value === undefined) continue;
+    try {
+      out[name] = decodeURIComponent(value);
+    } catch {
+      out[name] = value;
+    }
+  }
+  return out;
+}
+
 export function toHttpApiEvent(event: APIGatewayProxyEvent | APIGatewayProxyEventV2): APIGatewayProxyEventV2 {
   if (isFormat2(event)) return event;
   const headers = joined(event.headers, event.multiValueHeaders, true);
   const query = joined(event.queryStringParameters, event.multiValueQueryStringParameters, false);
   const context = event.requestContext;
   const routeKey = `${event.httpMethod} ${event.resource}`;
+  const pathParameters = decodedParameters(event.pathParameters);
   return {
     version: '2.0',
     routeKey,
@@ -44,6 +60,7 @@ export function toHttpApiEvent(event: APIGatewayProxyEvent | APIGatewayProxyEven
     rawQueryString: new URLSearchParams(Object.entries(query)).toString(),
     headers,
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(Object.keys(pathParameters).length ? { pathParameters } : {}),
     requestContext: {
       accountId: context.accountId,
       apiId: context.apiId,

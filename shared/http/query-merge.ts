@@ -1,7 +1,8 @@
 /**
  * Scalar body fields may also come as query parameters. Query values are read as the field's type; the same value
  * in both places is fine, different values are a 400 `parameter_conflict` naming the field. Undeclared query
- * parameters are ignored.
+ * parameters are ignored. The route's path parameters (`pathFields`) are part of the input too: the path names the
+ * resource, so a body or query field of the same name gives way to it.
  */
 import { ParameterConflictError } from '../errors';
 import type { ApiMiddleware, ApiRequest, Operation } from './types';
@@ -26,7 +27,10 @@ function sameValue(bodyValue: unknown, queryValue: unknown): boolean {
   return a === b || (DECIMAL.test(a) && DECIMAL.test(b) && Number(a) === Number(b));
 }
 
-export function queryMerge(options: { fields: Record<string, QueryFieldType> }): ApiMiddleware {
+export function queryMerge(options: {
+  fields: Record<string, QueryFieldType>;
+  pathFields?: readonly string[];
+}): ApiMiddleware {
   const queryMergeBefore = (request: ApiRequest): void => {
     const body = request.internal.body ?? {};
     const merged: Record<string, unknown> = { ...body };
@@ -39,6 +43,10 @@ export function queryMerge(options: { fields: Record<string, QueryFieldType> }):
         throw new ParameterConflictError(field, body[field], raw);
       }
       merged[field] = Object.hasOwn(body, field) && body[field] !== undefined ? body[field] : value;
+    }
+    const path = request.event.pathParameters ?? {};
+    for (const field of options.pathFields ?? []) {
+      if (path[field] !== undefined) merged[field] = path[field];
     }
     request.internal.rawInput = merged;
   };

@@ -20,14 +20,16 @@ export type ApiResult = APIGatewayProxyStructuredResultV2 & {
 export interface Operation<Input, Output> {
   /** Used in metrics, logs and usage records, e.g. `batch-screen`. */
   name: string;
-  /** POST unless given. A GET reads no body: its input comes from the query string alone. */
-  method?: 'GET' | 'POST' | 'PUT';
+  /** POST unless given. A GET or DELETE reads no body: its input comes from the path and query string alone. */
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** 200 unless given; 201 for an operation that creates a resource (feedback). */
   successStatus?: 200 | 201;
   minTier: Tier;
   schema: z.ZodType<Input>;
   /** Scalar fields that may also come as query parameters, with how to read them from the query string. */
   queryFields?: Record<string, 'string' | 'integer' | 'number'>;
+  /** The route's path parameters (`/v1/watch/{id}`: `id`), taken into the input as strings, URL-decoded. */
+  pathFields?: readonly string[];
   /** Refusals with a code of their own (too_many_items, country_not_supported), run on the raw input before the schema. */
   precheck?(raw: Record<string, unknown>): void;
   /** Refusals that need the parsed input (an image url's shape), run after the schema and before any charge. */

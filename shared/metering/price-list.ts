@@ -6,7 +6,7 @@ import type { Tier } from './tiers';
 
 export interface PriceListEntry {
   operation: string;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   points: number;
   per: 'item' | 'call';
@@ -40,6 +40,14 @@ export const PRICE_LIST: readonly PriceListEntry[] = [
     minTier: 'professional',
   },
   { operation: 'get-watch', method: 'GET', path: '/v1/watch', points: 0, per: 'call', minTier: 'free' },
+  {
+    operation: 'delete-watch',
+    method: 'DELETE',
+    path: '/v1/watch/{id}',
+    points: 0,
+    per: 'call',
+    minTier: 'free',
+  },
   { operation: 'get-alerts', method: 'GET', path: '/v1/alerts', points: 0, per: 'call', minTier: 'free' },
   { operation: 'ack-alerts', method: 'POST', path: '/v1/alerts/ack', points: 0, per: 'call', minTier: 'free' },
   { operation: 'account', method: 'GET', path: '/v1/account', points: 0, per: 'call', minTier: 'free' },

@@ -72,6 +72,7 @@ const MINIMAL_EVENTS: Record<FunctionId, unknown> = {
   feedback: apiEvent('POST', '/v1/feedback'),
   'put-watch': apiEvent('PUT', '/v1/watch'),
   'get-watch': apiEvent('GET', '/v1/watch'),
+  'delete-watch': apiEvent('DELETE', '/v1/watch/SKU-1'),
   'get-alerts': apiEvent('GET', '/v1/alerts'),
   'ack-alerts': apiEvent('POST', '/v1/alerts/ack'),
   openapi: apiEvent('GET', '/v1/openapi.json'),

@@ -125,3 +125,50 @@ describe('PUT /v1/watch', () => {
     expect((await readJson(await send('GET', '/v1/watch', apiKey))).items).toEqual([]);
   });
 });
+
+describe('DELETE /v1/watch/{id}', () => {
+  it('removes one item by its percent-encoded id, free on every tier; a second delete answers deleted: false', async () => {
+    const { apiKey } = await stack.openAccount({ tier: 'professional', points: 100 });
+    await send('PUT', '/v1/watch', apiKey, {
+      items: [
+        { id: 'SKU/1?a#b', title: 'Zorvexa phone case', nice: '9' },
+        { id: 'SKU-2', title: 'Plain phone case' },
+      ],
+    });
+
+    const response = await send('DELETE', `/v1/watch/${encodeURIComponent('SKU/1?a#b')}`, apiKey);
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-points-cost')).toBeNull();
+    expect(await readJson(response)).toEqual({ id: 'SKU/1?a#b', deleted: true });
+    const listed = await readJson(await send('GET', '/v1/watch', apiKey));
+    expect(listed.items.map((i: { id: string }) => i.id)).toEqual(['SKU-2']);
+    const again = await send('DELETE', `/v1/watch/${encodeURIComponent('SKU/1?a#b')}`, apiKey);
+    expect([again.status, await readJson(again)]).toEqual([200, { id: 'SKU/1?a#b', deleted: false }]);
+  });
+
+  it("never touches another account's item of the same id", async () => {
+    const owner = await stack.openAccount({ tier: 'professional', points: 100 });
+    const other = await stack.openAccount({ tier: 'free', points: 0 });
+    await send('PUT', '/v1/watch', owner.apiKey, { items: [{ id: 'SHARED', title: 'Plain phone case' }] });
+
+    const response = await send('DELETE', '/v1/watch/SHARED', other.apiKey);
+
+    expect(await readJson(response)).toEqual({ id: 'SHARED', deleted: false });
+    expect((await readJson(await send('GET', '/v1/watch', owner.apiKey))).count).toBe(1);
+  });
+
+  it('refuses an id that is not printable ASCII (400), asks for a key (401), and 405s other methods on the path', async () => {
+    const { apiKey } = await stack.openAccount({ tier: 'professional', points: 100 });
+
+    const bad = await send('DELETE', `/v1/watch/${encodeURIComponent('has space')}`, apiKey);
+    const unkeyed = await fetch(`${server.url}/v1/watch/SKU-1`, { method: 'DELETE' });
+    const wrongMethod = await send('GET', '/v1/watch/SKU-1', apiKey);
+    const tooDeep = await send('DELETE', '/v1/watch/SKU-1/more', apiKey);
+
+    expect([bad.status, (await readJson(bad)).error.code]).toEqual([400, 'invalid_request']);
+    expect(unkeyed.status).toBe(401);
+    expect([wrongMethod.status, wrongMethod.headers.get('allow')]).toEqual([405, 'DELETE']);
+    expect(tooDeep.status).toBe(404);
+  });
+});

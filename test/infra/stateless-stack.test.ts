@@ -29,6 +29,7 @@ const CONSTRUCT_OF = {
   feedback: 'Feedback',
   'put-watch': 'PutWatch',
   'get-watch': 'GetWatch',
+  'delete-watch': 'DeleteWatch',
   'get-alerts': 'GetAlerts',
   'ack-alerts': 'AckAlerts',
   openapi: 'OpenApi',
@@ -45,6 +46,7 @@ const APP_FUNCTIONS = [
   'Feedback',
   'PutWatch',
   'GetWatch',
+  'DeleteWatch',
   'GetAlerts',
   'AckAlerts',
   'OpenApi',
@@ -113,7 +115,16 @@ describe('REST API routes', () => {
       ),
     );
     const expected = new Set(['ANY /', 'ANY /{proxy+}', ...ROUTES.map((r) => `ANY ${r.path}`)]);
-    for (const parent of parents) for (const key of [`ANY ${parent}`, `ANY ${parent}/{proxy+}`]) expected.add(key);
+    // A parent of a path parameter takes no proxy (one variable child per resource): the parameter's resource has
+    // its own proxy below it instead.
+    const templated = ROUTES.filter((r) => r.path.includes('{')).map((r) => r.path);
+    const parentsOfParameters = new Set(templated.map((path) => path.slice(0, path.lastIndexOf('/'))));
+    for (const path of templated) expected.add(`ANY ${path}/{proxy+}`);
+    for (const parent of parents) {
+      expected.add(`ANY ${parent}`);
+      if (!parentsOfParameters.has(parent)) expected.add(`ANY ${parent}/{proxy+}`);
+    }
+    expect(templated).toContain('/v1/watch/{id}');
     expect(others.map(([key]) => key).sort()).toEqual([...expected].sort());
     for (const [, construct] of others) expect(construct).toBe('NotFound');
   });
@@ -243,6 +254,7 @@ describe('functions', () => {
     'Feedback',
     'PutWatch',
     'GetWatch',
+    'DeleteWatch',
     'GetAlerts',
     'AckAlerts',
     'Status',
@@ -316,6 +328,7 @@ describe('functions', () => {
       'Feedback',
       'PutWatch',
       'GetWatch',
+      'DeleteWatch',
       'GetAlerts',
       'AckAlerts',
       'OpenApi',
@@ -414,6 +427,14 @@ describe('least privilege', () => {
 
   it('get-watch: the key, the rate limit and a read of the watched items; nothing else', () => {
     expect(grantsOf(dev, 'GetWatch')).toEqual({ ...own('GetWatch'), ...freeChain, 'table:watch-items': read });
+  });
+
+  it('delete-watch: the key, the rate limit and only DeleteItem on the watched items (alerts untouched)', () => {
+    expect(grantsOf(dev, 'DeleteWatch')).toEqual({
+      ...own('DeleteWatch'),
+      ...freeChain,
+      'table:watch-items': ['dynamodb:DeleteItem'],
+    });
   });
 
   it('alerts: the key, the rate limit, and a read of watch-alerts (get) or only UpdateItem on it (ack)', () => {

@@ -19,6 +19,7 @@ import { putWatchOperation } from '../../functions/put-watch/handler';
 import { getWatchOperation } from '../../functions/get-watch/handler';
 import { getAlertsOperation } from '../../functions/get-alerts/handler';
 import { ackAlertsOperation } from '../../functions/ack-alerts/handler';
+import { deleteWatchOperation } from '../../functions/delete-watch/handler';
 import { buildWatchStore } from '../../shared/composition/watch';
 import { handler as openapi } from '../../functions/openapi/handler';
 import { handler as docs } from '../../functions/docs/handler';
@@ -56,6 +57,7 @@ export async function startTestServer<Input, Output>(
       stack.deps,
     ),
     'get-watch': buildApiHandler(getWatchOperation(buildWatchStore(stack.config)), stack.deps),
+    'delete-watch': buildApiHandler(deleteWatchOperation(buildWatchStore(stack.config)), stack.deps),
     'get-alerts': buildApiHandler(getAlertsOperation(buildWatchStore(stack.config)), stack.deps),
     'ack-alerts': buildApiHandler(ackAlertsOperation(buildWatchStore(stack.config), stack.deps.now), stack.deps),
     openapi,
