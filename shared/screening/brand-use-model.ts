@@ -32,6 +32,9 @@ export interface BrandUseModelData {
   trainedOn: unknown;
 }
 
+/** Feature vectors whose probability a model remembers; past it, it starts afresh. */
+const REMEMBERED_VECTORS = 100_000;
+
 /** Trees per compiled function: each stays small enough for the JIT to optimise it. */
 const TREES_PER_FUNCTION = 32;
 
@@ -70,6 +73,10 @@ export class BrandUseModel {
   private readonly compiled: readonly ((x: Float32Array, z: number) => number)[];
   /** The features as float32, as scikit-learn reads them (filled from the caller's array on each call). */
   private readonly asFloat32 = new Float32Array(FEATURE_COUNT);
+  /** The same bytes, as the key of `remembered`. */
+  private readonly asUint16 = new Uint16Array(this.asFloat32.buffer);
+  /** Probability by the float32 feature vector's bytes (probability()). */
+  private readonly remembered = new Map<string, number>();
   private readonly init: number;
   private readonly plattA: number;
   private readonly plattB: number;
@@ -112,7 +119,20 @@ export class BrandUseModel {
   }
 
   probability(features: Float64Array): number {
-    return 1 / (1 + Math.exp(-(this.plattA * this.margin(features) + this.plattB)));
+    // Many matches of a title, and of the titles after it, have the same features (one text filed many times, in
+    // the same classes): their probability is the same number, so it is worked out once for each float32 vector the
+    // trees read and remembered (bounded; started afresh when full).
+    const x = this.asFloat32;
+    x.set(features);
+    const key = String.fromCharCode.apply(null, this.asUint16 as unknown as number[]);
+    const known = this.remembered.get(key);
+    if (known !== undefined) return known;
+    let z = this.init;
+    for (const part of this.compiled) z = part(x, z);
+    const probability = 1 / (1 + Math.exp(-(this.plattA * z + this.plattB)));
+    if (this.remembered.size >= REMEMBERED_VECTORS) this.remembered.clear();
+    this.remembered.set(key, probability);
+    return probability;
   }
 }
 

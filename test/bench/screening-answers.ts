@@ -1,0 +1,65 @@
+/**
+ * Records the screening answers (risk, tro_hit, top_conflict and the detailed conflicts) of the real listing titles
+ * against a register-scale corpus loaded in memory, and the engine's warm rate on them, so that a change meant only
+ * to make screening faster can be shown to answer exactly as before:
+ *
+ *   npx tsx test/bench/screening-answers.ts --register FILE --out answers.json [--compare before.json] [--rate]
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadCorpus } from '../../builders/screening/screening-dataset';
+import { realTitles } from './bench-support';
+
+const argument = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+};
+
+async function main() {
+  const register = argument('--register');
+  const out = argument('--out');
+  const compare = argument('--compare');
+  const t0 = Date.now();
+  const corpus = await loadCorpus('shipped', {}, { register: register ?? null });
+  console.error(`loaded ${corpus.marks} marks in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const titles = realTitles();
+  const answers: unknown[] = [];
+  const t1 = process.cpuUsage();
+  for (let i = 0; i < titles.length; i += 1000) {
+    const results = await corpus.screener.screen(
+      titles.slice(i, i + 1000).map((title) => ({ title })),
+      { detail: true },
+    );
+    answers.push(...results);
+  }
+  const cold = process.cpuUsage(t1);
+  console.error(`${titles.length} titles, first pass ${((cold.user + cold.system) / 1e6).toFixed(1)} CPU s`);
+  if (out) writeFileSync(out, `${JSON.stringify(answers, null, 0).replace(/\},\{"name"/g, '},\n{"name"')}\n`);
+  if (compare) {
+    const before = JSON.parse(readFileSync(compare, 'utf8')) as unknown[];
+    let differ = 0;
+    for (let i = 0; i < Math.max(before.length, answers.length); i++) {
+      if (JSON.stringify(before[i]) === JSON.stringify(answers[i])) continue;
+      if (differ++ < 5)
+        console.error(`differs #${i}:\n  ${JSON.stringify(before[i])}\n  ${JSON.stringify(answers[i])}`);
+    }
+    console.error(`${answers.length} answers, ${differ} differ from ${compare}`);
+    if (differ) process.exitCode = 1;
+  }
+  if (process.argv.includes('--rate')) {
+    const rates: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      const c0 = process.cpuUsage();
+      for (let i = 0; i < titles.length; i += 1000)
+        await corpus.screener.screen(titles.slice(i, i + 1000).map((title) => ({ title })));
+      const used = process.cpuUsage(c0);
+      rates.push(titles.length / ((used.user + used.system) / 1e6));
+    }
+    rates.sort((a, b) => a - b);
+    console.error(`engine warm (tsx, in-memory stores): ${rates.map((x) => x.toFixed(0)).join(', ')} titles per CPU s`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
