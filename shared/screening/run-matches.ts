@@ -82,17 +82,32 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
     [run.usPhonetic, false, false],
     [run.cnExact, true, true],
   ];
+  const serials = new Set<string>();
   for (const [entry, viaExactKey, cn] of sources) {
     let portfolios: Map<string, Portfolio> | undefined;
+    // A key's marks share few texts (one word filed by many owners, in many classes): each text is verified once.
+    const byText = new Map<string, TextMatch | null>();
     for (const mark of entry?.marks ?? NO_MARKS) {
       // A dead registration raises no risk (a TRO brand is still found through the TRO list below). In a register of
       // real size nearly half the records are dead, so they are left out before they cost a verification.
-      if (mark.statusCategory === 'dead' || matches.some((m) => m.serial === mark.serial)) continue;
-      const match = matchOf(run, joinedMarkText(mark.markText), viaExactKey);
-      if (!match) continue;
-      const isTro = Boolean(
-        troBrandOfMark(tro, mark.markText) ?? (troMatch && match.distance === 0 ? troMatch : undefined),
-      );
+      if (mark.statusCategory === 'dead' || serials.has(mark.serial)) continue;
+      let textMatch = byText.get(mark.markText);
+      if (textMatch === undefined) {
+        const match = matchOf(run, joinedMarkText(mark.markText), viaExactKey);
+        textMatch = match
+          ? {
+              ...match,
+              tro: Boolean(
+                troBrandOfMark(tro, mark.markText) ?? (troMatch && match.distance === 0 ? troMatch : undefined),
+              ),
+            }
+          : null;
+        byText.set(mark.markText, textMatch);
+      }
+      if (textMatch === null) continue;
+      const match = textMatch;
+      const isTro = textMatch.tro;
+      serials.add(mark.serial);
       troAmongMarks ||= isTro;
       let portfolio: Portfolio = { registrations: 1, classes: mark.niceClasses };
       if (mark.owner !== undefined) {
@@ -136,6 +151,13 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
   run.verifiedCnExact = run.cnExact?.marks;
   run.verifiedTro = tro;
   return run.matches;
+}
+
+/** How a run matches one mark text, and whether that text is a TRO brand's. */
+interface TextMatch {
+  kind: MatchKind;
+  distance: number;
+  tro: boolean;
 }
 
 interface Portfolio {
