@@ -35,6 +35,18 @@ export interface BrandUseModelData {
 /** Feature vectors whose probability a model remembers; past it, it starts afresh. */
 const REMEMBERED_VECTORS = 100_000;
 
+interface RememberedVector {
+  readonly bits: Uint32Array;
+  readonly probability: number;
+  /** Another vector of the same hash. */
+  readonly next: RememberedVector | undefined;
+}
+
+function sameBits(a: Uint32Array, b: Uint32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Trees per compiled function: each stays small enough for the JIT to optimise it. */
 const TREES_PER_FUNCTION = 32;
 
@@ -73,10 +85,10 @@ export class BrandUseModel {
   private readonly compiled: readonly ((x: Float32Array, z: number) => number)[];
   /** The features as float32, as scikit-learn reads them (filled from the caller's array on each call). */
   private readonly asFloat32 = new Float32Array(FEATURE_COUNT);
-  /** The same bytes, as the key of `remembered`. */
-  private readonly asUint16 = new Uint16Array(this.asFloat32.buffer);
-  /** Probability by the float32 feature vector's bytes (probability()). */
-  private readonly remembered = new Map<string, number>();
+  /** The same bytes, which `remembered` is keyed by. */
+  private readonly asBits = new Uint32Array(this.asFloat32.buffer);
+  /** Probability by a hash of the float32 feature vector's bits, each entry with the bits it is for (probability()). */
+  private readonly remembered = new Map<number, RememberedVector>();
   private readonly init: number;
   private readonly plattA: number;
   private readonly plattB: number;
@@ -124,14 +136,17 @@ export class BrandUseModel {
     // trees read and remembered (bounded; started afresh when full).
     const x = this.asFloat32;
     x.set(features);
-    const key = String.fromCharCode.apply(null, this.asUint16 as unknown as number[]);
-    const known = this.remembered.get(key);
-    if (known !== undefined) return known;
+    const bits = this.asBits;
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < bits.length; i++) hash = Math.imul(hash ^ bits[i]!, 0x01000193) ^ (hash >>> 15);
+    const first = this.remembered.get(hash);
+    for (let known = first; known !== undefined; known = known.next)
+      if (sameBits(known.bits, bits)) return known.probability;
     let z = this.init;
     for (const part of this.compiled) z = part(x, z);
     const probability = 1 / (1 + Math.exp(-(this.plattA * z + this.plattB)));
     if (this.remembered.size >= REMEMBERED_VECTORS) this.remembered.clear();
-    this.remembered.set(key, probability);
+    this.remembered.set(hash, { bits: bits.slice(), probability, next: first });
     return probability;
   }
 }

@@ -84,10 +84,12 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
   ];
   const serials = new Set<string>();
   for (const [entry, viaExactKey, cn] of sources) {
-    let portfolios: Map<string, Portfolio> | undefined;
+    const marks = entry?.marks ?? NO_MARKS;
     // A key's marks share few texts (one word filed by many owners, in many classes): each text is verified once.
     const byText = new Map<string, TextMatch | null>();
-    for (const mark of entry?.marks ?? NO_MARKS) {
+    const found: [MarkSummary, TextMatch][] = [];
+    let owned = false;
+    for (const mark of marks) {
       // A dead registration raises no risk (a TRO brand is still found through the TRO list below). In a register of
       // real size nearly half the records are dead, so they are left out before they cost a verification.
       if (mark.statusCategory === 'dead' || serials.has(mark.serial)) continue;
@@ -105,15 +107,22 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
         byText.set(mark.markText, textMatch);
       }
       if (textMatch === null) continue;
-      const match = textMatch;
-      const isTro = textMatch.tro;
       serials.add(mark.serial);
-      troAmongMarks ||= isTro;
+      found.push([mark, textMatch]);
+      owned ||= mark.owner !== undefined;
+    }
+    // The owners' registrations of the texts matched (not of every text the key holds).
+    const portfolios = owned
+      ? portfoliosOf(
+          marks,
+          new Set(found.flatMap(([m]) => (m.owner === undefined ? [] : [joinedMarkText(m.markText)]))),
+        )
+      : undefined;
+    for (const [mark, match] of found) {
+      troAmongMarks ||= match.tro;
       let portfolio: Portfolio = { registrations: 1, classes: mark.niceClasses };
-      if (mark.owner !== undefined) {
-        portfolios ??= portfoliosOf(entry!.marks);
-        portfolio = portfolios.get(portfolioKey(mark.owner, mark.markText)) ?? portfolio;
-      }
+      if (mark.owner !== undefined)
+        portfolio = portfolios!.get(portfolioKey(mark.owner, joinedMarkText(mark.markText))) ?? portfolio;
       matches.push({
         mark: mark.markText,
         serial: mark.serial,
@@ -121,7 +130,7 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
         isLive: mark.isLive,
         kind: match.kind,
         distance: match.distance,
-        tro: isTro,
+        tro: match.tro,
         troOnly: false,
         cn,
         ownerRegistrations: portfolio.registrations,
@@ -165,15 +174,20 @@ interface Portfolio {
   classes: readonly string[];
 }
 
-const portfolioKey = (owner: string, markText: string) => `${owner} ${joinedMarkText(markText)}`;
+const portfolioKey = (owner: string, joinedText: string) => `${owner} ${joinedText}`;
 
-/** The live registrations of a key's marks by owner and text, with the classes they cover together. */
-function portfoliosOf(marks: readonly MarkSummary[]): Map<string, Portfolio> {
+/**
+ * The live registrations of a key's marks by owner and text, with the classes they cover together, for the texts
+ * (joined: joinedMarkText) asked for.
+ */
+function portfoliosOf(marks: readonly MarkSummary[], joinedTexts: ReadonlySet<string>): Map<string, Portfolio> {
   const classes = new Map<string, Set<string>>();
   const registrations = new Map<string, number>();
   for (const mark of marks) {
     if (mark.owner === undefined || !mark.isLive) continue;
-    const key = portfolioKey(mark.owner, mark.markText);
+    const joinedText = joinedMarkText(mark.markText);
+    if (!joinedTexts.has(joinedText)) continue;
+    const key = portfolioKey(mark.owner, joinedText);
     registrations.set(key, (registrations.get(key) ?? 0) + 1);
     const set = classes.get(key) ?? new Set<string>();
     for (const nice of mark.niceClasses) set.add(nice);
@@ -198,7 +212,7 @@ const joinedMarks = new Map<string, string>();
 function joinedMarkText(markText: string): string {
   let value = joinedMarks.get(markText);
   if (value === undefined) {
-    if (joinedMarks.size > 100_000) joinedMarks.clear();
+    if (joinedMarks.size > 400_000) joinedMarks.clear();
     value = joined(normalizeText(markText));
     joinedMarks.set(markText, value);
   }

@@ -226,16 +226,23 @@ export class TitleScreener {
     allowlist?: ReadonlySet<string>,
   ): ScreeningResult {
     const conflicts = new TitleConflicts(this.model, allowlist);
+    // What depends on the candidate alone is worked out once for all its matches (a run can match many marks).
+    let of: Candidate | undefined;
+    let ordinaryWords = true;
+    let nominative = false;
     const context = this.eachMatch(title, tro, (ctx, candidate, match, facts) => {
       const { evasion } = facts;
       fillFeatures(ctx, candidate, match, facts, this.features);
       const probability = this.model.probability(this.features);
-      let ordinaryWords = true;
-      for (let i = candidate.start; i < candidate.end; i++)
-        ordinaryWords &&= title.words[i]!.facts.generic || title.words[i]!.facts.dualUse;
-      const nominative =
-        nominativeCueOfNormalised(ctx.normalised, candidate.start) !== undefined ||
-        nominativeCueAfterNormalised(ctx.normalised, candidate.end);
+      if (of !== candidate) {
+        of = candidate;
+        ordinaryWords = true;
+        for (let i = candidate.start; i < candidate.end; i++)
+          ordinaryWords &&= title.words[i]!.facts.generic || title.words[i]!.facts.dualUse;
+        nominative =
+          nominativeCueOfNormalised(ctx.normalised, candidate.start) !== undefined ||
+          nominativeCueAfterNormalised(ctx.normalised, candidate.end);
+      }
       const strong = namesStrongMark(ctx, candidate, match, nominative);
       conflicts.consider({
         match,
