@@ -422,6 +422,12 @@ export interface NormalizedImage {
   height: number;
   /** Where the content (what the trim kept) lies in the picture as decoded, in its pixels; absent for a made-up image. */
   content?: { left: number; top: number; width: number; height: number };
+  /**
+   * For a picture on a plain ground that is not white (a light logo on a dark or coloured ground): the same square,
+   * same geometry, with the ground made white and each channel turned over by its distance from the ground's
+   * (normalize-image.ts, `groundToWhite`). The search looks at both; ingest embeds the picture as it is.
+   */
+  reversed?: NormalizedImage;
 }
 
 /** A window of a normalised image, in fractions of its side (see shared/imaging/regions.ts). */

@@ -15,6 +15,12 @@
  *   on a product          a product photographed on white (a shirt, a box, a mug or a bag, one shaded colour, 75-90%
  *                         of a 512 px picture) with the logo printed on it at 25-35% of the picture's side: the
  *                         background is plain, but the logo is no blob of its own
+ *   inverted              the logo light on a dark or coloured ground, one of three ways alike: the picture's
+ *                         colours negated (a black logo on white becomes white on black); the logo reversed out in
+ *                         white or a pale tint on a dark ground (lightness 3-25%); the same on a strong colour
+ *                         (saturation 60-100%, lightness 30-55%). Reversed out, a pixel takes the light colour in
+ *                         proportion to how far it stands from white on the original (its ink), so anti-aliased
+ *                         edges and pale parts stay in proportion.
  */
 import sharp from 'sharp';
 
@@ -249,6 +255,30 @@ const onProduct: Perturbation = async (logo, random) => {
     .toBuffer();
 };
 
+/** The logo light on a dark or coloured ground (see the header). */
+export const inverted: Perturbation = async (logo, random) => {
+  const flat = await onWhite(logo);
+  const { data, info } = await sharp(flat).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const kind = Math.floor(random() * 3);
+  const out = Buffer.alloc(data.length);
+  if (kind === 0) {
+    for (let i = 0; i < data.length; i++) out[i] = 255 - data[i]!;
+  } else {
+    const ground =
+      kind === 1
+        ? hslToRgb(random() * 360, random(), 0.03 + random() * 0.22)
+        : hslToRgb(random() * 360, 0.6 + random() * 0.4, 0.3 + random() * 0.25);
+    const light = random() < 0.5 ? [255, 255, 255] : hslToRgb(random() * 360, 0.5, 0.88 + random() * 0.07);
+    for (let i = 0; i < data.length; i += 3) {
+      const ink = (255 - Math.min(data[i]!, data[i + 1]!, data[i + 2]!)) / 255;
+      for (let c = 0; c < 3; c++) out[i + c] = Math.round(ground[c]! + (light[c]! - ground[c]!) * ink);
+    }
+  }
+  return sharp(out, { raw: { width: info.width, height: info.height, channels: 3 } })
+    .png()
+    .toBuffer();
+};
+
 export const THE_FILE: Perturbation = async (logo) => onWhite(logo);
 
 /** Name, perturbation, and whether it belongs to the "average over simple changes" aim. */
@@ -263,4 +293,6 @@ export const SELLER_PERTURBATIONS: [string, Perturbation, 'file' | 'simple' | 'p
   ['text beside it', textBeside, 'picture'],
   ['30% size on a busy picture', busy30, 'picture'],
   ['printed on a product on white', onProduct, 'picture'],
+  // Last, so that the pictures of the others (seeded by their place in this list) stay the same.
+  ['light on a dark or coloured ground', inverted, 'simple'],
 ];

@@ -5,6 +5,7 @@ import { buildApiHandler, lazyHandler } from '../../shared/http/api-handler';
 import type { Operation } from '../../shared/http/types';
 import type { LogoSearchResponse } from '../../shared/imaging/search-logos';
 import type { LogoSearchService } from '../../shared/imaging/logo-search-service';
+import { MODEL_UNLOADABLE_OUTCOME } from './outcomes';
 import {
   IMAGE_SEARCH_QUERY_FIELDS,
   imageSearchRequestSchema,
@@ -29,7 +30,13 @@ export function imageSearchOperation(search: LogoSearchService): Operation<Image
     },
     cost: () => ({ points: IMAGE_SEARCH_COST, units: 1 }),
     async run(input, context) {
-      const response = await search.search(input, { signal: context.signal });
+      const response = await search.search(input, {
+        ...(context.signal ? { signal: context.signal } : {}),
+        // A model that cannot be loaded is no passing slowness: a metric of its own, alarmed on at the first one.
+        onDegraded: (cause) => {
+          if (cause.reason === 'unloadable') context.outcomes.add(MODEL_UNLOADABLE_OUTCOME);
+        },
+      });
       if (response.degraded) context.outcomes.add('Degraded');
       return response;
     },

@@ -68,7 +68,7 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
   'image-search': {
     summary: 'Search registered marks by logo',
     description:
-      'Finds registered marks whose logo looks like the image (base64 in image_b64, or a public http(s) url: exactly one). Results by descending score in [0, 1]. degraded is true when the search fell back to the in-process index.',
+      'Finds registered marks whose logo looks like the image (base64 in image_b64, or a public http(s) url: exactly one). Results by descending score in [0, 1] with a match verdict (likely, possible, none); "detail": true adds each result\'s region, its box in the picture\'s own pixels. A light logo on a dark or coloured ground is found as the dark original. degraded is true when the search fell back to the in-process index (the primary slow, failing or its model unloadable).',
     tag: 'Image search',
     body: imageSearchRequestSchema,
     errors: ['auth', 'metered', 'body', 'image'],

@@ -58,10 +58,28 @@ export const RESPONSE_SCHEMAS = {
           properties: {
             serial: string,
             mark: string,
-            score: { type: 'number', minimum: 0, maximum: 1 },
+            score: {
+              type: 'number',
+              minimum: 0,
+              maximum: 1,
+              description:
+                'The probability that the picture shows this mark (calibrated on held-out logos). Where match is absent (the CLIP option, which has no calibration), the raw cosine similarity of the best design instead.',
+            },
+            match: {
+              enum: ['likely', 'possible', 'none'],
+              description:
+                'likely: score at least the calibrated threshold (right at least 95% of the time); possible: where 95% of true matches are; none: nothing registered looks like it. Absent when the search path is uncalibrated (the CLIP option): score is then a raw similarity with no verdict.',
+            },
             nice: string,
             is_live: { enum: [0, 1] },
             jurisdiction: string,
+            region: {
+              type: 'object',
+              description:
+                'With "detail": true. Where in the picture the mark was found, in the pixels of the picture as sent (EXIF orientation applied; an SVG in its rendering at 512 px on the long side): left, top, width and height of what stands out from a plain background inside the best window searched, or the window itself on a busy photo.',
+              required: ['x', 'y', 'width', 'height'],
+              properties: { x: integer, y: integer, width: integer, height: integer },
+            },
           },
         },
       },

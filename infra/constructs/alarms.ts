@@ -1,8 +1,8 @@
 /**
  * The alarms of one environment, all sent to one SNS topic: API 5xx rate, p99 latency per operation, Lambda
  * throttles and errors per function, the metered functions' duration near their timeout, DynamoDB throttles per
- * table, refunds that failed (the one sign of points owed back), the degraded share of image searches, and
- * messages on the ingest dead-letter queue.
+ * table, refunds that failed (the one sign of points owed back), the degraded share of image searches, an image
+ * search model that cannot be loaded, and messages on the ingest dead-letter queue.
  */
 import { Duration } from 'aws-cdk-lib';
 import { Operation, type ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -114,6 +114,16 @@ export class ServiceAlarms extends Construct {
       threshold: thresholds.degradedSharePercent,
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 2,
+    });
+
+    this.add('ModelUnloadable', {
+      name: `${prefix}-image-search-model-unloadable`,
+      description:
+        'The learned logo embedder could not be loaded (its model file missing or corrupt in the image-search bundle): every search is answered from the degraded index. Read the "logo model unloadable" warning in the function log.',
+      metric: metrics.modelUnloadable(fiveMinutes),
+      threshold: 1,
+      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
     });
 
     this.add('IngestDeadLetters', {

@@ -6,6 +6,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { FunctionName } from '../../functions/routes';
+import { MODEL_UNLOADABLE_OUTCOME } from '../../functions/image-search/outcomes';
 import { JOB_SUCCEEDED_METRIC } from '../../shared/data-jobs/job-metrics';
 import type { DataJobName } from '../../shared/data-jobs/jobs';
 
@@ -58,6 +59,14 @@ export class ServiceMetrics {
   /** Image searches answered from the degraded (perceptual) index. */
   degraded(period = Duration.minutes(15)): Metric {
     return this.metric('Degraded', { operation: 'image-search' }, 'Sum', period, 'degraded');
+  }
+
+  /**
+   * Image searches answered degraded because the learned embedder's model could not be loaded (missing or corrupt in
+   * the function's bundle): functions/image-search/handler.ts, MODEL_UNLOADABLE_OUTCOME.
+   */
+  modelUnloadable(period = Duration.minutes(5)): Metric {
+    return this.metric(MODEL_UNLOADABLE_OUTCOME, { operation: 'image-search' }, 'Sum', period, 'model unloadable');
   }
 
   /** Percentage of successful image searches that were degraded; 0 when there were none. */

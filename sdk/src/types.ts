@@ -55,9 +55,13 @@ export interface ImageMatch {
   serial?: string;
   mark?: string;
   score?: number;
+  /** Absent on an uncalibrated search path (the CLIP option): `score` is then a raw similarity. */
+  match?: 'likely' | 'possible' | 'none';
   nice?: string;
   is_live?: 0 | 1;
   jurisdiction?: string;
+  /** With `detail: true`: where the mark is, in the pixels of the picture as sent (EXIF orientation applied). */
+  region?: { x: number; y: number; width: number; height: number };
 }
 
 export interface ImageSearchResponse {

@@ -18,6 +18,7 @@ import { PerceptualDescriptorEmbedder } from '../imaging/perceptual-descriptor';
 import type { LogoIngestDeps } from '../ingest/ingest-logos';
 import type { Market } from '../marks/mark-record';
 import type { Embedder } from '../ports';
+import { createLogger } from '../observability';
 import { createTracer, traced } from '../tracing';
 import { buildDataStores } from './data-stores';
 
@@ -32,6 +33,9 @@ function degradedIndexStore(config: AppConfig): S3UsearchIndexStore | FolderUsea
       )
     : new FolderUsearchIndexStore(config.logos.indexDir);
 }
+
+/** The warning logged (at most once a minute) while the learned embedder's model cannot be loaded. */
+export const MODEL_UNLOADABLE_MESSAGE = 'logo model unloadable';
 
 /** One learned embedder per process: the model is loaded once, on first use. */
 let learnedEmbedder: { modelPath: string; embedder: Embedder } | undefined;
@@ -67,11 +71,17 @@ export function buildLogoSearch(config: AppConfig, batches = buildDataStores(con
     : config.logos.modelPath
       ? { embedder: learnedEmbedderOf(config.logos.modelPath), ...(arns ? { index: s3vectors(arns) } : {}) }
       : undefined;
+  const logger = createLogger(config.serviceName);
   return createLogoSearchService({
     batches,
     indexes,
     ...(primary ? { primary } : {}),
     primaryBudgetMs: config.logos.primaryBudgetMs,
+    onModelUnloadable: (error) =>
+      logger.warn(MODEL_UNLOADABLE_MESSAGE, {
+        modelPath: config.logos.modelPath,
+        error: error instanceof Error ? { message: error.message, cause: String(error.cause) } : String(error),
+      }),
   });
 }
 

@@ -25,8 +25,9 @@
  *             validation brands and checked on the other half, its precision fell to 0.92 in one split of ten);
  *   possible  probability >= `possible`: at least 95% of the true matches on validation are "possible" or better;
  *   none      below that.
- * A path without a calibration (a stand-in embedder in a test) keeps the raw similarity as its score and calls
- * every result "possible": it cannot say more.
+ * A path without a calibration keeps the raw similarity as its score and gives no verdict (`match` absent from its
+ * results): nothing says what its similarities mean. That is the CLIP option (SageMaker) today: no CLIP model is
+ * shipped to fit one on, and its index is searched with the whole picture only.
  */
 export type MatchVerdict = 'likely' | 'possible' | 'none';
 
@@ -104,8 +105,8 @@ export function probabilityOf(calibration: Calibration, evidence: MatchEvidence)
   return interpolate(calibration.curve, regressionScore(calibration, evidence));
 }
 
-export function verdictOf(calibration: Calibration | undefined, probability: number): MatchVerdict {
-  if (!calibration) return 'possible';
+export function verdictOf(calibration: Calibration | undefined, probability: number): MatchVerdict | undefined {
+  if (!calibration) return undefined;
   if (probability >= calibration.likely) return 'likely';
   return probability >= calibration.possible ? 'possible' : 'none';
 }

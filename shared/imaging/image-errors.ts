@@ -99,11 +99,14 @@ export class UrlFetchFailedError extends ServiceError {
   }
 }
 
-/** An embedder or vector index that did not answer in time, was throttled or failed: the search falls back. */
+/**
+ * An embedder or vector index that did not answer in time, was throttled or failed, or a model that cannot be loaded
+ * (`unloadable`: missing, unreadable or corrupt): the search falls back.
+ */
 export class SearchBackendUnavailableError extends Error {
   constructor(
     readonly backend: string,
-    readonly reason: 'timeout' | 'throttled' | 'failed',
+    readonly reason: 'timeout' | 'throttled' | 'failed' | 'unloadable',
     options?: { cause?: unknown },
   ) {
     super(`${backend}: ${reason}`, options);

@@ -17,10 +17,19 @@ import { decodeBase64Image } from './image-input';
 import { checkUrlBeforeLookup, fetchImageSafely } from './fetch-image-safely';
 import { checkImageBeforeWork, normalizeImage } from './normalize-image';
 import { PerceptualDescriptorEmbedder } from './perceptual-descriptor';
-import { searchLogos, type LogoSearchRequest, type LogoSearchResponse, type MarketSearch } from './search-logos';
+import {
+  searchLogos,
+  type DegradedCause,
+  type LogoSearchRequest,
+  type LogoSearchResponse,
+  type MarketSearch,
+} from './search-logos';
 
 export interface LogoSearchService {
-  search(request: LogoSearchRequest, options?: { signal?: AbortSignal }): Promise<LogoSearchResponse>;
+  search(
+    request: LogoSearchRequest,
+    options?: { signal?: AbortSignal; onDegraded?: (cause: DegradedCause) => void },
+  ): Promise<LogoSearchResponse>;
   /** Refuses (`url_not_allowed`) a url that the fetch would refuse without a DNS query, by the same rules. */
   checkUrl(url: string): void;
   /** Refuses an inline image that the search would refuse without decoding it (format, SVG safety and budget). */
@@ -38,6 +47,11 @@ export interface LogoSearchSetup {
   /** Calibrations by embedder name (default: the shipped ones). */
   calibrations?: Readonly<Record<string, Calibration>>;
   primaryBudgetMs?: number;
+  /**
+   * Told of each search the fallback answered because the primary's model could not be loaded (once a minute at
+   * most, with the cause): the function logs it as a warning.
+   */
+  onModelUnloadable?: (cause: unknown) => void;
   /** For tests of URL intake against loopback servers only. */
   fetchOptions?: Parameters<typeof fetchImageSafely>[1];
 }
@@ -92,12 +106,19 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
       loadPath(descriptor),
     ]).then(
       ([primaryPath, fallback]): MarketSearch => ({
-        ...(primaryPath ? { primary: primaryPath } : {}),
+        ...(primaryPath ? { primary: primaryPath } : primary ? { primaryFailed: true } : {}),
         ...(fallback ? { fallback } : {}),
       }),
     );
     loaded.set(name, { batchId, search });
     return search;
+  };
+
+  let modelUnloadableToldAt = Number.NEGATIVE_INFINITY;
+  const degradedBy = (cause: DegradedCause) => {
+    if (cause.reason !== 'unloadable' || Date.now() - modelUnloadableToldAt < 60_000) return;
+    modelUnloadableToldAt = Date.now();
+    setup.onModelUnloadable?.(cause.error ?? cause);
   };
 
   return {
@@ -120,7 +141,13 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
           primaryBudgetMs: setup.primaryBudgetMs ?? 1500,
         },
         request,
-        options,
+        {
+          ...(options?.signal ? { signal: options.signal } : {}),
+          onDegraded: (cause) => {
+            degradedBy(cause);
+            options?.onDegraded?.(cause);
+          },
+        },
       ),
   };
 }

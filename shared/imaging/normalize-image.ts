@@ -15,6 +15,11 @@
  *    An image that is all border (one colour, or nothing left after the trim) has nothing to search for:
  *    ImageHasNoContentError (422 `image_has_no_content`).
  * 6. Pad to a square with white (the content centred) and resize to size x size; 3 channels, no alpha.
+ * 7. A picture on a plain ground that is not white (a white logo on black, a pale one on a brand colour: see
+ *    `groundColour`) also gets its reversed form (`reversed`): the same square padded with the ground colour, then
+ *    each channel turned over by its distance from the ground's (`groundToWhite`), so the ground and the padding
+ *    are white and the logo dark, as registered designs mostly are. The search looks at both and keeps each mark's
+ *    better answer; the picture itself is unchanged, so nothing already indexed moves.
  */
 import sharp from 'sharp';
 import { SaxesParser } from 'saxes';
@@ -299,23 +304,107 @@ export function contentBox(
   return { left, top, width: right - left + 1, height: bottom - top + 1 };
 }
 
-/** Trim (step 5), then pad to a square and resize (step 6), in one pass over the decoded pixels. */
+/** Trim (step 5), then pad to a square and resize (step 6), in one pass over the decoded pixels; step 7. */
 async function trimSquareAndResize(image: RawImage, size: number): Promise<NormalizedImage> {
   const box = contentBox(image.data, image.width, image.height);
   if (!box) throw new ImageHasNoContentError();
-  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
-    .extract(box)
-    .resize(size, size, { fit: 'contain', position: 'centre', background: WHITE, kernel: 'lanczos3' })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const rgb = rgbOf(data, info);
-  return {
-    rgb: new Uint8Array(rgb.data.buffer, rgb.data.byteOffset, rgb.data.length),
-    width: rgb.width,
-    height: rgb.height,
-    content: box,
+  const squared = (background: { r: number; g: number; b: number }) =>
+    sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+      .extract(box)
+      .resize(size, size, { fit: 'contain', position: 'centre', background, kernel: 'lanczos3' })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  const ground = groundColour(image.data, image.width, image.height);
+  const reverse = ground !== undefined && !ground.every((c) => c >= 255 - TRIM_THRESHOLD);
+  const [plain, onGround] = await Promise.all([
+    squared(WHITE),
+    reverse ? squared({ r: ground[0]!, g: ground[1]!, b: ground[2]! }) : undefined,
+  ]);
+  const asImage = ({ data, info }: { data: Buffer; info: sharp.OutputInfo }) => {
+    const rgb = rgbOf(data, info);
+    return {
+      rgb: new Uint8Array(rgb.data.buffer, rgb.data.byteOffset, rgb.data.length),
+      width: rgb.width,
+      height: rgb.height,
+    };
   };
+  const normalized: NormalizedImage = { ...asImage(plain), content: box };
+  if (onGround && ground) {
+    const square = asImage(onGround);
+    normalized.reversed = { ...square, rgb: groundToWhite(square.rgb, ground), content: box };
+  }
+  return normalized;
+}
+
+/** Share of the outer ring of pixels that must share one colour for the picture to stand on a plain ground. */
+const PLAIN_GROUND = 0.6;
+
+/**
+ * The colour of the picture's plain ground: the per-channel median of its outer ring of pixels, when at least
+ * PLAIN_GROUND of the ring lies within TRIM_THRESHOLD of it; undefined for a picture with no plain ground (a photo).
+ */
+export function groundColour(rgb: Uint8Array, width: number, height: number): [number, number, number] | undefined {
+  const ring: number[] = [];
+  for (let x = 0; x < width; x++) ring.push(x, (height - 1) * width + x);
+  for (let y = 1; y < height - 1; y++) ring.push(y * width, y * width + width - 1);
+  const histograms = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)];
+  for (const p of ring) for (let c = 0; c < 3; c++) histograms[c]![rgb[p * 3 + c]!]!++;
+  const median = histograms.map((histogram) => {
+    let seen = 0;
+    for (let v = 0; v < 256; v++) {
+      seen += histogram[v]!;
+      if (seen > ring.length >> 1) return v;
+    }
+    return 255;
+  }) as [number, number, number];
+  let same = 0;
+  for (const p of ring) {
+    const i = p * 3;
+    if (
+      Math.abs(rgb[i]! - median[0]) <= TRIM_THRESHOLD &&
+      Math.abs(rgb[i + 1]! - median[1]) <= TRIM_THRESHOLD &&
+      Math.abs(rgb[i + 2]! - median[2]) <= TRIM_THRESHOLD
+    )
+      same++;
+  }
+  return same >= PLAIN_GROUND * ring.length ? median : undefined;
+}
+
+/**
+ * The ground made white: each channel of each pixel becomes 255 less its distance from the ground's channel,
+ * stretched so that the 99th percentile of the distances that stand out (the largest channel difference, more than
+ * TRIM_THRESHOLD) reaches full contrast. The ground and the padding come out white; a white logo on black comes out
+ * black on white, a colour negative in its own colours again, a white logo on red in red on white.
+ */
+export function groundToWhite(rgb: Uint8Array, ground: readonly number[]): Uint8Array {
+  const histogram = new Uint32Array(256);
+  let standing = 0;
+  for (let i = 0; i < rgb.length; i += 3) {
+    const d = Math.max(
+      Math.abs(rgb[i]! - ground[0]!),
+      Math.abs(rgb[i + 1]! - ground[1]!),
+      Math.abs(rgb[i + 2]! - ground[2]!),
+    );
+    if (d > TRIM_THRESHOLD) {
+      histogram[d]!++;
+      standing++;
+    }
+  }
+  let full = 255;
+  for (let d = 255, seen = 0; d > TRIM_THRESHOLD; d--) {
+    seen += histogram[d]!;
+    if (seen >= standing * 0.01) {
+      full = d;
+      break;
+    }
+  }
+  const scale = 255 / Math.max(full, 2 * TRIM_THRESHOLD);
+  const out = new Uint8Array(rgb.length);
+  for (let i = 0; i < rgb.length; i++) {
+    out[i] = 255 - Math.min(255, Math.round(Math.abs(rgb[i]! - ground[i % 3]!) * scale));
+  }
+  return out;
 }
 
 function rgbOf(data: Buffer, info: sharp.OutputInfo): RawImage {

@@ -32,6 +32,7 @@ import {
   type MatchVerdict,
 } from './calibration';
 import { plainBackground } from './content-proposals';
+import { TRIM_THRESHOLD } from './normalize-image';
 import { WHOLE, type Window } from './regions';
 
 export interface SearchPath {
@@ -47,9 +48,19 @@ export interface SearchPath {
 }
 
 export interface MarketSearch {
-  /** Absent where the in-process search is the only one (the local default). */
+  /** Absent where the in-process search is the only one (the local default), or where its index failed to load. */
   primary?: SearchPath;
+  /** The primary is configured but its index could not be loaded: the fallback's answer is degraded. */
+  primaryFailed?: boolean;
   fallback?: SearchPath;
+}
+
+/** Why a search was answered by the fallback: the primary's backend and what went wrong with it. */
+export interface DegradedCause {
+  backend: string;
+  reason: 'timeout' | 'throttled' | 'failed' | 'unloadable';
+  /** What was thrown, where something was. */
+  error?: unknown;
 }
 
 export interface LogoSearchSources {
@@ -73,18 +84,21 @@ export interface LogoSearchRequest {
   detail?: boolean;
 }
 
+/** A box in the pixels of the picture as sent (EXIF orientation applied): left, top, width, height. */
 export interface PictureRegion {
   x: number;
   y: number;
-  w: number;
-  h: number;
+  width: number;
+  height: number;
 }
 
 export interface LogoResult {
   serial: string;
   mark: string;
+  /** The calibrated probability; on a path with no calibration (the CLIP option), the raw similarity. */
   score: number;
-  match: MatchVerdict;
+  /** Absent on a path with no calibration (the CLIP option): its raw similarity says nothing on its own. */
+  match?: MatchVerdict;
   nice: string;
   is_live: 0 | 1;
   jurisdiction?: string;
@@ -106,19 +120,36 @@ interface FoundMark extends VectorMatch {
   window: Window;
 }
 
-/** Every window searched; each mark keeps its best window (the first, the whole picture, wins a tie). */
-async function searchOn(
+/** The windows of one picture, embedded in one run. */
+async function embedded(
   path: SearchPath,
   image: NormalizedImage,
-  query: { topK: number; nice?: string; liveOnly: boolean },
   signal?: AbortSignal,
-): Promise<FoundMark[]> {
+): Promise<{ windows: readonly Window[]; vectors: Float32Array[] }> {
   const chosen = typeof path.windows === 'function' ? path.windows(image) : path.windows;
   const windows = path.embedder.embedWindows && chosen ? chosen : [WHOLE];
   const vectors =
     path.embedder.embedWindows && windows.length > 1
       ? await path.embedder.embedWindows(image, windows, { signal })
       : [await path.embedder.embed(image, { signal })];
+  return { windows, vectors };
+}
+
+/**
+ * Every window searched, of the picture and of its reversed form where it has one (a light logo on a dark ground);
+ * each mark keeps its best window (the first, the whole picture, wins a tie).
+ */
+async function searchOn(
+  path: SearchPath,
+  image: NormalizedImage,
+  query: { topK: number; nice?: string; liveOnly: boolean },
+  signal?: AbortSignal,
+): Promise<FoundMark[]> {
+  // One after the other: each is one batched run of the model, which has a thread of its own to use.
+  const pictures = [await embedded(path, image, signal)];
+  if (image.reversed) pictures.push(await embedded(path, image.reversed, signal));
+  const windows = pictures.flatMap((p) => p.windows);
+  const vectors = pictures.flatMap((p) => p.vectors);
   // Every window asks for at least EVIDENCE_DEPTH marks: the calibration reads a mark against the rest of the answer.
   const asked = { ...query, topK: Math.max(query.topK, EVIDENCE_DEPTH), signal };
   const answers = await Promise.all(vectors.map((vector) => path.index.query(vector, asked)));
@@ -132,22 +163,68 @@ async function searchOn(
   return [...best.values()];
 }
 
-/** A window of the normalised square in the pixels of the picture as sent (its content box, padded square). */
+/**
+ * The box of what stands out from the plain background inside `window` (pixels differing from it by more than the
+ * trim threshold, a pixel with no such 4-neighbour taken for noise), in fractions of the square; undefined on a
+ * busy picture (nothing stands apart there: the window is the answer) or when nothing stands out in the window. A
+ * light logo on a dark ground is read on its reversed form, where the ground is white.
+ */
+export function foregroundIn(image: NormalizedImage, window: Window): Window | undefined {
+  const plain = plainBackground(image);
+  const picture = plain ? image : image.reversed;
+  const bg = plain ?? (image.reversed ? plainBackground(image.reversed) : undefined);
+  if (!picture || !bg) return undefined;
+  const { width, height, rgb } = picture;
+  const x0 = Math.max(0, Math.floor(window.x * width));
+  const y0 = Math.max(0, Math.floor(window.y * height));
+  const x1 = Math.min(width, Math.ceil((window.x + window.w) * width));
+  const y1 = Math.min(height, Math.ceil((window.y + window.h) * height));
+  const stands = (x: number, y: number) => {
+    if (x < x0 || x >= x1 || y < y0 || y >= y1) return false;
+    const i = (y * width + x) * 3;
+    return (
+      Math.abs(rgb[i]! - bg[0]!) > TRIM_THRESHOLD ||
+      Math.abs(rgb[i + 1]! - bg[1]!) > TRIM_THRESHOLD ||
+      Math.abs(rgb[i + 2]! - bg[2]!) > TRIM_THRESHOLD
+    );
+  };
+  let [left, top, right, bottom] = [x1, y1, -1, -1];
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      if (!stands(x, y)) continue;
+      if (!(stands(x - 1, y) || stands(x + 1, y) || stands(x, y - 1) || stands(x, y + 1))) continue;
+      if (x < left) left = x;
+      if (x > right) right = x;
+      if (y < top) top = y;
+      if (y > bottom) bottom = y;
+    }
+  }
+  if (right < 0) return undefined;
+  return { x: left / width, y: top / height, w: (right + 1 - left) / width, h: (bottom + 1 - top) / height };
+}
+
+/**
+ * Where a mark was found, in the pixels of the picture as sent (EXIF orientation applied; an SVG in its rendering):
+ * on a plain background the box of what stands out inside the mark's best window (`foregroundIn`), on a busy picture
+ * the window itself; mapped back through the normalisation (the content box, padded square) and kept inside the
+ * content box.
+ */
 export function regionInPicture(image: NormalizedImage, window: Window): PictureRegion | undefined {
   const box = image.content;
   if (!box) return undefined;
+  const found = foregroundIn(image, window) ?? window;
   const side = Math.max(box.width, box.height);
   const left = box.left - (side - box.width) / 2;
   const top = box.top - (side - box.height) / 2;
-  const x0 = Math.max(box.left, left + window.x * side);
-  const y0 = Math.max(box.top, top + window.y * side);
-  const x1 = Math.min(box.left + box.width, left + (window.x + window.w) * side);
-  const y1 = Math.min(box.top + box.height, top + (window.y + window.h) * side);
+  const x0 = Math.max(box.left, left + found.x * side);
+  const y0 = Math.max(box.top, top + found.y * side);
+  const x1 = Math.min(box.left + box.width, left + (found.x + found.w) * side);
+  const y1 = Math.min(box.top + box.height, top + (found.y + found.h) * side);
   return {
     x: Math.round(x0),
     y: Math.round(y0),
-    w: Math.max(1, Math.round(x1 - x0)),
-    h: Math.max(1, Math.round(y1 - y0)),
+    width: Math.max(1, Math.round(x1 - x0)),
+    height: Math.max(1, Math.round(y1 - y0)),
   };
 }
 
@@ -159,7 +236,12 @@ export interface AnsweredMark extends MatchEvidence {
 export async function searchLogos(
   sources: LogoSearchSources,
   request: LogoSearchRequest,
-  options: { signal?: AbortSignal; onEvidence?: (marks: AnsweredMark[]) => void } = {},
+  options: {
+    signal?: AbortSignal;
+    onEvidence?: (marks: AnsweredMark[]) => void;
+    /** Told when the fallback answers instead of the primary, and why. */
+    onDegraded?: (cause: DegradedCause) => void;
+  } = {},
 ): Promise<LogoSearchResponse> {
   const bytes =
     request.image_b64 !== undefined
@@ -185,7 +267,15 @@ export async function searchLogos(
     } catch (error) {
       if (!(error instanceof SearchBackendUnavailableError) && !budget.aborted) throw error;
       degraded = true;
+      options.onDegraded?.(
+        error instanceof SearchBackendUnavailableError
+          ? { backend: error.backend, reason: error.reason, error }
+          : { backend: market.primary.embedder.name, reason: 'timeout' },
+      );
     }
+  } else if (market.primaryFailed) {
+    degraded = true;
+    options.onDegraded?.({ backend: 'primary index', reason: 'failed' });
   }
   if (!matches) {
     if (!market.fallback) throw new ServiceUnavailableError('Image search');
@@ -204,9 +294,12 @@ export async function searchLogos(
   ]);
   const calibration = answered?.calibration;
   const found = matches.filter((m) => !query.liveOnly || m.isLive).sort((a, b) => b.score - a.score);
+  // Busy: no plain background on the picture, nor on its reversed form (a white logo on black is plain there).
+  const busy =
+    plainBackground(image) === undefined && (!image.reversed || plainBackground(image.reversed) === undefined);
   const evidence = evidenceOf(
     found.map((m) => Math.min(1, Math.max(0, m.score))),
-    plainBackground(image) === undefined,
+    busy,
   );
   options.onEvidence?.(found.map((m, i) => ({ serial: m.serial, ...evidence[i]! })));
   const results: LogoResult[] = found
@@ -218,11 +311,12 @@ export async function searchLogos(
     .slice(0, request.limit)
     .map(({ m, score }) => {
       const region = request.detail ? regionInPicture(image, m.window) : undefined;
+      const match = verdictOf(calibration, score);
       return {
         serial: m.serial,
         mark: m.mark,
         score: Math.round(score * 10_000) / 10_000,
-        match: verdictOf(calibration, score),
+        ...(match ? { match } : {}),
         nice: m.nice.join(','),
         is_live: m.isLive ? 1 : 0,
         ...(request.country === 'CN' ? { jurisdiction: 'CN' } : {}),

@@ -31,6 +31,8 @@ import { SELLER_PERTURBATIONS } from '../../builders/logo-embedder/seller-pictur
 import { machineLine, percentile, runAndWriteSection } from './bench-support';
 
 const QUERIES = Number(process.env.EVAL_QUERIES ?? 200);
+/** The perturbation of a light logo on a dark or coloured ground (seller-pictures.ts). */
+const INVERTED = 'light on a dark or coloured ground';
 const SEED = 11;
 const f3 = (v: number) => (Number.isFinite(v) ? v.toFixed(3) : 'n/a');
 
@@ -124,7 +126,7 @@ function recallTable(reports: PathReport[]): string[] {
     header,
     rule,
     ...names.map((name) => row(name, (q) => q.perturbation === name)),
-    row('**average of rotation, mirror, scale, crop, colour, JPEG**', (q) => q.group === 'simple'),
+    row('**average of rotation, mirror, scale, crop, colour, JPEG, inversion**', (q) => q.group === 'simple'),
   ];
 }
 
@@ -179,6 +181,10 @@ export async function evaluateHeldOutLogos(): Promise<string> {
   const ablation = await ablationTable(marks, learned, uncentred);
   await Promise.all([learned.close(), uncentred.close()]);
   const latencies = reports[0]!.queries.map((q) => q.ms).sort((a, b) => a - b);
+  const reversed = reports[0]!.queries
+    .filter((q) => q.perturbation === INVERTED)
+    .map((q) => q.ms)
+    .sort((a, b) => a - b);
   const designs = [...marks.registered.values()].flat().length;
   return [
     `Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run eval:logos\` (${Math.round((Date.now() - started) / 1000)} s).`,
@@ -186,7 +192,8 @@ export async function evaluateHeldOutLogos(): Promise<string> {
     `Held-out test brands (never seen in training nor in the calibration): ${marks.registered.size} registered brands ` +
       `(${designs} designs, every one indexed), ${marks.unregistered.size} unregistered brands; ${marks.skipped} designs left out ` +
       `(SVG the service refuses). ${QUERIES} designs sampled per perturbation (registered and unregistered alike, seed ${SEED}); ` +
-      "each picture goes through the service's search: normalise, the learned embedder over the whole picture, the windows " +
+      "each picture goes through the service's search: normalise (a picture on a plain dark or coloured ground also in its " +
+      'reversed form, ground made white, both searched), the learned embedder over the whole picture, the windows ' +
       'around its blobs and the grid (shared/imaging/regions.ts), the in-process index, the calibration. ' +
       'The "first 10 windows" columns are the same search as it runs against S3 Vectors in AWS (the first ' +
       `${REMOTE_WINDOWS} windows only, its own calibration); the descriptor columns are the degraded path (whole picture only).`,
@@ -204,7 +211,9 @@ export async function evaluateHeldOutLogos(): Promise<string> {
     ...ablation,
     '',
     `Search time per picture on the learned path (normalise + windows chosen, embedded and queried, in-process, ` +
-      `2 at a time): p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms.`,
+      `2 at a time): p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms; ` +
+      `"${INVERTED}" alone (the picture and its reversed form both searched): p50 ${percentile(reversed, 50).toFixed(1)} ms, ` +
+      `p95 ${percentile(reversed, 95).toFixed(1)} ms.`,
   ].join('\n');
 }
 

@@ -161,8 +161,8 @@ describe('finding a logo', () => {
     const region = body.results[0].region;
     expect(region.x).toBeLessThan(200);
     expect(region.y).toBeLessThan(200);
-    expect(region.x + region.w).toBeGreaterThan(140);
-    expect(region.w).toBeLessThanOrEqual(600);
+    expect(region.x + region.width).toBeGreaterThan(140);
+    expect(region.width).toBeLessThanOrEqual(600);
     expect(body.results.every((r: { match: string }) => ['likely', 'possible', 'none'].includes(r.match))).toBe(true);
     const plain = await readJson(await search({ image_b64: b64(picture), limit: 3 }));
     expect(plain.results[0]).not.toHaveProperty('region');
@@ -335,10 +335,13 @@ describe('the primary path and the degraded fallback', () => {
 
   const searchPrimary = (body: unknown) => post(primaryUrl, body, { Authorization: `Bearer ${apiKey}` });
 
-  it('answers from CLIP when the endpoint answers in time', async () => {
+  it('answers from CLIP when the endpoint answers in time: uncalibrated, so no match and the raw similarity', async () => {
     const body = await readJson(await searchPrimary({ image_b64: b64(svg('simple-icons/nike.svg')), limit: 2 }));
     expect(body).toMatchObject({ degraded: false });
     expect(body.results[0].serial).toBe('US-E2E-1');
+    // The query is the indexed picture itself: its raw cosine similarity is 1 (a calibrated score would not be).
+    expect(body.results[0].score).toBeCloseTo(1, 3);
+    expect(body.results.every((r: object) => !('match' in r))).toBe(true);
     expect(endpoint.invocations.length).toBeGreaterThan(0);
   });
 

@@ -8,6 +8,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { environmentConfig } from '../../infra/config/environments';
 import { LATENCY_STATISTICS, WIDGET_TITLES } from '../../infra/constructs/billing-dashboard';
 import { TIERS } from '../../shared/metering/tiers';
+import { MODEL_UNLOADABLE_OUTCOME } from '../../functions/image-search/outcomes';
 import {
   dashboardBody,
   functionLogicalId,
@@ -67,9 +68,11 @@ describe('alarms', () => {
         'tmk-prod-register-update-throttles',
         'tmk-prod-register-backfile-throttles',
         'tmk-prod-tro-docket-throttles',
+        'tmk-prod-watch-rescreen-throttles',
         'tmk-prod-data-uspto-daily-stale',
         'tmk-prod-data-tro-docket-stale',
         'tmk-prod-image-search-degraded-share',
+        'tmk-prod-image-search-model-unloadable',
         'tmk-prod-ingest-dead-letters',
         ...[
           'batch-screen',
@@ -92,6 +95,7 @@ describe('alarms', () => {
           'register-update',
           'register-backfile',
           'tro-docket',
+          'watch-rescreen',
         ].map((f) => `tmk-prod-${f}-errors`),
         'tmk-prod-batch-screen-near-timeout',
         'tmk-prod-image-search-near-timeout',
@@ -308,6 +312,28 @@ describe('alarms', () => {
         ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       }),
     );
+  });
+
+  it('model unloadable: the first ModelUnloadable metric of image-search in 5 minutes', () => {
+    const a = alarm(prod, 'tmk-prod-image-search-model-unloadable');
+    expect(a.Properties).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+    const metrics = a.Properties!.Metrics as { MetricStat?: unknown }[];
+    expect(metrics.map((m) => m.MetricStat)).toEqual([
+      {
+        Metric: {
+          Namespace: 'TrademarkRiskApi/prod',
+          MetricName: MODEL_UNLOADABLE_OUTCOME,
+          Dimensions: [{ Name: 'operation', Value: 'image-search' }, SERVICE],
+        },
+        Period: 300,
+        Stat: 'Sum',
+      },
+    ]);
   });
 
   it('degraded share: Degraded over successful image-search Requests, in percent', () => {
