@@ -114,7 +114,12 @@ export class KeyResolver {
     if (missing.length === 0) return;
     this.lookups++;
     const fetched = await this.sources.marks.lookup(market, missing);
-    for (const key of missing) out.set(key, this.remember(cache, key, fetched.get(key) ?? NO_MARKS, now));
+    for (const key of missing) {
+      // A key read again as it was keeps the marks array the runs were verified from: none is verified again.
+      const marks = notDead(fetched.get(key));
+      const previous = cache.peek(key)?.marks;
+      out.set(key, this.remember(cache, key, previous && sameMarks(previous, marks) ? previous : marks, now));
+    }
   }
 
   private remember(
@@ -127,6 +132,40 @@ export class KeyResolver {
     cache.set(key, entry);
     return entry;
   }
+}
+
+/**
+ * A key's marks without its dead records: they raise no risk and count in no owner's registrations (run-matches.ts
+ * leaves them out of verification), and in a register of real size they are nearly half of every key, so they are
+ * not kept in the cache nor walked for each run.
+ */
+function notDead(marks: readonly MarkSummary[] | undefined): readonly MarkSummary[] {
+  if (marks === undefined) return NO_MARKS;
+  let dead = 0;
+  for (const mark of marks) if (mark.statusCategory === 'dead') dead++;
+  if (dead === 0) return marks;
+  return dead === marks.length ? NO_MARKS : marks.filter((mark) => mark.statusCategory !== 'dead');
+}
+
+function sameMarks(a: readonly MarkSummary[], b: readonly MarkSummary[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (
+      x.serial !== y.serial ||
+      x.markText !== y.markText ||
+      x.statusCategory !== y.statusCategory ||
+      x.isLive !== y.isLive ||
+      x.drawingKind !== y.drawingKind ||
+      x.owner !== y.owner ||
+      x.niceClasses.length !== y.niceClasses.length
+    )
+      return false;
+    for (let c = 0; c < x.niceClasses.length; c++) if (x.niceClasses[c] !== y.niceClasses[c]) return false;
+  }
+  return true;
 }
 
 const fresh = (entry: KeyEntry | undefined, oldest: number) => entry !== undefined && entry.at > oldest;

@@ -4,6 +4,7 @@
  * to make screening faster can be shown to answer exactly as before:
  *
  *   npx tsx test/bench/screening-answers.ts --register FILE --out answers.json [--compare before.json] [--rate]
+ *     [--refresh-ms N]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadCorpus } from '../../builders/screening/screening-dataset';
@@ -19,7 +20,11 @@ async function main() {
   const out = argument('--out');
   const compare = argument('--compare');
   const t0 = Date.now();
-  const corpus = await loadCorpus('shipped', {}, { register: register ?? null });
+  // `--refresh-ms 1`: every key read again for each batch, as a warm instance does once its entries are stale.
+  const refreshMs = argument('--refresh-ms');
+  const corpus = await loadCorpus('shipped', refreshMs ? { refreshMs: Number(refreshMs) } : {}, {
+    register: register ?? null,
+  });
   console.error(`loaded ${corpus.marks} marks in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   const titles = realTitles();
   const answers: unknown[] = [];
