@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { S3BlobStore } from '../shared/adapters/aws/s3-blob-store';
 import { EnvironmentSecretSource } from '../shared/adapters/local/environment-secret-source';
 import { FileSystemBlobStore } from '../shared/adapters/local/filesystem-blob-store';
-import { buildDataJobStore, buildDataStores } from '../shared/composition/data-stores';
+import { buildDataJobStore } from '../shared/composition/data-stores';
 import { loadConfig } from '../shared/config';
 import { CourtListener, COURTLISTENER_ORIGIN } from '../shared/data-jobs/court-listener';
 import { runRegisterUpdate, type RegisterJobSummary } from '../shared/data-jobs/register-update-job';
@@ -19,6 +19,7 @@ import { runTroDocketJob, type TroDocketSummary } from '../shared/data-jobs/tro-
 import { USPTO_PORTAL_ORIGIN, UsptoPortal } from '../shared/data-jobs/uspto-portal';
 import { isCalendarDate } from '../shared/marks/mark-record';
 import type { WritableBlobStore } from '../shared/ports';
+import { announcingStores } from './announcing-stores';
 import { resolveEnvironment, targetEnvironment, type EnvironmentSource } from './target-environment';
 
 const HELP = `Usage: npm run data:update -- [options]
@@ -80,12 +81,14 @@ export async function runDataUpdateCli(
   }
   if (!['uspto-daily', 'tro-docket', 'all'].includes(o.job))
     throw new Error('--job must be uspto-daily, tro-docket or all');
-  const config = loadConfig(resolveEnvironment(env));
+  const resolved = resolveEnvironment(env);
+  const config = loadConfig(resolved);
   const secrets = new EnvironmentSecretSource(CREDENTIAL_VARIABLES, runtime.secretEnv ?? process.env);
   const blobs: WritableBlobStore = o.bucket
     ? new S3BlobStore(new S3Client({}), o.bucket)
     : new FileSystemBlobStore(o.files);
-  const stores = buildDataStores(config);
+  // Each applied file and docket run is announced (to a running npm start: its watched titles are re-screened).
+  const stores = announcingStores(config, resolved, out);
   const jobs = buildDataJobStore(config);
   const result: DataUpdateResult = { failures: [] };
 

@@ -10,7 +10,6 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { S3BlobStore } from '../shared/adapters/aws/s3-blob-store';
 import { FileSystemBlobStore } from '../shared/adapters/local/filesystem-blob-store';
-import { buildDataStores } from '../shared/composition/data-stores';
 import { buildLogoIngest } from '../shared/composition/logo-search';
 import { ingestLogos } from '../shared/ingest/ingest-logos';
 import { loadConfig } from '../shared/config';
@@ -25,6 +24,7 @@ import {
 import { ingestBlob } from '../shared/ingest/ingest-blob';
 import { isCalendarDate, MARKETS, type Market } from '../shared/marks/mark-record';
 import type { BlobStore } from '../shared/ports';
+import { announcingStores } from './announcing-stores';
 import { resolveEnvironment, targetEnvironment, type EnvironmentSource } from './target-environment';
 
 const HELP = `Usage: npm run ingest -- <kind> <path | s3://bucket/key> [options]
@@ -97,7 +97,8 @@ export async function runIngestCli(
   const market = (o.market ?? 'US') as Market;
   if (!(MARKETS as readonly string[]).includes(market)) throw new Error('--market must be US or CN');
 
-  const config = loadConfig(resolveEnvironment(env));
+  const resolved = resolveEnvironment(env);
+  const config = loadConfig(resolved);
   const location = locate(target, config.region);
   const batchDate = o['batch-date'] ?? batchDateFromName(location.name);
   if (!batchDate || !isCalendarDate(batchDate))
@@ -111,13 +112,16 @@ export async function runIngestCli(
   const started = Date.now();
   const progress = progressReporter(started, o.quiet === true, out);
 
+  // Given stores are used as they are; otherwise each completed batch is announced (to a running npm start: its
+  // watched titles are re-screened).
+  const writeTo = stores ?? announcingStores(config, resolved, out);
   const onReject = (r: IngestReject) => {
     rejects ??= createWriteStream(rejectsPath);
     rejects.write(`${JSON.stringify(r)}\n`);
   };
   const summary =
     kind === 'logos'
-      ? await ingestLogos(buildLogoIngest(config, stores ?? buildDataStores(config)), {
+      ? await ingestLogos(buildLogoIngest(config, writeTo), {
           blobs: location.blobs,
           manifestKey: location.key,
           market,
@@ -127,7 +131,7 @@ export async function runIngestCli(
           onReject,
           onProgress: (c) => progress({ ...c, unchanged: 0, stale: 0 }),
         })
-      : await ingestBlob(stores ?? buildDataStores(config), {
+      : await ingestBlob(writeTo, {
           blobs: location.blobs,
           key: location.key,
           kind: kind as BatchKind,

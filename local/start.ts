@@ -47,7 +47,15 @@ async function main(): Promise<void> {
   console.log('Starting DynamoDB Local and the API ...');
   let service: LocalService;
   try {
-    service = await startLocalService({ port, tablePrefix: TABLE_PREFIX, logoIndexDir: LOGO_INDEX_DIR });
+    service = await startLocalService({
+      port,
+      tablePrefix: TABLE_PREFIX,
+      logoIndexDir: LOGO_INDEX_DIR,
+      onRescreen: (event, outcome) =>
+        console.log(
+          `Batch ${event.batchId} (${event.market} ${event.kind}, data as of ${event.dataAsOf}): ${outcome.rescreened} watched titles of ${outcome.accounts} accounts re-screened, ${outcome.alertsRecorded} new alerts (GET /v1/alerts)${outcome.complete ? '' : '; not all reached'}.`,
+        ),
+    });
   } catch (error) {
     if (error instanceof JavaMissingError) {
       console.error(error.message);
@@ -81,10 +89,18 @@ async function main(): Promise<void> {
   writeFileSync(
     RUNTIME_FILE,
     JSON.stringify(
-      { dynamoDbEndpoint: runtime.dynamoDbEndpoint, tablePrefix: TABLE_PREFIX, url: runtime.server.url },
+      {
+        dynamoDbEndpoint: runtime.dynamoDbEndpoint,
+        tablePrefix: TABLE_PREFIX,
+        url: runtime.server.url,
+        // A local tool that completes a batch sends it (local/service-batch-events.ts): watched titles re-screen.
+        eventsToken: service.eventsToken,
+      },
       null,
       2,
     ),
+    // It holds the events token: readable by this user only.
+    { mode: 0o600 },
   );
 
   const base = runtime.server.url;

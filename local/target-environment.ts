@@ -24,3 +24,21 @@ export type EnvironmentSource = NodeJS.ProcessEnv | (() => NodeJS.ProcessEnv);
 export function resolveEnvironment(source: EnvironmentSource): NodeJS.ProcessEnv {
   return typeof source === 'function' ? source() : source;
 }
+
+/**
+ * The running `npm start` whose tables these are (the environment a tool resolved: its engine and table names are
+ * the runtime file's), with its address and events token; undefined for any other tables.
+ */
+export function runningService(env: NodeJS.ProcessEnv): { url: string; eventsToken: string } | undefined {
+  if (!existsSync(RUNTIME_FILE)) return undefined;
+  const runtime = JSON.parse(readFileSync(RUNTIME_FILE, 'utf8')) as {
+    dynamoDbEndpoint: string;
+    tablePrefix: string;
+    url?: string;
+    eventsToken?: string;
+  };
+  const own = localEnvironment(runtime);
+  const accounts = tableEnvVar('accounts');
+  if (env.DYNAMODB_ENDPOINT !== own.DYNAMODB_ENDPOINT || env[accounts] !== own[accounts]) return undefined;
+  return runtime.url && runtime.eventsToken ? { url: runtime.url, eventsToken: runtime.eventsToken } : undefined;
+}

@@ -66,6 +66,8 @@ const envSchema = z.object({
     .regex(/^[a-z0-9]+( *, *[a-z0-9]+)*$/, 'CourtListener court ids separated by commas, e.g. ilnd,flsd')
     .optional(),
   COURTLISTENER_MAX_CALLS: positiveInt(30),
+  /** The EventBridge bus completed data batches are announced on (AWS); unset: announced in the process only. */
+  DATA_EVENT_BUS_NAME: z.string().min(1).optional(),
 });
 
 export interface AppConfig {
@@ -77,6 +79,8 @@ export interface AppConfig {
   tables: Record<TableId, string>;
   http: HttpConfig;
   screening: { refreshSeconds: number; workBudget: number };
+  /** Where completed data batches are announced (AWS: an EventBridge bus); absent locally. */
+  dataEvents?: { busName: string };
   courtListener: {
     secretName?: string;
     baseUrl: string;
@@ -123,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsNamespace: e.METRICS_NAMESPACE,
     tables,
     screening: { refreshSeconds: e.SCREENING_REFRESH_SECONDS, workBudget: e.SCREENING_WORK_BUDGET },
+    ...(e.DATA_EVENT_BUS_NAME ? { dataEvents: { busName: e.DATA_EVENT_BUS_NAME } } : {}),
     courtListener: {
       ...(e.COURTLISTENER_SECRET_NAME ? { secretName: e.COURTLISTENER_SECRET_NAME } : {}),
       baseUrl: e.COURTLISTENER_BASE_URL,

@@ -376,6 +376,25 @@ export interface DataBatchStore {
   releaseLock(market: Market, kind: DataKind, holder: string): Promise<void>;
 }
 
+/** "A data batch completed": what the watched catalogues are re-screened on (shared/watch/rescreen.ts). */
+export interface BatchCompleted {
+  market: string;
+  /** What the batch held: register marks or the TRO list. */
+  kind: string;
+  /** One id per completed batch; a redelivered event carries the same id, so nothing it raises is recorded twice. */
+  batchId: string;
+  /** The batch's data date, YYYY-MM-DD. */
+  dataAsOf: string;
+}
+
+/**
+ * Announces completed data batches: EventBridge in AWS, in process (or to the running `npm start`) locally. At least
+ * once: a consumer must take the same event twice without harm.
+ */
+export interface BatchEvents {
+  batchCompleted(event: BatchCompleted): Promise<void>;
+}
+
 /** Where data batches arrive: S3 in AWS, a folder locally. */
 export interface BlobStore {
   open(key: string): Promise<NodeJS.ReadableStream>;

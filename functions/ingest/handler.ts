@@ -8,7 +8,7 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import type { Context, S3Event } from 'aws-lambda';
 import { S3BlobStore } from '../../shared/adapters/aws/s3-blob-store';
-import { buildDataStores } from '../../shared/composition/data-stores';
+import { buildAnnouncingDataStores } from '../../shared/composition/batch-events';
 import { buildLogoIngest } from '../../shared/composition/logo-search';
 import { loadConfig } from '../../shared/config';
 import { isCoverageSidecar, isLogoBatchKey, parseBatchKey, parseLogoBatchKey } from '../../shared/ingest/batch-key';
@@ -97,7 +97,7 @@ const logger = createLogger('trademark-risk-ingest');
 export async function handler(event: S3Event, context: Context): Promise<void> {
   if (!built) {
     const config = loadConfig();
-    const stores = buildDataStores(config);
+    const stores = buildAnnouncingDataStores(config);
     built = { stores, logos: buildLogoIngest(config, stores) };
   }
   await ingestS3Event(event, {

@@ -9,7 +9,8 @@ import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { S3BlobStore } from '../../shared/adapters/aws/s3-blob-store';
 import { SecretsManagerSource } from '../../shared/adapters/aws/secrets-manager-source';
-import { buildDataJobStore, buildDataStores } from '../../shared/composition/data-stores';
+import { buildAnnouncingDataStores } from '../../shared/composition/batch-events';
+import { buildDataJobStore } from '../../shared/composition/data-stores';
 import { loadConfig } from '../../shared/config';
 import { publishJobOutcome } from '../../shared/data-jobs/job-metrics';
 import { runRegisterUpdate, type RegisterJobSummary } from '../../shared/data-jobs/register-update-job';
@@ -47,7 +48,7 @@ export async function handler(event: unknown, context: Context): Promise<Registe
         origin: process.env[JOB_ENV.usptoOrigin] ?? USPTO_PORTAL_ORIGIN,
       }),
       blobs: new S3BlobStore(s3, bucket),
-      stores: buildDataStores(config),
+      stores: buildAnnouncingDataStores(config),
       jobs: buildDataJobStore(config),
       holder: `lambda:${context.awsRequestId}`,
       deadline: Date.now() + context.getRemainingTimeInMillis() - FILE_MARGIN_MS,

@@ -7,7 +7,8 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { Context } from 'aws-lambda';
 import { SecretsManagerSource } from '../../shared/adapters/aws/secrets-manager-source';
-import { buildDataJobStore, buildDataStores } from '../../shared/composition/data-stores';
+import { buildAnnouncingDataStores } from '../../shared/composition/batch-events';
+import { buildDataJobStore } from '../../shared/composition/data-stores';
 import { type AppConfig, loadConfig } from '../../shared/config';
 import { CourtListener } from '../../shared/data-jobs/court-listener';
 import { publishJobOutcome } from '../../shared/data-jobs/job-metrics';
@@ -57,7 +58,7 @@ export async function handler(_event: unknown, context: Context): Promise<TroDoc
           origin: baseUrl,
           maxCalls: maxCallsPerRun,
         }),
-        stores: buildDataStores(config),
+        stores: buildAnnouncingDataStores(config),
         jobs,
         holder: `lambda:${context.awsRequestId}`,
         deadline: Date.now() + context.getRemainingTimeInMillis() - CALL_MARGIN_MS,

@@ -1,15 +1,18 @@
 /**
- * The re-screen function: "a data batch completed" (an EventBridge event whose detail is the batch: market, kind,
- * batch id, data date) re-screens every account's watched titles and records an alert per changed result
- * (shared/watch/rescreen.ts). A redelivered event records nothing twice. Re-screens are free.
+ * The re-screen function: "a data batch completed" (an EventBridge event on the data bus whose detail is the batch:
+ * market, kind, batch id, data date) re-screens every account's watched titles and records an alert per changed
+ * result (shared/watch/rescreen.ts). A redelivered event records nothing twice. Re-screens are free.
  */
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { allowlistStore } from '../../shared/composition/allowlist';
-import { screeningService } from '../../shared/composition/screening';
+import { buildDataStores } from '../../shared/composition/data-stores';
 import { watchStore } from '../../shared/composition/watch';
+import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/observability';
+import { createScreeningService } from '../../shared/screening/screening-service';
 import { type RescreenOutcome, rescreenWatched } from '../../shared/watch/rescreen';
+import { troCaseLookup } from '../../shared/watch/tro-cases';
 
 export const batchCompletedSchema = z.object({
   market: z.string().min(1),
@@ -27,14 +30,18 @@ const MARGIN_MS = 60_000;
 
 export async function handler(event: { detail?: unknown }, context: Context): Promise<RescreenOutcome> {
   const batch = batchCompletedSchema.parse(event.detail);
-  const outcome = await rescreenWatched(
-    { store: watchStore(), screening: screeningService(), allowlists: allowlistStore() },
-    batch,
-    {
-      maxTitlesPerAccount: MAX_TITLES_PER_ACCOUNT,
-      timeBudgetMs: Math.max(0, context.getRemainingTimeInMillis() - MARGIN_MS),
-    },
-  );
+  const config = loadConfig();
+  const stores = buildDataStores(config);
+  // A screening service of this event's own: a warm function must not judge the new batch on data it read before.
+  const screening = createScreeningService(stores, {
+    refreshMs: config.screening.refreshSeconds * 1000,
+    workBudget: config.screening.workBudget,
+  });
+  const outcome = await rescreenWatched({ store: watchStore(), screening, allowlists: allowlistStore() }, batch, {
+    maxTitlesPerAccount: MAX_TITLES_PER_ACCOUNT,
+    timeBudgetMs: Math.max(0, context.getRemainingTimeInMillis() - MARGIN_MS),
+    troCaseOf: troCaseLookup(stores.tro),
+  });
   logger.info('watched titles re-screened', { ...batch, ...outcome });
   return outcome;
 }

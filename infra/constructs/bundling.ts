@@ -89,6 +89,7 @@ export const FUNCTION_IDS = [
   'register-update',
   'register-backfile',
   'tro-docket',
+  'watch-rescreen',
   'not-found',
 ] as const;
 export type FunctionId = (typeof FUNCTION_IDS)[number];

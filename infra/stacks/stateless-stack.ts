@@ -10,7 +10,7 @@ import { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config/environments';
 import { ServiceAlarms } from '../constructs/alarms';
-import { ApiFunction, METERED_TABLE_ACTIONS } from '../constructs/api-function';
+import { ApiFunction, type ApiFunctionProps, METERED_TABLE_ACTIONS } from '../constructs/api-function';
 import { BillingDashboard } from '../constructs/billing-dashboard';
 import { type BundledFile, type FunctionId, PROJECT_ROOT } from '../constructs/bundling';
 import { ClipEndpoint } from '../constructs/clip-endpoint';
@@ -20,6 +20,7 @@ import { IngestPipeline } from '../constructs/ingest-pipeline';
 import { DataJobs } from '../constructs/data-jobs';
 import { ServiceMetrics } from '../constructs/service-metrics';
 import { NativeModulesLayer } from '../constructs/native-modules-layer';
+import { WatchRescreen } from '../constructs/watch-rescreen';
 import type { StatefulStack } from './stateful-stack';
 import type { DataTables } from '../constructs/data-tables';
 import { RENDERER_FILE } from '../../functions/docs/renderer-asset';
@@ -62,6 +63,7 @@ export class StatelessStack extends Stack {
   readonly clip?: ClipEndpoint;
   readonly ingestPipeline: IngestPipeline;
   readonly dataJobs: DataJobs;
+  readonly watchRescreen: WatchRescreen;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -84,6 +86,11 @@ export class StatelessStack extends Stack {
     this.grantImageSearchAccess(stateful);
     this.grantIngestAccess(stateful);
     this.ingestPipeline = this.createIngestPipeline(config, stateful);
+    this.watchRescreen = new WatchRescreen(this, 'DataEvents', {
+      prefix: config.prefix,
+      rescreen: this.functions['watch-rescreen'],
+      announcers: [this.functions.ingest, this.functions['register-update'], this.functions['tro-docket']],
+    });
     this.api = this.createRestApi(config, logRemovalPolicy);
     const alarms = this.createMonitoring(config, tables);
     this.dataJobs = new DataJobs(this, 'DataJobs', {
@@ -111,6 +118,7 @@ export class StatelessStack extends Stack {
       value: alarms.topic.topicArn,
     });
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingestPipeline.deadLetters.queueUrl });
+    new CfnOutput(this, 'WatchRescreenDeadLetterQueueUrl', { value: this.watchRescreen.deadLetters.queueUrl });
     if (this.clip) new CfnOutput(this, 'ClipEndpointName', { value: this.clip.endpointName });
     new CfnOutput(this, 'BackfileStateMachineArn', {
       description: 'Start once to load the whole US register (infra/DEPLOY.md, The data jobs)',
@@ -168,17 +176,11 @@ export class StatelessStack extends Stack {
       environment: image.environment,
       files: image.files,
     });
-    // The data jobs (docs/data-jobs.md): the ingest's memory and time, since they end in the same ingest.
-    const dataJob = {
+    const { registerUpdate, registerBackfile, troDocket, watchRescreen } = this.createDataFunctions(
+      config,
+      common,
       tables,
-      memorySize: config.functions.ingest.memorySize,
-      timeout: config.functions.ingest.timeout,
-    };
-    const job = (id: string, functionId: FunctionId) =>
-      new ApiFunction(this, id, { ...common, ...dataJob, functionId });
-    const registerUpdate = job('RegisterUpdate', 'register-update');
-    const registerBackfile = job('RegisterBackfile', 'register-backfile');
-    const troDocket = job('TroDocket', 'tro-docket');
+    );
     const notFound = new ApiFunction(this, 'NotFound', {
       ...common,
       functionId: 'not-found',
@@ -217,7 +219,40 @@ export class StatelessStack extends Stack {
       'register-update': registerUpdate,
       'register-backfile': registerBackfile,
       'tro-docket': troDocket,
+      'watch-rescreen': watchRescreen,
       'not-found': notFound,
+    };
+  }
+
+  /**
+   * The data jobs (docs/data-jobs.md) with the ingest's memory and time, since they end in the same ingest; and the
+   * re-screen of watched catalogues (infra/constructs/watch-rescreen.ts): the same time, one run at a time.
+   */
+  private createDataFunctions(
+    config: EnvironmentConfig,
+    common: Pick<
+      ApiFunctionProps,
+      'envName' | 'serviceName' | 'metricsNamespace' | 'logRetention' | 'logRemovalPolicy'
+    >,
+    tables: DataTables['tables'],
+  ): Record<'registerUpdate' | 'registerBackfile' | 'troDocket' | 'watchRescreen', ApiFunction> {
+    const dataJob = {
+      ...common,
+      tables,
+      memorySize: config.functions.ingest.memorySize,
+      timeout: config.functions.ingest.timeout,
+    };
+    const job = (id: string, functionId: FunctionId) => new ApiFunction(this, id, { ...dataJob, functionId });
+    return {
+      registerUpdate: job('RegisterUpdate', 'register-update'),
+      registerBackfile: job('RegisterBackfile', 'register-backfile'),
+      troDocket: job('TroDocket', 'tro-docket'),
+      watchRescreen: new ApiFunction(this, 'WatchRescreen', {
+        ...dataJob,
+        functionId: 'watch-rescreen',
+        reservedConcurrency: 1,
+        environment: { SCREENING_REFRESH_SECONDS: String(config.screeningRefreshSeconds) },
+      }),
     };
   }
 
@@ -286,6 +321,13 @@ export class StatelessStack extends Stack {
     this.functions['get-alerts'].grantTable(tables['watch-alerts'], 'read');
     this.functions['ack-alerts'].grantTableActions(tables['watch-alerts'], ['dynamodb:UpdateItem']);
     this.functions['ack-alerts'].grantTable(tables.idempotency, 'readWrite');
+    // The re-screen: screening's reads, every account's watched items (their kept results updated in place), new
+    // alerts put under a condition, never deleted.
+    const rescreen = this.functions['watch-rescreen'];
+    for (const id of ['mark-keys', 'allowlists', 'tro-brands', 'data-batches'] as const)
+      rescreen.grantTable(tables[id], 'read');
+    rescreen.grantTableActions(tables['watch-items'], ['dynamodb:Query', 'dynamodb:Scan', 'dynamodb:UpdateItem']);
+    rescreen.grantTableActions(tables['watch-alerts'], ['dynamodb:PutItem']);
     // The data status, no key: the batches, serial filters and job states (data-batches) and the TRO list.
     this.functions.status.grantTable(tables['data-batches'], 'read');
     this.functions.status.grantTable(tables['tro-brands'], 'read');

@@ -19,6 +19,7 @@
  *     CSV ingest cannot interleave. A run that finds nothing new writes nothing.
  *  5. The call cap or the deadline stops the run where it is (succeeded: the rest is the next run's, from the same
  *     window); a failed call stops it too (failed), what was found before it still written.
+ *     The written list is announced as a completed batch (the watched catalogues are re-screened on it).
  *  6. Record the run: the data date is the day before the oldest case left to do, or yesterday when none is; it
  *     never moves back. A case still without parties after GIVE_UP_DAYS no longer holds it back.
  */
@@ -48,7 +49,7 @@ const LOCK_SECONDS = 300;
 
 export interface TroDocketJobDeps {
   courtListener: Pick<CourtListener, 'searchPage' | 'parties' | 'calls'>;
-  stores: Pick<IngestStores, 'marks' | 'tro' | 'batches' | 'now'>;
+  stores: Pick<IngestStores, 'marks' | 'tro' | 'batches' | 'now' | 'events'>;
   jobs: DataJobStore;
   /** Who holds the TRO list's lock while the run writes. */
   holder: string;
@@ -411,6 +412,14 @@ async function writeEntries(deps: TroDocketJobDeps, entries: readonly TroEntry[]
       { read: entries.length, written },
       deps.stores.now(),
     );
+    // A day's runs share the batch id of the list's day; each run that wrote is announced as its own (by its start),
+    // so that what a later run of the day changes raises its own alerts.
+    await deps.stores.events?.batchCompleted({
+      market: 'US',
+      kind: 'tro',
+      batchId: `${batchId}@${now.toISOString()}`,
+      dataAsOf: today,
+    });
     return written;
   } finally {
     await batches.releaseLock('US', 'tro', deps.holder).catch(() => undefined);

@@ -16,7 +16,9 @@
  *     from the store when they were not sealed or no longer fit).
  *  5. Record the batch complete only after every write succeeded; a file that breaks off (corrupt XML, a cut gzip)
  *     or a store that fails leaves it running, and running the batch again finishes it.
- *  6. Release the lock.
+ *  6. Announce the completed batch (stores.events: the watched catalogues are re-screened on it), then release the
+ *     lock. An announcement that fails fails the call after the batch is recorded complete: running it again
+ *     repeats the batch (nothing changes) and announces it again; consumers take a repeat without harm.
  */
 import { parseMarkJsonl } from '../marks/cn-jsonl';
 import { batchIdOf, type Market, type MarkRecord, type ParsedMark } from '../marks/mark-record';
@@ -25,6 +27,7 @@ import { parseTsdrStatusXml } from '../marks/tsdr-status-xml';
 import { parseUsptoDailyXml } from '../marks/uspto-daily-xml';
 import { GrowingKeyFilter, KeyFilter } from '../marks/key-filter';
 import type {
+  BatchEvents,
   CoverageRecord,
   DataBatchStore,
   DataKind,
@@ -85,6 +88,8 @@ export interface IngestStores {
   batches: DataBatchStore;
   keyFilters: KeyFilterStore;
   now: () => Date;
+  /** Where completed batches are announced; absent: announced nowhere (a tool that loads data no one watches). */
+  events?: BatchEvents;
 }
 
 const LOCK_SECONDS = 15 * 60;
@@ -181,6 +186,7 @@ export async function ingestBatch(stores: IngestStores, request: IngestRequest):
     request.onProgress?.(counts);
     if (failure) return { batchId, ...counts, complete: false, failure };
     await stores.batches.complete({ market: request.market, kind, batchId }, { ...counts }, stores.now());
+    await stores.events?.batchCompleted({ market: request.market, kind, batchId, dataAsOf: request.batchDate });
     return { batchId, ...counts, complete: true };
   } finally {
     await stores.batches.releaseLock(request.market, kind, request.holder).catch(() => undefined);

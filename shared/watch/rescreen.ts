@@ -11,22 +11,13 @@
  *      starts again from the first title: what was already re-screened shows no change and records nothing.
  * Re-screens are free: a watched title is charged once, when it is added (shared/metering/price-list.ts).
  */
-import type { AllowlistStore, WatchStore } from '../ports';
+import type { AllowlistStore, BatchCompleted, WatchStore } from '../ports';
 import type { ScreeningService } from '../screening/screening-service';
 import { mapWithConcurrency } from '../async/concurrency';
 import { alertIdOf } from './alerts';
 import { resultChanged, type WatchItem, watchResultOf } from './watch';
 
 const UPDATES_IN_FLIGHT = 32;
-
-export interface BatchCompleted {
-  market: string;
-  /** What the batch held: register marks, the TRO list, logos. */
-  kind: string;
-  batchId: string;
-  /** The batch's data date, YYYY-MM-DD. */
-  dataAsOf: string;
-}
 
 export interface RescreenOptions {
   /** Titles re-screened per account in one run. */
@@ -35,7 +26,7 @@ export interface RescreenOptions {
   timeBudgetMs: number;
   pageSize?: number;
   now?: () => Date;
-  /** For a TRO batch: the case behind a TRO brand, when the list names one. */
+  /** The TRO case behind a conflicting mark, when the TRO list names one (any batch: a mark can become a TRO brand). */
   troCaseOf?: (brand: string) => Promise<string | undefined>;
 }
 

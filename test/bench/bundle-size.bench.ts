@@ -83,6 +83,7 @@ const MINIMAL_EVENTS: Record<FunctionId, unknown> = {
   'register-update': { since: 'not a date' },
   'register-backfile': { action: 'none' },
   'tro-docket': {},
+  'watch-rescreen': { detail: {} },
   ingest: { Records: [{ s3: { bucket: { name: 'bench' }, object: { key: 'not-a-batch.txt' } } }] },
 };
 

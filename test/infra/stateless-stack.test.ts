@@ -496,8 +496,9 @@ describe('least privilege', () => {
     });
   });
 
-  it('ingest: write on the trademark tables, its incoming objects, put on the indexes, the degraded index and its dead-letter queue; nothing else', () => {
+  it('ingest: write on the trademark tables, its incoming objects, put on the indexes, the degraded index, its dead-letter queue and the data bus; nothing else', () => {
     const [queueId] = onlyResource(dev.statelessJson, 'AWS::SQS::Queue', 'IngestPipelineDeadLetters');
+    const [busId] = onlyResource(dev.statelessJson, 'AWS::Events::EventBus', 'DataEvents');
     expect(grantsOf(dev, 'Ingest')).toEqual({
       ...own('Ingest'),
       'table:marks': readWrite,
@@ -510,6 +511,8 @@ describe('least privilege', () => {
       'bucket:Logos/degraded-index/*': ['s3:GetObject', 's3:PutObject'],
       'bucket:Logos': ['s3:ListBucket'],
       [`AWS::SQS::Queue:${queueId}.Arn`]: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
+      // Announcing completed batches (infra/constructs/watch-rescreen.ts).
+      [`AWS::Events::EventBus:${busId}.Arn`]: ['events:PutEvents'],
     });
   });
 

@@ -6,11 +6,11 @@
 import { buildAllowlistStore } from '../../../shared/composition/allowlist';
 import { buildDataStores } from '../../../shared/composition/data-stores';
 import { buildWatchStore } from '../../../shared/composition/watch';
-import type { WatchStore } from '../../../shared/ports';
+import type { BatchCompleted, WatchStore } from '../../../shared/ports';
 import { createScreeningService } from '../../../shared/screening/screening-service';
 import { addToWatch } from '../../../shared/watch/add-to-watch';
 import { alertIdOf } from '../../../shared/watch/alerts';
-import { type BatchCompleted, rescreenWatched } from '../../../shared/watch/rescreen';
+import { rescreenWatched } from '../../../shared/watch/rescreen';
 import { createTestStack, type TestStack } from '../../support/test-stack';
 import { ingestWordMarks } from '../../support/watch-marks';
 

@@ -1,0 +1,109 @@
+/**
+ * The re-screen of watched catalogues in the stateless stack of dev: its own data bus, the rule that sends exactly
+ * the completed-batch events to the watch-rescreen function (one run at a time), the dead-letter queue of events it
+ * could not deliver or runs that failed after their retries, who may announce on the bus, and the function's grants.
+ */
+import { BATCH_COMPLETED_DETAIL_TYPE, DATA_EVENT_SOURCE } from '../../shared/adapters/aws/eventbridge-batch-events';
+import {
+  describeValue,
+  functionLogicalId,
+  grantsOf,
+  onlyResource,
+  resourcesOfType,
+  synthEnvironment,
+  type SynthesisedEnvironment,
+} from './synth-environment';
+
+let dev: SynthesisedEnvironment;
+
+beforeAll(() => {
+  dev = synthEnvironment('dev', { bundle: false });
+});
+
+const busName = () =>
+  describeValue(dev, { Ref: onlyResource(dev.statelessJson, 'AWS::Events::EventBus', 'DataEvents')[0] });
+const variablesOf = (construct: string) =>
+  dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.Environment
+    .Variables as Record<string, unknown>;
+
+it('has a data bus of its own, named for the environment', () => {
+  const [, bus] = onlyResource(dev.statelessJson, 'AWS::Events::EventBus', 'DataEvents');
+  expect(bus.Properties!.Name).toBe('tmk-dev-data');
+});
+
+it('routes only completed-batch events of the data source on that bus to the re-screen function, with a DLQ', () => {
+  const [, rule] = onlyResource(dev.statelessJson, 'AWS::Events::Rule', 'DataEvents');
+  const [queueId] = onlyResource(dev.statelessJson, 'AWS::SQS::Queue', 'DataEventsDeadLetters');
+
+  expect(rule.Properties!.EventPattern).toEqual({
+    source: [DATA_EVENT_SOURCE],
+    'detail-type': [BATCH_COMPLETED_DETAIL_TYPE],
+  });
+  expect(describeValue(dev, rule.Properties!.EventBusName)).toBe(busName());
+  const targets = rule.Properties!.Targets as Record<string, unknown>[];
+  expect(targets).toHaveLength(1);
+  expect(JSON.stringify(targets[0]!.Arn)).toContain(functionLogicalId(dev.statelessJson, 'WatchRescreen'));
+  expect(targets[0]).toMatchObject({
+    RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 21600 },
+    DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
+  });
+});
+
+it('runs one re-screen at a time, and sends a run that failed after two retries to the same DLQ', () => {
+  const fnId = functionLogicalId(dev.statelessJson, 'WatchRescreen');
+  const [queueId, queue] = onlyResource(dev.statelessJson, 'AWS::SQS::Queue', 'DataEventsDeadLetters');
+
+  expect(dev.statelessJson.Resources[fnId]!.Properties!.ReservedConcurrentExecutions).toBe(1);
+  expect(dev.statelessJson.Resources[fnId]!.Properties!.Timeout).toBe(900);
+  const invokeConfig = resourcesOfType(dev.statelessJson, 'AWS::Lambda::EventInvokeConfig').find(
+    ([, c]) => (c.Properties!.FunctionName as { Ref: string }).Ref === fnId,
+  );
+  expect(invokeConfig?.[1].Properties).toMatchObject({
+    MaximumRetryAttempts: 2,
+    DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
+  });
+  expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 1209600 });
+});
+
+it.each(['Ingest', 'RegisterUpdate', 'TroDocket'])(
+  '%s announces completed batches on the bus, and only there',
+  (construct) => {
+    expect(describeValue(dev, variablesOf(construct).DATA_EVENT_BUS_NAME)).toBe(busName());
+    const bus = onlyResource(dev.statelessJson, 'AWS::Events::EventBus', 'DataEvents')[0];
+    expect(grantsOf(dev, construct)[`AWS::Events::EventBus:${bus}.Arn`]).toEqual(['events:PutEvents']);
+  },
+);
+
+it('gives no other function the bus', () => {
+  for (const construct of ['BatchScreen', 'PutWatch', 'WatchRescreen', 'RegisterBackfile']) {
+    expect(variablesOf(construct).DATA_EVENT_BUS_NAME).toBeUndefined();
+  }
+});
+
+it("grants the re-screen screening's reads, the watched items' reads and updates, only puts of alerts, and its DLQ", () => {
+  const read = [
+    'dynamodb:BatchGetItem',
+    'dynamodb:ConditionCheckItem',
+    'dynamodb:GetItem',
+    'dynamodb:Query',
+    'dynamodb:Scan',
+  ];
+  const grants = grantsOf(dev, 'WatchRescreen');
+
+  expect(Object.fromEntries(Object.entries(grants).filter(([resource]) => resource.startsWith('table:')))).toEqual({
+    'table:mark-keys': read,
+    'table:allowlists': read,
+    'table:tro-brands': read,
+    'table:data-batches': read,
+    'table:watch-items': ['dynamodb:Query', 'dynamodb:Scan', 'dynamodb:UpdateItem'],
+    'table:watch-alerts': ['dynamodb:PutItem'],
+  });
+  // Beyond the tables: its logs, tracing, and sending a failed run to the dead-letter queue.
+  const [queueId] = onlyResource(dev.statelessJson, 'AWS::SQS::Queue', 'DataEventsDeadLetters');
+  const others = Object.entries(grants).filter(
+    ([r]) => !r.startsWith('table:') && !r.startsWith('log-group:') && r !== '*',
+  );
+  expect(others).toEqual([
+    [`AWS::SQS::Queue:${queueId}.Arn`, ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']],
+  ]);
+});
