@@ -35,6 +35,8 @@ export interface ServiceAlarmsProps {
   /** The functions whose errors and throttling are alarmed on: every one. */
   functions: Partial<Record<FunctionId, IFunction>>;
   ingestDeadLetters: IQueue;
+  /** Completed-batch events the re-screen of watched catalogues could not take (infra/constructs/watch-rescreen.ts). */
+  rescreenDeadLetters: IQueue;
   alarmEmail?: string;
   /** The functions that charge points: their timeout, and the log group where a failed refund is logged. */
   metered: { id: FunctionId; fn: IFunction; logGroup: ILogGroup; timeout: Duration }[];
@@ -134,6 +136,19 @@ export class ServiceAlarms extends Construct {
         statistic: 'Maximum',
       }),
       threshold: thresholds.ingestDeadLetters,
+      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+
+    this.add('WatchRescreenDeadLetters', {
+      name: `${prefix}-watch-rescreen-dead-letters`,
+      description:
+        'A completed data batch was not re-screened after its retries (watched titles raised no alerts for it): read the event on the dead-letter queue and send it to the bus again.',
+      metric: props.rescreenDeadLetters.metricApproximateNumberOfMessagesVisible({
+        period: fiveMinutes,
+        statistic: 'Maximum',
+      }),
+      threshold: 1,
       comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
     });

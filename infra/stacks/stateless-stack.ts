@@ -444,6 +444,7 @@ export class StatelessStack extends Stack {
       ],
       tables,
       ingestDeadLetters: this.ingestPipeline.deadLetters,
+      rescreenDeadLetters: this.watchRescreen.deadLetters,
       alarmEmail: config.alarmEmail,
     });
     new BillingDashboard(this, 'BillingDashboard', {

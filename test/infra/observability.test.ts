@@ -74,6 +74,7 @@ describe('alarms', () => {
         'tmk-prod-image-search-degraded-share',
         'tmk-prod-image-search-model-unloadable',
         'tmk-prod-ingest-dead-letters',
+        'tmk-prod-watch-rescreen-dead-letters',
         ...[
           'batch-screen',
           'image-search',
@@ -370,6 +371,21 @@ describe('alarms', () => {
   it('ingest dead letters: one message waiting is enough', () => {
     const [queueId] = onlyResource(prod.statelessJson, 'AWS::SQS::Queue', 'IngestPipelineDeadLetters');
     expect(alarm(prod, 'tmk-prod-ingest-dead-letters').Properties).toEqual(
+      expect.objectContaining({
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+        Statistic: 'Maximum',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 1,
+      }),
+    );
+  });
+
+  it('watch-rescreen dead letters: one event waiting is enough', () => {
+    const [queueId] = onlyResource(prod.statelessJson, 'AWS::SQS::Queue', 'DataEventsDeadLetters');
+    expect(alarm(prod, 'tmk-prod-watch-rescreen-dead-letters').Properties).toEqual(
       expect.objectContaining({
         Namespace: 'AWS/SQS',
         MetricName: 'ApproximateNumberOfMessagesVisible',
