@@ -368,24 +368,12 @@ describe('alarms', () => {
     });
   });
 
-  it('ingest dead letters: one message waiting is enough', () => {
-    const [queueId] = onlyResource(prod.statelessJson, 'AWS::SQS::Queue', 'IngestPipelineDeadLetters');
-    expect(alarm(prod, 'tmk-prod-ingest-dead-letters').Properties).toEqual(
-      expect.objectContaining({
-        Namespace: 'AWS/SQS',
-        MetricName: 'ApproximateNumberOfMessagesVisible',
-        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
-        Statistic: 'Maximum',
-        Threshold: 1,
-        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-        EvaluationPeriods: 1,
-      }),
-    );
-  });
-
-  it('watch-rescreen dead letters: one event waiting is enough', () => {
-    const [queueId] = onlyResource(prod.statelessJson, 'AWS::SQS::Queue', 'DataEventsDeadLetters');
-    expect(alarm(prod, 'tmk-prod-watch-rescreen-dead-letters').Properties).toEqual(
+  it.each([
+    ['ingest', 'IngestPipelineDeadLetters', 'tmk-prod-ingest-dead-letters'],
+    ['watch-rescreen', 'DataEventsDeadLetters', 'tmk-prod-watch-rescreen-dead-letters'],
+  ])('%s dead letters: one message waiting is enough', (_name, queue, alarmName) => {
+    const [queueId] = onlyResource(prod.statelessJson, 'AWS::SQS::Queue', queue);
+    expect(alarm(prod, alarmName).Properties).toEqual(
       expect.objectContaining({
         Namespace: 'AWS/SQS',
         MetricName: 'ApproximateNumberOfMessagesVisible',
