@@ -11,8 +11,10 @@
  *     Lines are prepared a few at a time (IMAGES_IN_FLIGHT images, MARK_LOOKUPS_IN_FLIGHT lookups), up to
  *     READ_AHEAD lines ahead of the one being stored; when `marksReady` is given, the images are prepared at once
  *     and only the mark lookups wait for it.
- *  3. Vectors go into each embedder's index of the market in manifest order (remote indexes as they come;
- *     in-process ones are saved once, at the end).
+ *  3. Vectors go into each embedder's index of the market in manifest order: in-process ones as they come (saved
+ *     once, at the end), remote ones (S3 Vectors) REMOTE_PUT_BATCH at a time, the most one PutVectors call takes:
+ *     one call per design would be a million calls for a register, against a rate of a few calls a second per
+ *     index. A line counts as written once every index holds it.
  *  4. The batch is complete only when every line was stored or rejected.
  */
 import path from 'node:path';
@@ -40,6 +42,8 @@ export interface LogoIngestDeps {
   embedders: { embedder: Embedder; remoteIndex?: (market: Market) => VectorIndex }[];
   normalize: (bytes: Buffer) => Promise<NormalizedImage>;
   now: () => Date;
+  /** Vectors per put to a remote index (default REMOTE_PUT_BATCH). */
+  remotePutBatch?: number;
 }
 
 export interface LogoIngestRequest {
@@ -63,6 +67,8 @@ const IMAGES_IN_FLIGHT = 4;
 const MARK_LOOKUPS_IN_FLIGHT = 8;
 /** Prepared lines (a vector per embedder each) held ahead of the line being stored. */
 const READ_AHEAD = 512;
+/** Vectors sent to a remote index in one put: S3 Vectors' limit for one PutVectors call. */
+export const REMOTE_PUT_BATCH = 500;
 
 /** A promise that never rejects, so a line prepared ahead cannot fail unobserved if the batch stops early. */
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -106,6 +112,42 @@ async function olderThanServed(
     `the ${request.market} logos are already as of ${latest.dataAsOf} (batch ${latest.batchId}); a batch dated ` +
     `${request.batchDate} is older. File its logos again under a date on or after ${latest.dataAsOf}.`
   );
+}
+
+type IndexItem = { vector: Float32Array; metadata: LogoMetadata };
+
+/**
+ * Stores each line's vectors (one per index, in the indexes' order): in an in-process index at once, in a remote one
+ * `batch` lines at a time. `onWritten` is told how many lines every index now holds, as they come to hold them.
+ */
+function lineWriter(
+  indexes: readonly { index: VectorIndex; remote: boolean }[],
+  batch: number,
+  onWritten: (lines: number) => void,
+): { store(items: readonly IndexItem[]): Promise<void>; flush(): Promise<void> } {
+  const waiting = indexes.map((): IndexItem[] => []);
+  const anyRemote = indexes.some(({ remote }) => remote);
+  let unsent = 0;
+  const flush = async (): Promise<void> => {
+    for (const [i, { index, remote }] of indexes.entries()) {
+      if (!remote || waiting[i]!.length === 0) continue;
+      await index.put(waiting[i]!);
+      waiting[i] = [];
+    }
+    if (unsent > 0) onWritten(unsent);
+    unsent = 0;
+  };
+  return {
+    async store(items) {
+      for (const [i, { index, remote }] of indexes.entries()) {
+        if (remote) waiting[i]!.push(items[i]!);
+        else await index.put([items[i]!]);
+      }
+      unsent++;
+      if (!anyRemote || unsent >= batch) await flush();
+    },
+    flush,
+  };
 }
 
 export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestRequest): Promise<IngestSummary> {
@@ -153,6 +195,10 @@ export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestReque
             }
           : image;
       });
+    const writer = lineWriter(indexes, deps.remotePutBatch ?? REMOTE_PUT_BATCH, (lines) => {
+      counts.written += lines;
+      request.onProgress?.(counts);
+    });
     const store = async (prepared: PreparedLine): Promise<void> => {
       if (prepared.kind === 'rejected') return reject(prepared.reject);
       const refuse = (error: string) => reject({ line: prepared.line, serial: prepared.serial, error });
@@ -170,9 +216,7 @@ export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestReque
         nice: mark.niceClasses,
         isLive: mark.isLive,
       };
-      for (const [i, { index }] of indexes.entries()) await index.put([{ vector: vectors[i]!, metadata }]);
-      counts.written++;
-      request.onProgress?.(counts);
+      await writer.store(indexes.map((_, i) => ({ vector: vectors[i]!, metadata })));
     };
     let failure: string | undefined;
     try {
@@ -192,6 +236,7 @@ export async function ingestLogos(deps: LogoIngestDeps, request: LogoIngestReque
         if (ahead.length >= READ_AHEAD) await store(ahead.shift()!);
       }
       while (ahead.length > 0) await store(ahead.shift()!);
+      await writer.flush();
       for (const { embedder, index, remote } of indexes)
         if (!remote) await deps.indexes.save(request.market, embedder, index);
     } catch (error) {
