@@ -8,9 +8,10 @@
  *
  * A strong mark that stands where a brand stands (the title's first words, after a maker cue "by", or named
  * nominatively "for X"), matched as written, for goods its owner's registrations of it cover (or the item's class
- * unknown or unclear), is 中 at least, whatever the model's probability: the title names the brand that sues. The model still
- * decides 高. Thresholds: a strong mark's owner holds at least STRONG_REGISTRATIONS live registrations of the text
- * covering at least STRONG_CLASSES classes.
+ * unknown or unclear), is 中 at least, whatever the model's probability: the title names the brand that sues. The
+ * model still decides 高. Thresholds: a strong mark's owner holds at least STRONG_REGISTRATIONS live registrations of
+ * the text covering at least STRONG_CLASSES classes; a mark of one ordinary word needs a famous portfolio
+ * (FAMOUS_WORD_REGISTRATIONS in FAMOUS_WORD_CLASSES) and must not describe the item or make a term with its neighbour.
  */
 import { isUnordinaryWord } from './brand-spans';
 import type { Candidate } from './candidates';
@@ -21,6 +22,14 @@ import { isCommonPhrase } from './word-frequencies';
 
 export const STRONG_REGISTRATIONS = 3;
 export const STRONG_CLASSES = 3;
+/**
+ * One ordinary word ("Ring", "Kindle", "Coach", "Transformers") is a name only when its owner's portfolio is that of
+ * a famous mark: twice the registrations and more classes than a strong name needs. An ordinary word's registrations
+ * are spread over owners who file it for one line of goods; a house brand made of one ordinary word is filed for
+ * every line its owner sells or licenses.
+ */
+export const FAMOUS_WORD_REGISTRATIONS = 6;
+export const FAMOUS_WORD_CLASSES = 5;
 /** An inferred item class with at least this share of the title's votes says what the item is. */
 const CLEAR_ITEM_CLASS = 0.5;
 
@@ -37,14 +46,33 @@ export function isStrongMark(match: RunMatch): boolean {
 
 /**
  * The run's words could only be a name: several words that are no term of ordinary language ("Star Wars", "Kinetic
- * Sand", not "Sterling Silver"), or one word that is no ordinary word ("Rubies" is one; "Black", "Pearl", "Universal"
- * are not, however strong their owners: for those the model reads the context), written as whole tokens (not "AC"
- * cut out of "Wireless-AC1900").
+ * Sand", not "Sterling Silver"), one word that is no ordinary word ("Rubies"), or one ordinary word of a famous
+ * owner's portfolio (isFamousWord), written as whole tokens (not "AC" cut out of "Wireless-AC1900").
  */
-function isDistinctiveRun(context: TitleContext, candidate: Candidate): boolean {
+function isDistinctiveRun(context: TitleContext, candidate: Candidate, match: RunMatch): boolean {
   if (context.isPartOfToken(candidate) || context.isCutFromHyphenated(candidate)) return false;
-  if (candidate.end - candidate.start === 1) return isUnordinaryWord(context.words[candidate.start]!);
+  if (candidate.end - candidate.start === 1)
+    return isUnordinaryWord(context.words[candidate.start]!) || isFamousWord(context, candidate.start, match);
   return !isCommonPhrase(context.normalised.slice(candidate.start, candidate.end).join(' '));
+}
+
+/**
+ * One ordinary word named as a famous mark: its owner's portfolio is a famous mark's (FAMOUS_WORD_REGISTRATIONS in
+ * FAMOUS_WORD_CLASSES), the word is no describing word ("Black", "Pearl", "Universal" describe the item, whoever
+ * holds them), and it makes no term of ordinary language with a word beside it ("Ring binder", "Echo chamber").
+ */
+function isFamousWord(context: TitleContext, at: number, match: RunMatch): boolean {
+  if (match.ownerRegistrations < FAMOUS_WORD_REGISTRATIONS || match.ownerClasses.length < FAMOUS_WORD_CLASSES)
+    return false;
+  const facts = context.words[at]!.facts;
+  if (facts.descriptor || facts.stopword || facts.trivial) return false;
+  const words = context.normalised;
+  const before = words[at - 1];
+  const after = words[at + 1];
+  return !(
+    (after !== undefined && isCommonPhrase(`${words[at]} ${after}`)) ||
+    (before !== undefined && isCommonPhrase(`${before} ${words[at]}`))
+  );
 }
 
 /**
@@ -57,7 +85,7 @@ export function namesStrongMark(
   match: RunMatch,
   nominative: boolean,
 ): boolean {
-  if (match.kind === 'fuzzy' || !isStrongMark(match) || !isDistinctiveRun(context, candidate)) return false;
+  if (match.kind === 'fuzzy' || !isStrongMark(match) || !isDistinctiveRun(context, candidate, match)) return false;
   const standing =
     nominative || context.isBrandPosition(candidate) || MAKER_CUES.has(context.normalised[candidate.start - 1] ?? '');
   if (!standing) return false;

@@ -20,6 +20,7 @@ import type { KeyFilter } from '../marks/key-filter';
 import { BIDI_CONTROL } from '../marks/lookup-keys';
 import type { Market } from '../marks/mark-record';
 import type { MarkStore } from '../ports';
+import { isSpelledOutAbbreviation } from './abbreviations';
 import { shippedBrandUseModel, type BrandUseModel } from './brand-use-model';
 import { FEATURE_COUNT, fillFeatures, type CandidateFacts } from './brand-use-features';
 import { BrandSpans } from './brand-spans';
@@ -182,6 +183,9 @@ export class TitleScreener {
       const spans = new BrandSpans(words, tro);
       found = found.filter((candidate) => spans.proposes(candidate));
     }
+    // "power over ethernet poe switch": the letters name the term the title spells out, not a mark POE.
+    const troName = (word: string) => tro.names(word) !== undefined;
+    found = found.filter((candidate) => !isSpelledOutAbbreviation(words, candidate, troName));
     const fromTable = found.length;
     if (words.length >= 3) for (const extra of evasionCandidates(words, found)) found.push(extra);
     if (!known) return { item, words, candidates: found, evasionFrom: fromTable };

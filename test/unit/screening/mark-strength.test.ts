@@ -85,11 +85,44 @@ describe('a famous mark made of ordinary words', () => {
   });
 });
 
-// Known miss: one ordinary word (TRANSFORMERS is also electrical transformers) is left to the model however strong its
-// owner, lest "Black Leggings", "Pearl Necklace" and "Universal Car Holder" be raised on BLACK, PEARL, UNIVERSAL; the
-// model reads this title's "Transformers" as the plain word (0.001).
-it.failing('"Transformers Robots In Disguise One Step Changer" is raised on TRANSFORMERS', async () => {
-  expect((await screen(portfolios, 'Transformers Robots In Disguise One Step Changer')).risk).not.toBe('低');
+describe('one ordinary word of a famous portfolio', () => {
+  it.each([
+    ['Transformers Robots In Disguise One Step Changer', 'TRANSFORMERS'],
+    ['Echo Dot Smart Speaker with Alexa', 'ECHO'],
+    ['echo show 5 charcoal', 'ECHO'],
+  ])('"%s" is raised on %s, and not when the registrations are spread over owners', async (title, mark) => {
+    const strong = await screen(portfolios, title);
+    const weak = await screen(spread, title);
+
+    expect(strong.risk).not.toBe('低');
+    expect(strong.top_conflict).toBe(mark);
+    expect(strong.conflicts![0]!.reason).toMatch(/a strong mark: its owner holds 6 live registrations of it/);
+    expect(weak.conflicts?.some((c) => /strong mark/.test(c.reason)) ?? false).toBe(false);
+  });
+
+  it('needs a famous portfolio: STELLAR, 4 registrations in 5 classes, is left to the model', async () => {
+    const result = await screen(portfolios, 'Stellar Telescope 70mm Refractor');
+
+    expect(result.conflicts?.some((c) => /strong mark/.test(c.reason)) ?? false).toBe(false);
+  });
+
+  it('not when the word describes the item: "Pearl Alloy Necklace", whoever holds PEARL in 8 classes', async () => {
+    const result = await screen(portfolios, 'Pearl Alloy Necklace');
+
+    expect(result.conflicts?.some((c) => /strong mark/.test(c.reason)) ?? false).toBe(false);
+  });
+
+  it('not when the word makes a term with the word beside it: "Echo chamber"', async () => {
+    const result = await screen(portfolios, 'Echo Chamber Acoustic Foam Panels');
+
+    expect(result.conflicts?.some((c) => /strong mark/.test(c.reason)) ?? false).toBe(false);
+  });
+
+  it('not mid-title after ordinary words, where no brand stands', async () => {
+    const result = await screen(portfolios, 'Wall Mount Bracket Holder for Echo Dot');
+
+    expect(result.risk).not.toBe('高');
+  });
 });
 
 describe('where a strong mark does not count', () => {
