@@ -13,6 +13,7 @@ import type { DataJobName, DataJobRun, DataJobState } from './data-jobs/jobs';
 import type { FeedbackRecord } from './feedback/feedback';
 import type { WatchAlert } from './watch/alerts';
 import type { WatchItem, WatchResult } from './watch/watch';
+import type { StoredDeadLetter, Webhook, WebhookJob } from './webhooks/webhook';
 
 export interface Account {
   accountId: string;
@@ -203,6 +204,43 @@ export interface WatchStore {
   ): Promise<{ alerts: WatchAlert[]; last?: string }>;
   /** Marks alerts acknowledged; answers the ids that exist (an unknown id is left out). */
   acknowledgeAlerts(accountId: string, alertIds: readonly string[], at: string): Promise<string[]>;
+}
+
+/** The state of one event's delivery: taken by one deliverer at a time, finished once. */
+export type DeliveryClaim = 'claimed' | 'in_progress' | 'finished';
+
+/** Each account's webhook, its events' delivery claims and its dead letters (shared/webhooks). */
+export interface WebhookStore {
+  get(accountId: string): Promise<Webhook | undefined>;
+  /** Stores a new webhook unless the account has one: false when it had (nothing changed). */
+  create(webhook: Webhook): Promise<boolean>;
+  /** Points the account's webhook at a new URL, keeping its secret: undefined when it has none. */
+  changeUrl(accountId: string, url: string, at: string): Promise<Webhook | undefined>;
+  /** Sets URL and a new secret at once, creating the webhook when there is none (its createdAt kept otherwise). */
+  replace(webhook: Webhook): Promise<Webhook>;
+  /** False when there was none. Its dead letters stay until they expire. */
+  remove(accountId: string): Promise<boolean>;
+  /**
+   * Takes an event's delivery: `claimed` for the first deliverer (or one taking over a claim older than
+   * `staleAfterSeconds`, whose holder died), `in_progress` while another holds it, `finished` once it was delivered
+   * or dead-lettered (a repeated event is dropped).
+   */
+  claimDelivery(accountId: string, eventId: string, now: Date, staleAfterSeconds: number): Promise<DeliveryClaim>;
+  finishDelivery(accountId: string, eventId: string, outcome: 'delivered' | 'dead_letter', now: Date): Promise<void>;
+  recordDeadLetter(entry: StoredDeadLetter): Promise<void>;
+  /** One account's dead letters, newest first, after `after` (the previous page's `last`). */
+  pageDeadLetters(
+    accountId: string,
+    options: { limit: number; after?: string },
+  ): Promise<{ deadLetters: StoredDeadLetter[]; last?: string }>;
+}
+
+/**
+ * Hands a webhook event to its delivery, away from the caller: an EventBridge event to the webhook-deliver function
+ * in AWS, a queue in the process locally. Returns once the event is handed over, never after the delivery.
+ */
+export interface WebhookDispatch {
+  dispatch(job: WebhookJob): Promise<void>;
 }
 
 export interface StoredResponse {

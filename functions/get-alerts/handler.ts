@@ -6,7 +6,7 @@ import { InvalidRequestError } from '../../shared/errors';
 import { buildApiHandler, lazyHandler } from '../../shared/http/api-handler';
 import type { Operation } from '../../shared/http/types';
 import type { WatchStore } from '../../shared/ports';
-import type { WatchAlert } from '../../shared/watch/alerts';
+import { alertView } from '../../shared/watch/alerts';
 
 export const getAlertsQuerySchema = z.object({
   limit: z
@@ -34,24 +34,6 @@ export interface AlertsPage {
   alerts: Record<string, unknown>[];
   count: number;
   next_cursor: string | null;
-}
-
-export function alertView(alert: WatchAlert): Record<string, unknown> {
-  return {
-    id: alert.alertId,
-    item_id: alert.itemId,
-    title: alert.title,
-    old_risk: alert.oldRisk,
-    new_risk: alert.newRisk,
-    old_top_conflict: alert.oldTopConflict,
-    top_conflict: alert.topConflict,
-    tro_hit: alert.troHit,
-    ...(alert.troCase ? { tro_case: alert.troCase } : {}),
-    market: alert.market,
-    data_as_of: alert.dataAsOf,
-    created_at: alert.createdAt,
-    acknowledged: alert.acknowledged,
-  };
 }
 
 const encodeCursor = (alertId: string) => Buffer.from(JSON.stringify(['a', alertId])).toString('base64url');

@@ -1,18 +1,21 @@
 /**
  * The re-screen function: "a data batch completed" (an EventBridge event on the data bus whose detail is the batch:
  * market, kind, batch id, data date) re-screens every account's watched titles and records an alert per changed
- * result (shared/watch/rescreen.ts). A redelivered event records nothing twice. Re-screens are free.
+ * result (shared/watch/rescreen.ts). A redelivered event records nothing twice. Re-screens are free. The alerts a
+ * run records go to the account's webhook, if any, handed to their own delivery (shared/webhooks/alert-webhooks.ts).
  */
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { allowlistStore } from '../../shared/composition/allowlist';
 import { buildDataStores } from '../../shared/composition/data-stores';
 import { watchStore } from '../../shared/composition/watch';
+import { webhookDispatch, webhookStore } from '../../shared/composition/webhooks';
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/observability';
 import { createScreeningService } from '../../shared/screening/screening-service';
 import { type RescreenOutcome, rescreenWatched } from '../../shared/watch/rescreen';
 import { troCaseLookup } from '../../shared/watch/tro-cases';
+import { alertWebhooks } from '../../shared/webhooks/alert-webhooks';
 
 export const batchCompletedSchema = z.object({
   market: z.string().min(1),
@@ -41,6 +44,9 @@ export async function handler(event: { detail?: unknown }, context: Context): Pr
     maxTitlesPerAccount: MAX_TITLES_PER_ACCOUNT,
     timeBudgetMs: Math.max(0, context.getRemainingTimeInMillis() - MARGIN_MS),
     troCaseOf: troCaseLookup(stores.tro),
+    alertsRecorded: alertWebhooks({ webhooks: webhookStore(), dispatch: webhookDispatch() }),
+    onAlertsRecordedError: (error, accountId) =>
+      logger.error('alerts not handed to the webhook', { ...batch, accountId, error }),
   });
   logger.info('watched titles re-screened', { ...batch, ...outcome });
   return outcome;

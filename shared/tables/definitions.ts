@@ -38,7 +38,8 @@ export type TableId =
   | 'data-batches'
   | 'feedback'
   | 'watch-items'
-  | 'watch-alerts';
+  | 'watch-alerts'
+  | 'webhooks';
 
 export const TABLES: readonly TableDefinition[] = [
   {
@@ -122,6 +123,14 @@ export const TABLES: readonly TableDefinition[] = [
     purpose: 'Alerts: a watched title whose result changed with a data batch, per account, by a time-ordered id.',
     partitionKey: { name: 'accountId', type: 'S' },
     sortKey: { name: 'alertId', type: 'S' },
+  },
+  {
+    id: 'webhooks',
+    purpose:
+      "Per account: the webhook (`config`), each alert event's delivery claim (`event#<id>`) and the dead letters (`dead#<time>#<id>`); claims and dead letters expire by TTL.",
+    partitionKey: { name: 'accountId', type: 'S' },
+    sortKey: { name: 'recordId', type: 'S' },
+    timeToLiveAttribute: 'expiresAt',
   },
 ];
 

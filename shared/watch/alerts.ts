@@ -31,3 +31,22 @@ export function alertIdOf(batch: { batchId: string; dataAsOf: string }, itemId: 
   const hash = createHash('sha256').update(batch.batchId).update('\u0000').update(itemId).digest('hex').slice(0, 20);
   return `al_${batch.dataAsOf.replace(/-/g, '')}_${hash}`;
 }
+
+/** An alert as the API shows it (GET /v1/alerts, and the alerts of a webhook event). */
+export function alertView(alert: WatchAlert): Record<string, unknown> {
+  return {
+    id: alert.alertId,
+    item_id: alert.itemId,
+    title: alert.title,
+    old_risk: alert.oldRisk,
+    new_risk: alert.newRisk,
+    old_top_conflict: alert.oldTopConflict,
+    top_conflict: alert.topConflict,
+    tro_hit: alert.troHit,
+    ...(alert.troCase ? { tro_case: alert.troCase } : {}),
+    market: alert.market,
+    data_as_of: alert.dataAsOf,
+    created_at: alert.createdAt,
+    acknowledged: alert.acknowledged,
+  };
+}

@@ -9,12 +9,15 @@
  *      (a redelivered batch records nothing twice), then keep the new result.
  *   3. Stop an account at the cap, and the run at the time budget (`complete: false`). A later run of the same batch
  *      starts again from the first title: what was already re-screened shows no change and records nothing.
+ *   4. Hand the alerts this run recorded for the account to `alertsRecorded` (its webhook: shared/webhooks), which
+ *      only dispatches; its failure is reported to `onAlertsRecordedError` and never fails or stops the re-screen.
  * Re-screens are free: a watched title is charged once, when it is added (shared/metering/price-list.ts).
  */
 import type { AllowlistStore, BatchCompleted, WatchStore } from '../ports';
+import type { AlertsRecorded } from '../webhooks/alert-webhooks';
 import type { ScreeningService } from '../screening/screening-service';
 import { mapWithConcurrency } from '../async/concurrency';
-import { alertIdOf } from './alerts';
+import { alertIdOf, type WatchAlert } from './alerts';
 import { resultChanged, type WatchItem, watchResultOf } from './watch';
 
 const UPDATES_IN_FLIGHT = 32;
@@ -28,6 +31,9 @@ export interface RescreenOptions {
   now?: () => Date;
   /** The TRO case behind a conflicting mark, when the TRO list names one (any batch: a mark can become a TRO brand). */
   troCaseOf?: (brand: string) => Promise<string | undefined>;
+  /** Told the alerts this run recorded, an account at a time (the webhook hand-over). */
+  alertsRecorded?: AlertsRecorded;
+  onAlertsRecordedError?: (error: unknown, accountId: string) => void;
 }
 
 export interface RescreenOutcome {
@@ -57,6 +63,7 @@ export async function rescreenWatched(
     }
     outcome.accounts += 1;
     const allowlist = (await deps.allowlists?.get(accountId))?.brands;
+    const recordedHere: WatchAlert[] = [];
     let after: string | undefined;
     let done = 0;
     for (;;) {
@@ -84,7 +91,7 @@ export async function rescreenWatched(
             if (resultChanged(item.result, next)) {
               outcome.changed += 1;
               const troCase = next.troHit && options.troCaseOf ? await options.troCaseOf(next.topConflict) : undefined;
-              const recorded = await deps.store.addAlert({
+              const alert: WatchAlert = {
                 accountId,
                 alertId: alertIdOf(batch, item.itemId),
                 itemId: item.itemId,
@@ -100,8 +107,11 @@ export async function rescreenWatched(
                 dataAsOf: batch.dataAsOf,
                 createdAt: at,
                 acknowledged: false,
-              });
-              if (recorded) outcome.alertsRecorded += 1;
+              };
+              if (await deps.store.addAlert(alert)) {
+                outcome.alertsRecorded += 1;
+                recordedHere.push(alert);
+              }
             }
             // The kept result moves on even when unchanged: its data date says how fresh it is.
             await deps.store.updateResult(accountId, item.itemId, next, at);
@@ -112,6 +122,13 @@ export async function rescreenWatched(
       outcome.rescreened += titles.length;
       if (!page.last) break;
       after = page.last;
+    }
+    if (recordedHere.length && options.alertsRecorded) {
+      try {
+        await options.alertsRecorded(accountId, batch, recordedHere);
+      } catch (error) {
+        options.onAlertsRecordedError?.(error, accountId);
+      }
     }
   }
   return outcome;

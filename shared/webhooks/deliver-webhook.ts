@@ -6,16 +6,23 @@
  *   2. POST the body with a fresh timestamp and signature (./signature.ts) each try; a 2xx is delivered. Redirects
  *      are not followed (a receiver answers where it was registered).
  *   3. Otherwise wait (exponential backoff with jitter: base, 2 x base, 4 x base ..., capped) and try again, up to
- *      `attempts` tries; after the last, the delivery goes to the dead letters with its last error.
+ *      `attempts` tries; after the last, the delivery goes to the dead letters (when given) with its last error.
+ * A URL refused by the rules is `url_not_allowed` (400): at PUT /v1/webhook before it is stored, and at delivery
+ * when its host has since moved to an address that is not public.
  * Certificates are verified against the system's roots; a test may add its own CA through `trustedCa`, explicitly,
  * and only for this delivery's connection (never NODE_TLS_REJECT_UNAUTHORIZED).
  */
 import { promises as dns } from 'node:dns';
 import https from 'node:https';
 import net from 'node:net';
+import { clipped, MAX_ECHO_CHARS, ServiceError } from '../errors';
 import { classifyAddress } from '../imaging/classify-address';
 import { checkUrlBeforeLookup } from '../imaging/fetch-image-safely';
+import { UrlNotAllowedError } from '../imaging/image-errors';
 import { signedHeaders } from './signature';
+
+/** Names the event of a delivery; the same event delivered again carries the same id (receivers deduplicate). */
+export const EVENT_ID_HEADER = 'Webhook-Id';
 
 export interface WebhookEndpoint {
   accountId: string;
@@ -29,6 +36,8 @@ export interface WebhookDeadLetter {
   body: string;
   attempts: number;
   lastError: string;
+  /** The receiver's last answer, when it answered. */
+  lastStatus?: number;
   failedAt: string;
 }
 
@@ -38,7 +47,10 @@ export interface WebhookDeadLetters {
 }
 
 export interface DeliveryOptions {
-  deadLetters: WebhookDeadLetters;
+  /** Absent: a delivery that fails every try is only reported (a test delivery). */
+  deadLetters?: WebhookDeadLetters;
+  /** Sent as the Webhook-Id header. */
+  eventId?: string;
   attempts?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
@@ -58,14 +70,54 @@ export interface DeliveryOutcome {
   error?: string;
 }
 
-export class WebhookUrlRefusedError extends Error {}
+export class WebhookUrlRefusedError extends ServiceError {
+  readonly status = 400;
+  readonly code = 'url_not_allowed';
+  constructor(fullReason: string) {
+    const reason = clipped(fullReason, 4 * MAX_ECHO_CHARS);
+    super(
+      {
+        en: `This webhook url is refused: ${reason}. Use a public https address on port 443.`,
+        zh: `该 webhook url 被拒绝：${reason}。请使用端口为 443 的公开 https 地址。`,
+      },
+      { reason },
+    );
+  }
+}
 
 export const DEFAULT_ATTEMPTS = 5;
 
-/** Refuses a webhook URL that is not https or breaks the image-URL rules (before any DNS query). */
+/** Refuses a webhook URL that is not https on 443 or breaks the image-URL rules (before any DNS query). */
 export function checkWebhookUrl(url: string, options: Pick<DeliveryOptions, 'allowAddress'> = {}): URL {
-  const parsed = checkUrlBeforeLookup(url, options);
+  let parsed: URL;
+  try {
+    parsed = checkUrlBeforeLookup(url, options);
+  } catch (error) {
+    if (error instanceof UrlNotAllowedError) throw new WebhookUrlRefusedError(String(error.details?.reason));
+    throw error;
+  }
   if (parsed.protocol !== 'https:') throw new WebhookUrlRefusedError('a webhook URL must be https');
+  // The image rules let port 80 through (for http); a webhook is https on 443 only (a test may allow its own port).
+  if (parsed.port && parsed.port !== '443' && !options.allowAddress)
+    throw new WebhookUrlRefusedError(`port ${parsed.port} is not allowed`);
+  return parsed;
+}
+
+/**
+ * The whole check of a webhook URL before it is stored: its shape, then every address its host resolves to.
+ * A host that does not resolve is refused too (nothing could be delivered to it).
+ */
+export async function checkWebhookTarget(
+  url: string,
+  options: Pick<DeliveryOptions, 'allowAddress'> = {},
+): Promise<URL> {
+  const parsed = checkWebhookUrl(url, options);
+  try {
+    await publicAddressOf(parsed, options.allowAddress);
+  } catch (error) {
+    if (error instanceof WebhookUrlRefusedError) throw error;
+    throw new WebhookUrlRefusedError(`the host ${parsed.hostname} does not resolve`);
+  }
   return parsed;
 }
 
@@ -126,11 +178,16 @@ export async function deliverWebhook(
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
     try {
       const address = await publicAddressOf(url, options.allowAddress);
-      status = await post(url, address, body, signedHeaders(endpoint.secret, body, now()), options);
+      const headers = {
+        ...signedHeaders(endpoint.secret, body, now()),
+        ...(options.eventId ? { [EVENT_ID_HEADER]: options.eventId } : {}),
+      };
+      status = await post(url, address, body, headers, options);
       if (status >= 200 && status < 300) return { delivered: true, attempts: attempt, status };
       lastError = `answered ${status}`;
     } catch (error) {
       if (error instanceof WebhookUrlRefusedError) throw error;
+      status = undefined;
       lastError = (error as Error).message;
     }
     if (attempt < attempts) {
@@ -138,12 +195,13 @@ export async function deliverWebhook(
       await sleep(Math.round(ceiling / 2 + Math.random() * (ceiling / 2)));
     }
   }
-  await options.deadLetters.record({
+  await options.deadLetters?.record({
     accountId: endpoint.accountId,
     url: endpoint.url,
     body,
     attempts,
     lastError,
+    ...(status ? { lastStatus: status } : {}),
     failedAt: now().toISOString(),
   });
   return { delivered: false, attempts, ...(status ? { status } : {}), error: lastError };
