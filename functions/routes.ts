@@ -15,6 +15,11 @@ export type FunctionName =
   | 'delete-watch'
   | 'get-alerts'
   | 'ack-alerts'
+  | 'put-webhook'
+  | 'get-webhook'
+  | 'delete-webhook'
+  | 'test-webhook'
+  | 'webhook-dead-letters'
   | 'openapi'
   | 'status'
   | 'docs';
@@ -42,6 +47,11 @@ export const PUBLIC_ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/v1/watch/{id}', functionName: 'delete-watch' },
   { method: 'GET', path: '/v1/alerts', functionName: 'get-alerts' },
   { method: 'POST', path: '/v1/alerts/ack', functionName: 'ack-alerts' },
+  { method: 'PUT', path: '/v1/webhook', functionName: 'put-webhook' },
+  { method: 'GET', path: '/v1/webhook', functionName: 'get-webhook' },
+  { method: 'DELETE', path: '/v1/webhook', functionName: 'delete-webhook' },
+  { method: 'POST', path: '/v1/webhook/test', functionName: 'test-webhook' },
+  { method: 'GET', path: '/v1/webhook/dead-letters', functionName: 'webhook-dead-letters' },
   { method: 'GET', path: '/v1/openapi.json', functionName: 'openapi' },
   { method: 'GET', path: '/v1/status', functionName: 'status' },
   { method: 'GET', path: '/docs', functionName: 'docs' },

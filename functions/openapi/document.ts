@@ -19,6 +19,14 @@ import { getWatchQuerySchema } from '../get-watch/schema';
 import { getAlertsQuerySchema } from '../get-alerts/handler';
 import { ackAlertsRequestSchema } from '../ack-alerts/handler';
 import { deleteWatchInputSchema } from '../delete-watch/handler';
+import { putWebhookRequestSchema } from '../put-webhook/schema';
+import { getWebhookQuerySchema } from '../get-webhook/handler';
+import { deleteWebhookQuerySchema } from '../delete-webhook/handler';
+import { testWebhookRequestSchema } from '../test-webhook/handler';
+import { deadLettersQuerySchema } from '../webhook-dead-letters/handler';
+import { REPLAY_WINDOW_SECONDS } from '../../shared/webhooks/signature';
+import { DEFAULT_ATTEMPTS } from '../../shared/webhooks/deliver-webhook';
+import { DEAD_LETTER_DAYS, MAX_ALERTS_PER_EVENT } from '../../shared/webhooks/webhook';
 import { MAX_WATCH_LOGOS_PER_CALL, MAX_WATCH_TITLES_PER_CALL } from '../../shared/watch/watch';
 import { ERROR_CATALOGUE, errorCodesOf, type ErrorGroup } from './error-catalogue';
 import { RESPONSE_SCHEMAS } from './response-schemas';
@@ -186,6 +194,52 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
     example: { ids: ['al_20261123_3f9a0c2b7d1e4a5b6c7d'] },
     idempotent: true,
   },
+  'put-webhook': {
+    summary: 'Set your webhook',
+    description: `Sets the HTTPS URL your alerts are POSTed to as they are recorded (events of type alerts.created, up to ${MAX_ALERTS_PER_EVENT} alerts each, shaped as in GET /v1/alerts). The URL must be https on port 443 and resolve only to public addresses (the rules of image URLs); it is checked now and at each delivery. The first call, and a call with rotate_secret: true, issues a signing secret: it is in this answer only (secret), so keep it. Each delivery carries Webhook-Id (the event id: deduplicate on it), Webhook-Timestamp (Unix seconds) and Webhook-Signature: v1=<hex HMAC-SHA256 with the secret over "<timestamp>.<raw body>">; refuse a timestamp more than ${REPLAY_WINDOW_SECONDS} s from your clock. Any 2xx is delivered; otherwise it is tried ${DEFAULT_ATTEMPTS} times with exponential backoff, then kept ${DEAD_LETTER_DAYS} days in GET /v1/webhook/dead-letters. Free of charge, professional and above.`,
+    tag: 'Watch',
+    body: putWebhookRequestSchema,
+    errors: ['auth', 'body', 'webhook', 'idempotent'],
+    response: 'put-webhook',
+    example: { url: 'https://example.com/hooks/trademark-alerts' },
+    idempotent: true,
+  },
+  'get-webhook': {
+    summary: 'Your webhook',
+    description:
+      "The account's webhook: its URL and dates, never the secret (rotate it with PUT rotate_secret: true if it is lost). 404 not_found when none is set. Free of charge, every tier.",
+    tag: 'Watch',
+    query: getWebhookQuerySchema,
+    errors: ['auth', 'webhook-read'],
+    response: 'get-webhook',
+  },
+  'delete-webhook': {
+    summary: 'Remove your webhook',
+    description:
+      'Removes the webhook: alerts are then only read with GET /v1/alerts; events already handed over are dropped. Dead letters stay until they expire. Answers deleted: false when none was set, so a retried call is no error. Free of charge, every tier.',
+    tag: 'Watch',
+    query: deleteWebhookQuerySchema,
+    errors: ['auth'],
+    response: 'delete-webhook',
+  },
+  'test-webhook': {
+    summary: 'Send a test delivery',
+    description:
+      'Sends one signed event of type webhook.test (data: {}) to your webhook now, one try of at most 5 s, and answers the outcome: delivered, the status your receiver answered, or the error (a refused certificate, a timeout). Not retried and not dead-lettered. Send {} as the body. 404 not_found when no webhook is set. Free of charge, professional and above.',
+    tag: 'Watch',
+    body: testWebhookRequestSchema,
+    errors: ['auth', 'body', 'webhook-read', 'idempotent', 'tier'],
+    response: 'test-webhook',
+    example: {},
+  },
+  'webhook-dead-letters': {
+    summary: 'Webhook deliveries that failed',
+    description: `Events that failed every try (${DEFAULT_ATTEMPTS} tries with exponential backoff), newest first: the event id, the URL, the tries, the last error and status, when, and the payload as it was sent. Kept ${DEAD_LETTER_DAYS} days; the alerts they carried are also on GET /v1/alerts. Paged with an opaque cursor. Free of charge, every tier.`,
+    tag: 'Watch',
+    query: deadLettersQuerySchema,
+    errors: ['auth', 'query'],
+    response: 'webhook-dead-letters',
+  },
   openapi: {
     summary: 'This document',
     description: 'The OpenAPI 3.1 document of the API. No key needed.',
@@ -321,7 +375,7 @@ const DESCRIPTION = `Trademark-risk screening of listing titles and logo search 
   )
   .join(
     '; ',
-  )}; account, usage, allowlist, feedback, watch-list reads and removals are free on every tier; re-screens of watched titles on new data are free. Refused requests (4xx) and failures (5xx) cost nothing. Successful metered calls carry \`X-Points-Cost\` and \`X-Points-Balance\`.
+  )}; account, usage, allowlist, feedback, watch-list reads and removals, webhook reads, removals and dead letters are free on every tier; setting a webhook and a test delivery are free for professional and above; re-screens of watched titles on new data are free. Refused requests (4xx) and failures (5xx) cost nothing. Successful metered calls carry \`X-Points-Cost\` and \`X-Points-Balance\`.
 
 **Errors.** One shape everywhere: \`{"error": {"code", "message", "request_id", "details"?}}\`. \`Accept-Language: zh\` gives messages in Chinese.
 

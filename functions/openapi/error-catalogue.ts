@@ -22,14 +22,17 @@ export const ERROR_CATALOGUE: Record<string, CatalogueEntry> = {
     status: 400,
     when: 'An SVG is over its rendering budget (filters, nesting, elements) or did not render in time.',
   },
-  url_not_allowed: { status: 400, when: 'The url is not http(s) on port 80/443 to a public address.' },
+  url_not_allowed: {
+    status: 400,
+    when: 'The url is not http(s) on port 80/443 to a public address (a webhook url: https on 443 only).',
+  },
   malformed_request: { status: 400, when: 'The request line or headers are not valid HTTP.' },
   missing_api_key: { status: 401, when: 'No Authorization header.' },
   invalid_api_key: { status: 401, when: 'The key is malformed, unknown, revoked, or past its rotation grace period.' },
   insufficient_points: { status: 402, when: 'The balance is below the cost; details give balance and cost.' },
   tier_not_allowed: { status: 403, when: "The account's tier may not call this operation." },
   account_suspended: { status: 403, when: 'The account is suspended.' },
-  not_found: { status: 404, when: 'No operation at this path.' },
+  not_found: { status: 404, when: 'No operation at this path, or (webhook routes) no webhook is set.' },
   method_not_allowed: { status: 405, when: 'The path exists, the method does not.' },
   idempotency_key_in_progress: { status: 409, when: 'A request with this Idempotency-Key is still running.' },
   payload_too_large: { status: 413, when: 'The body is larger than the limit.' },
@@ -67,7 +70,10 @@ export type ErrorGroup =
   | 'query'
   | 'allowlist'
   | 'stores'
-  | 'idempotent';
+  | 'idempotent'
+  | 'webhook'
+  | 'webhook-read'
+  | 'tier';
 
 const GROUPS: Record<ErrorGroup, readonly string[]> = {
   auth: [
@@ -96,6 +102,11 @@ const GROUPS: Record<ErrorGroup, readonly string[]> = {
   allowlist: ['too_many_items'],
   /** A free write that takes an Idempotency-Key. */
   idempotent: ['idempotency_key_in_progress', 'idempotency_key_reused'],
+  /** Setting a webhook: its tier and its URL's rules. */
+  webhook: ['tier_not_allowed', 'url_not_allowed'],
+  /** A route that needs the account's webhook. */
+  'webhook-read': ['not_found'],
+  tier: ['tier_not_allowed'],
   /** A route without a key that reads the stores. */
   stores: ['internal_error', 'service_unavailable'],
 };

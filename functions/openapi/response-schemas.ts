@@ -291,6 +291,72 @@ export const RESPONSE_SCHEMAS = {
       deleted: { type: 'boolean', description: 'false: the id was not watched (nothing changed)' },
     },
   }),
+  'put-webhook': json({
+    type: 'object',
+    required: ['url', 'created_at', 'updated_at', 'secret_issued_at'],
+    properties: {
+      url: { type: 'string' },
+      created_at: { type: 'string', format: 'date-time' },
+      updated_at: { type: 'string', format: 'date-time' },
+      secret_issued_at: { type: 'string', format: 'date-time' },
+      secret: {
+        type: 'string',
+        description:
+          'The signing secret (whsec_…), only when this call issued it (the first call, or rotate_secret: true). Never shown again.',
+      },
+    },
+  }),
+  'get-webhook': json({
+    type: 'object',
+    required: ['url', 'created_at', 'updated_at', 'secret_issued_at'],
+    properties: {
+      url: { type: 'string' },
+      created_at: { type: 'string', format: 'date-time' },
+      updated_at: { type: 'string', format: 'date-time' },
+      secret_issued_at: { type: 'string', format: 'date-time', description: 'When the secret in use was issued' },
+    },
+  }),
+  'delete-webhook': json({
+    type: 'object',
+    required: ['deleted'],
+    properties: { deleted: { type: 'boolean', description: 'false: no webhook was set (nothing changed)' } },
+  }),
+  'test-webhook': json({
+    type: 'object',
+    required: ['event_id', 'url', 'delivered', 'duration_ms'],
+    properties: {
+      event_id: { type: 'string', description: 'The Webhook-Id the receiver was sent' },
+      url: { type: 'string' },
+      delivered: { type: 'boolean', description: 'true: the receiver answered 2xx' },
+      status: { type: 'integer', description: "The receiver's HTTP status, when it answered" },
+      error: { type: 'string', description: 'Why it was not delivered (e.g. "answered 401", a certificate error)' },
+      duration_ms: { type: 'integer' },
+    },
+  }),
+  'webhook-dead-letters': json({
+    type: 'object',
+    required: ['dead_letters', 'count', 'next_cursor'],
+    properties: {
+      dead_letters: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'url', 'attempts', 'last_error', 'failed_at', 'payload'],
+          properties: {
+            id: { type: 'string', description: 'The event id (Webhook-Id)' },
+            url: { type: 'string' },
+            attempts: { type: 'integer', description: 'Tries made (0: the URL was refused at delivery)' },
+            last_error: { type: 'string' },
+            last_status: { type: 'integer', description: "The receiver's last HTTP status, when it answered" },
+            failed_at: { type: 'string', format: 'date-time' },
+            payload: { type: 'object', description: 'The event as it was sent (id, type, created_at, data)' },
+          },
+        },
+      },
+      count: { type: 'integer' },
+      next_cursor: { type: ['string', 'null'] },
+    },
+  }),
   'ack-alerts': json({
     type: 'object',
     required: ['acknowledged', 'not_found'],

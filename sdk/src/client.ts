@@ -9,7 +9,10 @@ import type {
   AllowlistResponse,
   BatchScreenRequest,
   BatchScreenResponse,
+  DeadLettersQuery,
+  DeadLettersResponse,
   DeleteWatchResponse,
+  DeleteWebhookResponse,
   FeedbackRequest,
   FeedbackResponse,
   GetWatchResponse,
@@ -17,13 +20,18 @@ import type {
   ImageSearchResponse,
   OpenApiDocument,
   PutWatchResponse,
+  PutWebhookResponse,
   StatusResponse,
+  TestWebhookResponse,
   UsageQuery,
   UsageRecord,
   UsageResponse,
   WatchItem,
   WatchQuery,
   WatchRequest,
+  Webhook,
+  WebhookDeadLetter,
+  WebhookRequest,
 } from './types';
 
 export interface ClientOptions {
@@ -221,6 +229,41 @@ export class TrademarkRiskClient {
   }
 
   /** GET /v1/openapi.json: the OpenAPI 3.1 document. */
+  /** PUT /v1/webhook: sets the account's webhook; `secret` is in the answer only when this call issued it. */
+  async putWebhook(body: WebhookRequest, options?: CallOptions): Promise<PutWebhookResponse> {
+    return (await this.request<PutWebhookResponse>('putWebhook', { body, ...options })).data;
+  }
+
+  /** GET /v1/webhook: the account's webhook, without its secret (a NotFoundError when none is set). */
+  async getWebhook(options?: CallOptions): Promise<Webhook> {
+    return (await this.request<Webhook>('getWebhook', options)).data;
+  }
+
+  /** DELETE /v1/webhook: removes the webhook; `deleted: false` when none was set. */
+  async deleteWebhook(options?: CallOptions): Promise<DeleteWebhookResponse> {
+    return (await this.request<DeleteWebhookResponse>('deleteWebhook', options)).data;
+  }
+
+  /** POST /v1/webhook/test: one signed test delivery now; answers whether the receiver took it. */
+  async testWebhook(options?: CallOptions): Promise<TestWebhookResponse> {
+    return (await this.request<TestWebhookResponse>('testWebhook', { body: {}, ...options })).data;
+  }
+
+  /** GET /v1/webhook/dead-letters: one page of deliveries that failed every try, newest first. */
+  async webhookDeadLetters(query?: DeadLettersQuery, options?: CallOptions): Promise<DeadLettersResponse> {
+    return (await this.request<DeadLettersResponse>('webhookDeadLetters', { query, ...options })).data;
+  }
+
+  /** Every dead letter, page after page. */
+  async *deadLetters(query: DeadLettersQuery = {}, options?: CallOptions): AsyncGenerator<WebhookDeadLetter> {
+    let cursor = query.cursor;
+    do {
+      const page = await this.webhookDeadLetters({ ...query, cursor }, options);
+      yield* page.dead_letters;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  }
+
   async openapi(options?: CallOptions): Promise<OpenApiDocument> {
     return (await this.request<OpenApiDocument>('openapi', options)).data;
   }

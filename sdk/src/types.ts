@@ -281,3 +281,62 @@ export interface AckAlertsResponse {
   acknowledged: string[];
   not_found: string[];
 }
+
+export interface WebhookRequest {
+  /** https on port 443, resolving only to public addresses. */
+  url: string;
+  /** true: issue a new signing secret (in this answer only); the old one stops signing at once. */
+  rotate_secret?: boolean;
+}
+
+export interface Webhook {
+  url: string;
+  created_at: string;
+  updated_at: string;
+  secret_issued_at: string;
+}
+
+export interface PutWebhookResponse extends Webhook {
+  /** The signing secret, only when this call issued it (the first call, or rotate_secret: true). */
+  secret?: string;
+}
+
+export interface DeleteWebhookResponse {
+  /** False when no webhook was set (nothing changed). */
+  deleted: boolean;
+}
+
+export interface TestWebhookResponse {
+  /** The Webhook-Id the receiver was sent. */
+  event_id: string;
+  url: string;
+  /** True when the receiver answered 2xx. */
+  delivered: boolean;
+  status?: number;
+  error?: string;
+  duration_ms: number;
+}
+
+export interface WebhookDeadLetter {
+  /** The event id (Webhook-Id). */
+  id: string;
+  url: string;
+  attempts: number;
+  last_error: string;
+  last_status?: number;
+  failed_at: string;
+  /** The event as it was sent: id, type (alerts.created), created_at, data. */
+  payload: { id: string; type: string; created_at: string; data: Record<string, unknown> };
+}
+
+export interface DeadLettersQuery {
+  /** 1 to 100, default 20. */
+  limit?: number;
+  cursor?: string;
+}
+
+export interface DeadLettersResponse {
+  dead_letters: WebhookDeadLetter[];
+  count: number;
+  next_cursor: string | null;
+}

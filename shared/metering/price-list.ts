@@ -50,6 +50,27 @@ export const PRICE_LIST: readonly PriceListEntry[] = [
   },
   { operation: 'get-alerts', method: 'GET', path: '/v1/alerts', points: 0, per: 'call', minTier: 'free' },
   { operation: 'ack-alerts', method: 'POST', path: '/v1/alerts/ack', points: 0, per: 'call', minTier: 'free' },
+  // Webhooks: free. Setting one and sending a test delivery need the tier that can watch titles; reading, removing
+  // and reading the dead letters stay open to every tier (an account that moved down can still see and remove it).
+  { operation: 'put-webhook', method: 'PUT', path: '/v1/webhook', points: 0, per: 'call', minTier: 'professional' },
+  { operation: 'get-webhook', method: 'GET', path: '/v1/webhook', points: 0, per: 'call', minTier: 'free' },
+  { operation: 'delete-webhook', method: 'DELETE', path: '/v1/webhook', points: 0, per: 'call', minTier: 'free' },
+  {
+    operation: 'test-webhook',
+    method: 'POST',
+    path: '/v1/webhook/test',
+    points: 0,
+    per: 'call',
+    minTier: 'professional',
+  },
+  {
+    operation: 'webhook-dead-letters',
+    method: 'GET',
+    path: '/v1/webhook/dead-letters',
+    points: 0,
+    per: 'call',
+    minTier: 'free',
+  },
   { operation: 'account', method: 'GET', path: '/v1/account', points: 0, per: 'call', minTier: 'free' },
   { operation: 'usage', method: 'GET', path: '/v1/usage', points: 0, per: 'call', minTier: 'free' },
   { operation: 'get-allowlist', method: 'GET', path: '/v1/allowlist', points: 0, per: 'call', minTier: 'free' },

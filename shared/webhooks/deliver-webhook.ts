@@ -97,8 +97,9 @@ export function checkWebhookUrl(url: string, options: Pick<DeliveryOptions, 'all
     throw error;
   }
   if (parsed.protocol !== 'https:') throw new WebhookUrlRefusedError('a webhook URL must be https');
-  // The image rules let port 80 through (for http); a webhook is https on 443 only (a test may allow its own port).
-  if (parsed.port && parsed.port !== '443' && !options.allowAddress)
+  // The image rules let port 80 through (for http); a webhook is https on 443 only (a test may allow its receiver).
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (parsed.port && parsed.port !== '443' && !options.allowAddress?.(host, Number(parsed.port)))
     throw new WebhookUrlRefusedError(`port ${parsed.port} is not allowed`);
   return parsed;
 }

@@ -21,6 +21,13 @@ import { getAlertsOperation } from '../../functions/get-alerts/handler';
 import { ackAlertsOperation } from '../../functions/ack-alerts/handler';
 import { deleteWatchOperation } from '../../functions/delete-watch/handler';
 import { buildWatchStore } from '../../shared/composition/watch';
+import { putWebhookOperation } from '../../functions/put-webhook/handler';
+import { getWebhookOperation } from '../../functions/get-webhook/handler';
+import { deleteWebhookOperation } from '../../functions/delete-webhook/handler';
+import { testWebhookOperation } from '../../functions/test-webhook/handler';
+import { webhookDeadLettersOperation } from '../../functions/webhook-dead-letters/handler';
+import { buildWebhookStore } from '../../shared/composition/webhooks';
+import type { DeliverySettings } from '../../shared/webhooks/deliver-event';
 import { handler as openapi } from '../../functions/openapi/handler';
 import { handler as docs } from '../../functions/docs/handler';
 import { statusHandler } from '../../functions/status/handler';
@@ -30,8 +37,13 @@ import type { TestStack } from './test-stack';
 export async function startTestServer<Input, Output>(
   stack: TestStack,
   testOperations: { path: string; operation: Operation<Input, Output> }[] = [],
-  options: { timeoutMs?: number } = {},
+  options: {
+    timeoutMs?: number;
+    /** A test's own HTTPS receiver: its CA and loopback address, trusted by the webhook routes of this server only. */
+    webhookTrust?: Pick<DeliverySettings, 'trustedCa' | 'allowAddress'>;
+  } = {},
 ): Promise<RunningServer> {
+  const webhooks = buildWebhookStore(stack.config);
   const allowlists = buildAllowlistStore(stack.config);
   const dataStores = buildDataStores(stack.config);
   const functions: Record<string, LambdaHttpHandler> = {
@@ -60,6 +72,21 @@ export async function startTestServer<Input, Output>(
     'delete-watch': buildApiHandler(deleteWatchOperation(buildWatchStore(stack.config)), stack.deps),
     'get-alerts': buildApiHandler(getAlertsOperation(buildWatchStore(stack.config)), stack.deps),
     'ack-alerts': buildApiHandler(ackAlertsOperation(buildWatchStore(stack.config), stack.deps.now), stack.deps),
+    'put-webhook': buildApiHandler(
+      putWebhookOperation(
+        webhooks,
+        stack.deps.now,
+        options.webhookTrust?.allowAddress ? { allowAddress: options.webhookTrust.allowAddress } : undefined,
+      ),
+      stack.deps,
+    ),
+    'get-webhook': buildApiHandler(getWebhookOperation(webhooks), stack.deps),
+    'delete-webhook': buildApiHandler(deleteWebhookOperation(webhooks), stack.deps),
+    'test-webhook': buildApiHandler(
+      testWebhookOperation(webhooks, stack.deps.now, options.webhookTrust ?? {}),
+      stack.deps,
+    ),
+    'webhook-dead-letters': buildApiHandler(webhookDeadLettersOperation(webhooks), stack.deps),
     openapi,
     status: statusHandler({
       stores: { ...dataStores, jobs: buildDataJobStore(stack.config) },
