@@ -215,25 +215,24 @@ function summariseWords(title: TitleContext, candidate: Candidate, evasion: bool
   return sum;
 }
 
-function setMatchAndWords(
-  out: Float64Array,
-  title: TitleContext,
-  candidate: Candidate,
-  match: RunMatch,
-  facts: CandidateFacts,
-  w: WordSummary,
-): void {
+/** What a match brings of its own: how it matched the mark. */
+function setMatch(out: Float64Array, candidate: Candidate, match: RunMatch): void {
   const { start, end, run } = candidate;
-  const length = end - start;
   put(out, F.kind_fuzzy, match.kind === 'fuzzy');
   put(out, F.kind_transliteration, match.kind === 'transliteration');
-  put(out, F.evasion, facts.evasion);
   put(out, F.distance, match.distance);
   put(
     out,
     F.fuzzy_other_form,
-    match.kind === 'fuzzy' && length === 1 && isOtherForm(run.joined, joined(normalizeText(match.mark))),
+    match.kind === 'fuzzy' && end - start === 1 && isOtherForm(run.joined, joined(normalizeText(match.mark))),
   );
+}
+
+/** The run's words, as the lexicon and the title-word frequencies see them: the same for every mark it matches. */
+function setWords(out: Float64Array, title: TitleContext, candidate: Candidate, facts: CandidateFacts, w: WordSummary) {
+  const { start, end, run } = candidate;
+  const length = end - start;
+  put(out, F.evasion, facts.evasion);
   put(out, F.run_words_2, length === 2);
   put(out, F.run_words_3plus, length >= 3);
   put(out, F.mark_chars_log, Math.log(run.joined.length + 1));
@@ -420,6 +419,34 @@ function setInteractions(
   put(out, F.english_x_class_same, w.englishAll && same);
 }
 
+/** The features that depend on the candidate alone: its words and where and how the title writes them. */
+function fillCandidate(
+  title: TitleContext,
+  candidate: Candidate,
+  facts: CandidateFacts,
+  out: Float64Array,
+): WordSummary {
+  out.fill(0);
+  const words = summariseWords(title, candidate, facts.evasion);
+  setWords(out, title, candidate, facts, words);
+  setContext(out, title, candidate);
+  return words;
+}
+
+/** The features that depend on the match, written over the candidate's. */
+function fillMatch(
+  title: TitleContext,
+  candidate: Candidate,
+  match: RunMatch,
+  facts: CandidateFacts,
+  words: WordSummary,
+  out: Float64Array,
+): void {
+  setMatch(out, candidate, match);
+  setClassAndStatus(out, title, candidate, match);
+  setInteractions(out, candidate, match, facts, words);
+}
+
 /** Fills `out` (length FEATURE_COUNT) with the candidate's features. */
 export function fillFeatures(
   title: TitleContext,
@@ -428,10 +455,30 @@ export function fillFeatures(
   facts: CandidateFacts,
   out: Float64Array,
 ): void {
-  out.fill(0);
-  const words = summariseWords(title, candidate, facts.evasion);
-  setMatchAndWords(out, title, candidate, match, facts, words);
-  setContext(out, title, candidate);
-  setClassAndStatus(out, title, candidate, match);
-  setInteractions(out, candidate, match, facts, words);
+  const words = fillCandidate(title, candidate, facts, out);
+  fillMatch(title, candidate, match, facts, words, out);
+}
+
+/**
+ * fillFeatures for the matches of a candidate in a row: a run can match dozens of marks (one text filed many times,
+ * near spellings), and what depends on the candidate alone is worked out once for all of them. The answer is the
+ * same vector fillFeatures writes.
+ */
+export class FeatureFiller {
+  private readonly base = new Float64Array(FEATURE_COUNT);
+  private title: TitleContext | undefined;
+  private candidate: Candidate | undefined;
+  private facts: CandidateFacts | undefined;
+  private words: WordSummary | undefined;
+
+  fill(title: TitleContext, candidate: Candidate, match: RunMatch, facts: CandidateFacts, out: Float64Array): void {
+    if (this.title !== title || this.candidate !== candidate || this.facts !== facts) {
+      this.words = fillCandidate(title, candidate, facts, this.base);
+      this.title = title;
+      this.candidate = candidate;
+      this.facts = facts;
+    }
+    out.set(this.base);
+    fillMatch(title, candidate, match, facts, this.words!, out);
+  }
 }

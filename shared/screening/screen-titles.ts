@@ -22,7 +22,7 @@ import type { Market } from '../marks/mark-record';
 import type { MarkStore } from '../ports';
 import { isSpelledOutAbbreviation } from './abbreviations';
 import { shippedBrandUseModel, type BrandUseModel } from './brand-use-model';
-import { FEATURE_COUNT, fillFeatures, type CandidateFacts } from './brand-use-features';
+import { FEATURE_COUNT, FeatureFiller, fillFeatures, type CandidateFacts } from './brand-use-features';
 import { BrandSpans } from './brand-spans';
 import { RunTable, type Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
@@ -72,6 +72,7 @@ export class TitleScreener {
   private readonly runs = new RunTable();
   private readonly keys: KeyResolver;
   private readonly features = new Float64Array(FEATURE_COUNT);
+  private readonly filler = new FeatureFiller();
   private modelInUse: BrandUseModel | undefined;
   private readonly everyRun: boolean;
   /** The TRO list the last batch was judged with. */
@@ -236,7 +237,7 @@ export class TitleScreener {
     let nominative = false;
     const context = this.eachMatch(title, tro, (ctx, candidate, match, facts) => {
       const { evasion } = facts;
-      fillFeatures(ctx, candidate, match, facts, this.features);
+      this.filler.fill(ctx, candidate, match, facts, this.features);
       const probability = this.model.probability(this.features);
       if (of !== candidate) {
         of = candidate;

@@ -2,7 +2,12 @@
  * Features of a match that say what the run is beside the mark: a word made of the mark ("Marwari" of MARWAR), the
  * unit after a number ("70 gm"), a name joined by "&" read as one word ("H&M", not the letters h and m).
  */
-import { FEATURE_COUNT, FEATURE_NAMES, fillFeatures } from '../../../shared/screening/brand-use-features';
+import {
+  FEATURE_COUNT,
+  FEATURE_NAMES,
+  FeatureFiller,
+  fillFeatures,
+} from '../../../shared/screening/brand-use-features';
 import type { Candidate } from '../../../shared/screening/candidates';
 import { RunTable } from '../../../shared/screening/candidates';
 import type { MatchKind, RunMatch } from '../../../shared/screening/run-matches';
@@ -106,5 +111,50 @@ describe('general_rank_log, similar_next, similar_prev', () => {
     expect(last('similar_next')).toBe(-2);
     expect(last('similar_prev')).toBe(-2);
     expect(featuresOf('Gold Ring Eagle', 'eagle', 'Eagle', 'exact')('similar_next')).toBe(-2);
+  });
+});
+
+describe('FeatureFiller: the candidate part worked out once for its matches', () => {
+  const titles = [
+    'Apple iPhone 12 Case Black Leather',
+    'Nikee Air Running Shoes for Men',
+    'charger for ipod and iphone',
+    'Star Wars Lego Millennium Falcon building set',
+  ];
+  const marks: Pick<RunMatch, 'kind' | 'niceClasses' | 'distance' | 'isLive' | 'mark'>[] = [
+    { mark: 'APPLE', kind: 'exact', niceClasses: ['09'], distance: 0, isLive: true },
+    { mark: 'APPLES', kind: 'fuzzy', niceClasses: ['31'], distance: 1, isLive: true },
+    { mark: 'Apple', kind: 'transliteration', niceClasses: [], distance: 0, isLive: false },
+    { mark: 'APPLE', kind: 'exact', niceClasses: ['09', '14', '28'], distance: 0, isLive: true },
+  ];
+
+  it.each(titles)('writes what fillFeatures writes, for every match of every candidate of "%s"', (title) => {
+    const words = wordsOfTitle(title);
+    const context = new TitleContext({ title }, words);
+    const filler = new FeatureFiller();
+    const expected = new Float64Array(FEATURE_COUNT);
+    const got = new Float64Array(FEATURE_COUNT);
+    let compared = 0;
+    for (const candidate of new RunTable().candidatesOf(words)) {
+      for (const evasion of [false, true]) {
+        const facts = { evasion, runHasExact: !evasion };
+        for (const m of marks) {
+          const match: RunMatch = {
+            ...m,
+            serial: 'US-TEST-1',
+            tro: false,
+            troOnly: false,
+            cn: false,
+            ownerRegistrations: 1,
+            ownerClasses: m.niceClasses,
+          };
+          fillFeatures(context, candidate, match, facts, expected);
+          filler.fill(context, candidate, match, facts, got);
+          expect([...got]).toEqual([...expected]);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(8);
   });
 });
