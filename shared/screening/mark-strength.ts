@@ -16,6 +16,7 @@
 import { isUnordinaryWord } from './brand-spans';
 import type { Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
+import { modelCodeAfter } from './device-reference';
 import type { RunMatch } from './run-matches';
 import type { TitleContext } from './title-context';
 import { isCommonPhrase } from './word-frequencies';
@@ -97,17 +98,11 @@ export function namesStrongMark(
   return !(item.explicit || (item.classes[0]?.weight ?? 0) >= CLEAR_ITEM_CLASS);
 }
 
-/** How far after a mark a model code still names the mark's own device ("HP Pavilion dv5-1005ef"). */
-const MODEL_CODE_REACH = 2;
-
 /**
  * A strong mark named as the item's own brand, which outranks the title's maker for top_conflict ("Rubies Teenage
  * Mutant Ninja Turtles bow staff" is on the licensed character): not named nominatively, and not followed by a model
  * code, which makes it the device a part fits ("Lapguard HP Pavilion dv5-1005ef Laptop Battery" stays on Lapguard).
  */
 export function isStrongItemBrand(context: TitleContext, candidate: Candidate, strong: boolean, nominative: boolean) {
-  if (!strong || nominative) return false;
-  const last = Math.min(context.words.length, candidate.end + MODEL_CODE_REACH);
-  for (let i = candidate.end; i < last; i++) if (context.isModelCodeAt(i)) return false;
-  return true;
+  return strong && !nominative && modelCodeAfter(context, candidate) < 0;
 }

@@ -26,6 +26,7 @@ import { FEATURE_COUNT, FeatureFiller, fillFeatures, type CandidateFacts } from 
 import { BrandSpans } from './brand-spans';
 import { RunTable, type Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
+import { namesDeviceOfPart } from './device-reference';
 import { evasionCandidates, isEvasionSpelling } from './evasion';
 import { KeyResolver, type KeyCacheOptions } from './key-resolver';
 import { nominativeCueAfterNormalised, nominativeCueOfNormalised } from './lexicon';
@@ -246,7 +247,8 @@ export class TitleScreener {
           ordinaryWords &&= title.words[i]!.facts.generic || title.words[i]!.facts.dualUse;
         nominative =
           nominativeCueOfNormalised(ctx.normalised, candidate.start) !== undefined ||
-          nominativeCueAfterNormalised(ctx.normalised, candidate.end);
+          nominativeCueAfterNormalised(ctx.normalised, candidate.end) ||
+          namesDeviceOfPart(ctx, candidate);
       }
       const strong = namesStrongMark(ctx, candidate, match, nominative);
       conflicts.consider({

@@ -226,7 +226,8 @@ function reasonOf(conflict: Conflict, item: ScreeningItem): string {
       );
   }
   if (conflict.ordinaryWords) parts.push('also ordinary words: judged by context');
-  if (nominative) parts.push('nominative use ("for", "compatible with"): still a risk on marketplaces');
+  if (nominative)
+    parts.push('nominative use ("for", "compatible with", a device a part fits): still a risk on marketplaces');
   parts.push(`brand use ${Math.round(conflict.probability * 100)}% likely`);
   return parts.join('; ');
 }

@@ -215,3 +215,34 @@ describe('a cue after the brand is as nominative as one before it', () => {
     expect((await screen('Lego Classic bricks box')).risk).toBe('高');
   });
 });
+
+describe("a device named by its model in a part's title is named nominatively", () => {
+  it.each([
+    ['HP Pavilion dv5-1008ax 6 Cell Laptop Battery', 'HP'],
+    ['Sony Vaio VPC-EH1E1E 75W Laptop Adapter, Black', 'Sony'],
+  ])('"%s" is 中 on %s, as "battery for HP Pavilion" is', async (title, mark) => {
+    const result = await screen(title);
+
+    expect(result.risk).toBe('中');
+    expect(result.top_conflict).toBe(mark);
+    expect(result.conflicts![0]!.reason).toContain('nominative use');
+  });
+
+  it("the part's own maker before the device stays 高 and is top_conflict", async () => {
+    const result = await screen('Lapguard HP Pavilion dv5-1005ef Laptop Battery');
+
+    expect(result.risk).toBe('高');
+    expect(result.top_conflict).toBe('Lapguard');
+    expect(raised(result)).toContain('HP');
+  });
+
+  it.each([
+    ['HP Pavilion dv5-1008ax Laptop 15.6 inch', 'a whole product'],
+    ['HP Laptop Battery 6 Cell', 'no model code'],
+  ])('"%s" keeps its brand use (%s)', async (title) => {
+    const result = await screen(title);
+
+    expect(result.top_conflict).toBe('HP');
+    expect(result.conflicts![0]!.reason).not.toContain('nominative use');
+  });
+});
