@@ -12,11 +12,36 @@ import type { RescreenOutcome } from '../shared/watch/rescreen';
 import { lambdaContext } from './lambda-event';
 import { localEnvironment } from './local-config';
 import { startLocalRuntime, type LocalRuntime } from './runtime';
+import type { FunctionName } from '../functions/routes';
 import type { LambdaHttpHandler, LocalRoute } from './server';
 import { LOCAL_EVENTS_PATH, LOCAL_EVENTS_TOKEN_HEADER } from './service-batch-events';
 
 /** The re-screen function's timeout in AWS (infra: WatchRescreen), given to it locally too. */
 const RESCREEN_TIMEOUT_MS = 15 * 60 * 1000;
+
+/** Each route's function, loaded once the environment is configured (the handlers read it, as in Lambda). */
+const ROUTE_HANDLERS: Record<FunctionName, () => Promise<{ handler: LambdaHttpHandler }>> = {
+  'batch-screen': () => import('../functions/batch-screen/handler'),
+  'image-search': () => import('../functions/image-search/handler'),
+  account: () => import('../functions/account/handler'),
+  usage: () => import('../functions/usage/handler'),
+  'get-allowlist': () => import('../functions/get-allowlist/handler'),
+  'put-allowlist': () => import('../functions/put-allowlist/handler'),
+  feedback: () => import('../functions/feedback/handler'),
+  'put-watch': () => import('../functions/put-watch/handler'),
+  'get-watch': () => import('../functions/get-watch/handler'),
+  'delete-watch': () => import('../functions/delete-watch/handler'),
+  'get-alerts': () => import('../functions/get-alerts/handler'),
+  'ack-alerts': () => import('../functions/ack-alerts/handler'),
+  'put-webhook': () => import('../functions/put-webhook/handler'),
+  'get-webhook': () => import('../functions/get-webhook/handler'),
+  'delete-webhook': () => import('../functions/delete-webhook/handler'),
+  'test-webhook': () => import('../functions/test-webhook/handler'),
+  'webhook-dead-letters': () => import('../functions/webhook-dead-letters/handler'),
+  openapi: () => import('../functions/openapi/handler'),
+  status: () => import('../functions/status/handler'),
+  docs: () => import('../functions/docs/handler'),
+};
 
 export interface LocalService {
   runtime: LocalRuntime;
@@ -58,73 +83,12 @@ export async function startLocalService(options: {
           logoIndexDir: options.logoIndexDir,
         }),
       );
-      const [
-        batchScreen,
-        imageSearch,
-        account,
-        usage,
-        getAllowlist,
-        putAllowlist,
-        openapi,
-        status,
-        docs,
-        notFound,
-        feedback,
-        putWatch,
-        getWatch,
-        getAlerts,
-        ackAlerts,
-        deleteWatch,
-        putWebhook,
-        getWebhook,
-        deleteWebhook,
-        testWebhook,
-        webhookDeadLetters,
-      ] = await Promise.all([
-        import('../functions/batch-screen/handler'),
-        import('../functions/image-search/handler'),
-        import('../functions/account/handler'),
-        import('../functions/usage/handler'),
-        import('../functions/get-allowlist/handler'),
-        import('../functions/put-allowlist/handler'),
-        import('../functions/openapi/handler'),
-        import('../functions/status/handler'),
-        import('../functions/docs/handler'),
-        import('../functions/not-found/handler'),
-        import('../functions/feedback/handler'),
-        import('../functions/put-watch/handler'),
-        import('../functions/get-watch/handler'),
-        import('../functions/get-alerts/handler'),
-        import('../functions/ack-alerts/handler'),
-        import('../functions/delete-watch/handler'),
-        import('../functions/put-webhook/handler'),
-        import('../functions/get-webhook/handler'),
-        import('../functions/delete-webhook/handler'),
-        import('../functions/test-webhook/handler'),
-        import('../functions/webhook-dead-letters/handler'),
-      ]);
-      const functions = {
-        'batch-screen': batchScreen.handler,
-        'image-search': imageSearch.handler,
-        account: account.handler,
-        usage: usage.handler,
-        'get-allowlist': getAllowlist.handler,
-        'put-allowlist': putAllowlist.handler,
-        feedback: feedback.handler,
-        'put-watch': putWatch.handler,
-        'get-watch': getWatch.handler,
-        'delete-watch': deleteWatch.handler,
-        'get-alerts': getAlerts.handler,
-        'ack-alerts': ackAlerts.handler,
-        'put-webhook': putWebhook.handler,
-        'get-webhook': getWebhook.handler,
-        'delete-webhook': deleteWebhook.handler,
-        'test-webhook': testWebhook.handler,
-        'webhook-dead-letters': webhookDeadLetters.handler,
-        openapi: openapi.handler,
-        status: status.handler,
-        docs: docs.handler,
-      };
+      const functions = Object.fromEntries(
+        await Promise.all(
+          Object.entries(ROUTE_HANDLERS).map(async ([name, load]) => [name, (await load()).handler] as const),
+        ),
+      ) as Record<keyof typeof ROUTE_HANDLERS, LambdaHttpHandler>;
+      const notFound = await import('../functions/not-found/handler');
       await subscribeRescreen(batchEvents, options.onRescreen);
       return { functions, fallback: notFound.handler, extraRoutes: [eventsRoute(batchEvents, eventsToken)] };
     },

@@ -68,6 +68,8 @@ const envSchema = z.object({
   COURTLISTENER_MAX_CALLS: positiveInt(30),
   /** The EventBridge bus completed data batches are announced on (AWS); unset: announced in the process only. */
   DATA_EVENT_BUS_NAME: z.string().min(1).optional(),
+  /** The EventBridge bus webhook events are handed to their delivery on (AWS); unset: delivered in the process. */
+  WEBHOOK_EVENT_BUS_NAME: z.string().min(1).optional(),
 });
 
 export interface AppConfig {
@@ -81,6 +83,8 @@ export interface AppConfig {
   screening: { refreshSeconds: number; workBudget: number };
   /** Where completed data batches are announced (AWS: an EventBridge bus); absent locally. */
   dataEvents?: { busName: string };
+  /** Where alert events for webhooks are handed to their delivery (AWS: an EventBridge bus); absent locally. */
+  webhookEvents?: { busName: string };
   courtListener: {
     secretName?: string;
     baseUrl: string;
@@ -128,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     tables,
     screening: { refreshSeconds: e.SCREENING_REFRESH_SECONDS, workBudget: e.SCREENING_WORK_BUDGET },
     ...(e.DATA_EVENT_BUS_NAME ? { dataEvents: { busName: e.DATA_EVENT_BUS_NAME } } : {}),
+    ...(e.WEBHOOK_EVENT_BUS_NAME ? { webhookEvents: { busName: e.WEBHOOK_EVENT_BUS_NAME } } : {}),
     courtListener: {
       ...(e.COURTLISTENER_SECRET_NAME ? { secretName: e.COURTLISTENER_SECRET_NAME } : {}),
       baseUrl: e.COURTLISTENER_BASE_URL,

@@ -61,6 +61,4 @@ export function webhookDeadLettersOperation(store: WebhookStore): Operation<Dead
   };
 }
 
-export const handler = lazyHandler(() =>
-  buildApiHandler(webhookDeadLettersOperation(webhookStore()), dependencies()),
-);
+export const handler = lazyHandler(() => buildApiHandler(webhookDeadLettersOperation(webhookStore()), dependencies()));

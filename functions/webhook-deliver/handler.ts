@@ -1,5 +1,5 @@
 /**
- * The webhook delivery function: a "Webhook delivery due" event on the data bus (its detail one event for one
+ * The webhook delivery function: a "Webhook delivery due" event on the webhook bus (its detail one event for one
  * account's webhook: account, event id, body) is delivered once, signed, with retries and backoff; after the last
  * try its dead letter is stored for the account (shared/webhooks/deliver-event.ts). A repeated event is dropped;
  * one whose delivery is still running elsewhere fails, and Lambda tries it again later.

@@ -1,6 +1,6 @@
 /**
  * Webhooks: the store (the webhook routes, the re-screen, the deliverer) and where alert events are handed for
- * delivery: the data bus in AWS (DATA_EVENT_BUS_NAME, to the webhook-deliver function), the process otherwise.
+ * delivery: the webhook bus in AWS (WEBHOOK_EVENT_BUS_NAME, to the webhook-deliver function), the process otherwise.
  * Certificates are always verified against the system's roots and URLs always held to the public-address rules
  * here: a test that delivers to its own local receiver builds its own settings (trustedCa, allowAddress).
  */
@@ -18,8 +18,11 @@ export function buildWebhookStore(config: AppConfig, doc = documentClientOf(conf
 }
 
 export function buildWebhookDispatch(config: AppConfig, store: WebhookStore): WebhookDispatch {
-  if (config.dataEvents)
-    return new EventBridgeWebhookDispatch(new EventBridgeClient({ region: config.region }), config.dataEvents.busName);
+  if (config.webhookEvents)
+    return new EventBridgeWebhookDispatch(
+      new EventBridgeClient({ region: config.region }),
+      config.webhookEvents.busName,
+    );
   const logger = createLogger(config.serviceName);
   return new InProcessWebhookDispatch(store, {
     onDelivered: (job, outcome) => logger.info('webhook event handled', { eventId: job.eventId, outcome }),

@@ -203,7 +203,11 @@ export class DynamoDbWebhookStore implements WebhookStore {
         KeyConditionExpression: options.after
           ? 'accountId = :a AND recordId BETWEEN :dead AND :after'
           : 'accountId = :a AND begins_with(recordId, :dead)',
-        ExpressionAttributeValues: { ':a': accountId, ':dead': DEAD, ...(options.after ? { ':after': options.after } : {}) },
+        ExpressionAttributeValues: {
+          ':a': accountId,
+          ':dead': DEAD,
+          ...(options.after ? { ':after': options.after } : {}),
+        },
         ScanIndexForward: false,
         // One more than asked: whether a next page exists, and the `after` bound is inclusive (BETWEEN).
         Limit: options.limit + (options.after ? 2 : 1),

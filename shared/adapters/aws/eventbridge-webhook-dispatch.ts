@@ -1,5 +1,5 @@
 /**
- * Webhook events handed to their delivery as EventBridge events on the service's data bus: source
+ * Webhook events handed to their delivery as EventBridge events on the service's webhook bus: source
  * `trademark-risk.webhooks`, detail type `Webhook delivery due`, the event (account, event id, body) as the detail.
  * The webhook-deliver function's rule matches exactly these; the rule and Lambda retry, then a dead-letter queue.
  */

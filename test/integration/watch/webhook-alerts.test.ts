@@ -70,14 +70,17 @@ function dispatcher() {
 /** An account watching titles with one new coined mark each, its webhook at the receiver, and the mark's batch. */
 async function accountWithNewMarks(count: number) {
   const { accountId } = await stack.openAccount({ tier: 'professional', points: 10_000 });
-  const marks = Array.from({ length: count }, (_, i) => {
+  const marks = Array.from({ length: count }, () => {
     serial += 1;
     return { serial: String(serial), mark: `QWELVANTO${String.fromCharCode(65 + (serial % 26))}X${serial}`, nice: [9] };
   });
   await addToWatch(
     { store: watch, screening: screening() },
     accountId,
-    { items: marks.map((m, i) => ({ id: `SKU-${i + 1}`, title: `${m.mark} bluetooth speaker`, nice: '9' })), logos: [] },
+    {
+      items: marks.map((m, i) => ({ id: `SKU-${i + 1}`, title: `${m.mark} bluetooth speaker`, nice: '9' })),
+      logos: [],
+    },
     { now: new Date() },
   );
   const { webhook } = await setWebhook(

@@ -71,25 +71,28 @@ describe('checkWebhookUrl', () => {
 describe('alertEventsOf', () => {
   it('puts every alert in exactly one event of at most MAX_ALERTS_PER_EVENT, in id order, ids stable', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 100_000 }), { maxLength: 3 * MAX_ALERTS_PER_EVENT }), (ns) => {
-        const alerts = ns.map(alert);
-        const now = new Date('2026-11-21T10:00:00Z');
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 1, max: 100_000 }), { maxLength: 3 * MAX_ALERTS_PER_EVENT }),
+        (ns) => {
+          const alerts = ns.map(alert);
+          const now = new Date('2026-11-21T10:00:00Z');
 
-        const events = alertEventsOf('acc_1', BATCH, alerts, now);
-        const again = alertEventsOf('acc_1', BATCH, [...alerts].reverse(), now);
+          const events = alertEventsOf('acc_1', BATCH, alerts, now);
+          const again = alertEventsOf('acc_1', BATCH, [...alerts].reverse(), now);
 
-        expect(events).toHaveLength(Math.ceil(alerts.length / MAX_ALERTS_PER_EVENT));
-        const ids = events.flatMap((e) => JSON.parse(e.body).data.alerts.map((a: { id: string }) => a.id));
-        expect(ids).toEqual(alerts.map((a) => a.alertId).sort());
-        for (const event of events) {
-          const body = JSON.parse(event.body);
-          expect(body.data.alerts.length).toBeLessThanOrEqual(MAX_ALERTS_PER_EVENT);
-          expect(body).toMatchObject({ id: event.eventId, type: 'alerts.created' });
-          expect(event.eventId).toMatch(/^evt_[0-9a-f]{24}$/);
-        }
-        expect(again.map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
-        expect(new Set(events.map((e) => e.eventId)).size).toBe(events.length);
-      }),
+          expect(events).toHaveLength(Math.ceil(alerts.length / MAX_ALERTS_PER_EVENT));
+          const ids = events.flatMap((e) => JSON.parse(e.body).data.alerts.map((a: { id: string }) => a.id));
+          expect(ids).toEqual(alerts.map((a) => a.alertId).sort());
+          for (const event of events) {
+            const body = JSON.parse(event.body);
+            expect(body.data.alerts.length).toBeLessThanOrEqual(MAX_ALERTS_PER_EVENT);
+            expect(body).toMatchObject({ id: event.eventId, type: 'alerts.created' });
+            expect(event.eventId).toMatch(/^evt_[0-9a-f]{24}$/);
+          }
+          expect(again.map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
+          expect(new Set(events.map((e) => e.eventId)).size).toBe(events.length);
+        },
+      ),
     );
   });
 
