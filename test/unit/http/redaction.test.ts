@@ -21,6 +21,11 @@ describe('redactSecrets', () => {
     expect(redactSecrets(`"BEARER ${BEARER_TOKEN}"`)).toBe('"BEARER [REDACTED]"');
   });
 
+  it('masks a webhook signing secret', () => {
+    const secret = `whsec_${'Zq9-_'.repeat(8)}abc`;
+    expect(redactSecrets(`{"secret":"${secret}"}`)).toBe('{"secret":"whsec_[REDACTED]"}');
+  });
+
   it('leaves ordinary text alone', () => {
     expect(redactSecrets('a bear ran; tmk_ is a prefix')).toBe('a bear ran; tmk_ is a prefix');
   });
