@@ -37,6 +37,8 @@ export interface ServiceAlarmsProps {
   ingestDeadLetters: IQueue;
   /** Completed-batch events the re-screen of watched catalogues could not take (infra/constructs/watch-rescreen.ts). */
   rescreenDeadLetters: IQueue;
+  /** Webhook events the deliverer could not take (infra/constructs/webhook-delivery.ts). */
+  webhookDeadLetters: IQueue;
   alarmEmail?: string;
   /** The functions that charge points: their timeout, and the log group where a failed refund is logged. */
   metered: { id: FunctionId; fn: IFunction; logGroup: ILogGroup; timeout: Duration }[];
@@ -145,6 +147,19 @@ export class ServiceAlarms extends Construct {
       description:
         'A completed data batch was not re-screened after its retries (watched titles raised no alerts for it): read the event on the dead-letter queue and send it to the bus again.',
       metric: props.rescreenDeadLetters.metricApproximateNumberOfMessagesVisible({
+        period: fiveMinutes,
+        statistic: 'Maximum',
+      }),
+      threshold: 1,
+      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+
+    this.add('WebhookDeliverDeadLetters', {
+      name: `${prefix}-webhook-deliver-dead-letters`,
+      description:
+        "A batch of alerts was not delivered to a seller's webhook after its retries, for a fault of ours (not the receiver's): read the event on the dead-letter queue and send it to the bus again.",
+      metric: props.webhookDeadLetters.metricApproximateNumberOfMessagesVisible({
         period: fiveMinutes,
         statistic: 'Maximum',
       }),

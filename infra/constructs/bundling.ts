@@ -82,6 +82,11 @@ export const FUNCTION_IDS = [
   'delete-watch',
   'get-alerts',
   'ack-alerts',
+  'put-webhook',
+  'get-webhook',
+  'delete-webhook',
+  'test-webhook',
+  'webhook-dead-letters',
   'openapi',
   'status',
   'docs',
@@ -90,6 +95,7 @@ export const FUNCTION_IDS = [
   'register-backfile',
   'tro-docket',
   'watch-rescreen',
+  'webhook-deliver',
   'not-found',
 ] as const;
 export type FunctionId = (typeof FUNCTION_IDS)[number];

@@ -141,7 +141,11 @@ export class TrademarkRestApi extends Construct {
       retention: props.logRetention,
       removalPolicy: props.logRemovalPolicy,
     });
-    const notFound = new LambdaIntegration(props.notFound);
+    // One invoke permission per function for this API (any of its methods and paths), not two per method: with
+    // per-method permissions (a route, its /v1/v1 alias, HEAD, every ANY of not-found) the stack passed
+    // CloudFormation's 500-resource limit. API Gateway still only invokes a function where a route sends it.
+    const invokeFromThisApi = { scopePermissionToMethod: false } as const;
+    const notFound = new LambdaIntegration(props.notFound, invokeFromThisApi);
     this.api = new RestApi(this, 'Api', {
       restApiName: props.apiName,
       // What a method gets when none is named: the root's own ANY among them.
@@ -163,7 +167,7 @@ export class TrademarkRestApi extends Construct {
     for (const route of ROUTES) {
       let integration = integrations.get(route.functionName);
       if (!integration) {
-        integration = new LambdaIntegration(props.operations[route.functionName]);
+        integration = new LambdaIntegration(props.operations[route.functionName], invokeFromThisApi);
         integrations.set(route.functionName, integration);
       }
       const resource = this.api.root.resourceForPath(route.path);

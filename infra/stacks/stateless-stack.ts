@@ -4,7 +4,7 @@
  * billing dashboard. Every permission is granted here, function by function, on exactly the resources of the
  * stateful stack it needs.
  */
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
@@ -21,6 +21,7 @@ import { DataJobs } from '../constructs/data-jobs';
 import { ServiceMetrics } from '../constructs/service-metrics';
 import { NativeModulesLayer } from '../constructs/native-modules-layer';
 import { WatchRescreen } from '../constructs/watch-rescreen';
+import { WebhookDelivery } from '../constructs/webhook-delivery';
 import type { StatefulStack } from './stateful-stack';
 import type { DataTables } from '../constructs/data-tables';
 import { RENDERER_FILE } from '../../functions/docs/renderer-asset';
@@ -64,6 +65,7 @@ export class StatelessStack extends Stack {
   readonly ingestPipeline: IngestPipeline;
   readonly dataJobs: DataJobs;
   readonly watchRescreen: WatchRescreen;
+  readonly webhookDelivery: WebhookDelivery;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -90,6 +92,11 @@ export class StatelessStack extends Stack {
       prefix: config.prefix,
       rescreen: this.functions['watch-rescreen'],
       announcers: [this.functions.ingest, this.functions['register-update'], this.functions['tro-docket']],
+    });
+    this.webhookDelivery = new WebhookDelivery(this, 'Webhooks', {
+      prefix: config.prefix,
+      deliver: this.functions['webhook-deliver'],
+      dispatchers: [this.functions['watch-rescreen']],
     });
     this.api = this.createRestApi(config, logRemovalPolicy);
     const alarms = this.createMonitoring(config, tables);
@@ -119,6 +126,7 @@ export class StatelessStack extends Stack {
     });
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingestPipeline.deadLetters.queueUrl });
     new CfnOutput(this, 'WatchRescreenDeadLetterQueueUrl', { value: this.watchRescreen.deadLetters.queueUrl });
+    new CfnOutput(this, 'WebhookDeliverDeadLetterQueueUrl', { value: this.webhookDelivery.deadLetters.queueUrl });
     if (this.clip) new CfnOutput(this, 'ClipEndpointName', { value: this.clip.endpointName });
     new CfnOutput(this, 'BackfileStateMachineArn', {
       description: 'Start once to load the whole US register (infra/DEPLOY.md, The data jobs)',
@@ -212,6 +220,7 @@ export class StatelessStack extends Stack {
       'delete-watch': keyed('DeleteWatch', 'delete-watch'),
       'get-alerts': keyed('GetAlerts', 'get-alerts'),
       'ack-alerts': keyed('AckAlerts', 'ack-alerts'),
+      ...this.createWebhookFunctions({ ...common, tables, ...small }),
       openapi,
       status,
       docs,
@@ -221,6 +230,25 @@ export class StatelessStack extends Stack {
       'tro-docket': troDocket,
       'watch-rescreen': watchRescreen,
       'not-found': notFound,
+    };
+  }
+
+  /** The webhook routes (small, the free chain) and the deliverer (five tries, backoff and 5 s timeouts: 2 minutes). */
+  private createWebhookFunctions(
+    settings: Omit<ApiFunctionProps, 'functionId'>,
+  ): Record<
+    'put-webhook' | 'get-webhook' | 'delete-webhook' | 'test-webhook' | 'webhook-dead-letters' | 'webhook-deliver',
+    ApiFunction
+  > {
+    const fn = (id: string, functionId: FunctionId, extra: Partial<ApiFunctionProps> = {}) =>
+      new ApiFunction(this, id, { ...settings, ...extra, functionId });
+    return {
+      'put-webhook': fn('PutWebhook', 'put-webhook'),
+      'get-webhook': fn('GetWebhook', 'get-webhook'),
+      'delete-webhook': fn('DeleteWebhook', 'delete-webhook'),
+      'test-webhook': fn('TestWebhook', 'test-webhook'),
+      'webhook-dead-letters': fn('WebhookDeadLetters', 'webhook-dead-letters'),
+      'webhook-deliver': fn('WebhookDeliver', 'webhook-deliver', { timeout: Duration.minutes(2) }),
     };
   }
 
@@ -328,9 +356,41 @@ export class StatelessStack extends Stack {
       rescreen.grantTable(tables[id], 'read');
     rescreen.grantTableActions(tables['watch-items'], ['dynamodb:Query', 'dynamodb:Scan', 'dynamodb:UpdateItem']);
     rescreen.grantTableActions(tables['watch-alerts'], ['dynamodb:PutItem']);
+    // ... and whether an account with new alerts has a webhook (the alerts go to the bus: WebhookDelivery).
+    rescreen.grantTableActions(tables.webhooks, ['dynamodb:GetItem']);
+    this.grantWebhookAccess(tables);
     // The data status, no key: the batches, serial filters and job states (data-batches) and the TRO list.
     this.functions.status.grantTable(tables['data-batches'], 'read');
     this.functions.status.grantTable(tables['tro-brands'], 'read');
+  }
+
+  /**
+   * Webhooks: each route the key, the rate limit and only what it does to the account's items of the webhooks
+   * table; the deliverer reads the webhook, claims and finishes its event and puts dead letters.
+   */
+  private grantWebhookAccess(tables: DataTables['tables']): void {
+    const f = this.functions;
+    for (const route of [
+      f['put-webhook'],
+      f['get-webhook'],
+      f['delete-webhook'],
+      f['test-webhook'],
+      f['webhook-dead-letters'],
+    ]) {
+      route.grantTable(tables['api-keys'], 'read');
+      route.grantTable(tables['rate-limits'], 'readWrite');
+    }
+    for (const bodied of [f['put-webhook'], f['test-webhook']]) bodied.grantTable(tables.idempotency, 'readWrite');
+    f['put-webhook'].grantTableActions(tables.webhooks, ['dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    f['get-webhook'].grantTableActions(tables.webhooks, ['dynamodb:GetItem']);
+    f['delete-webhook'].grantTableActions(tables.webhooks, ['dynamodb:DeleteItem']);
+    f['test-webhook'].grantTableActions(tables.webhooks, ['dynamodb:GetItem']);
+    f['webhook-dead-letters'].grantTableActions(tables.webhooks, ['dynamodb:Query']);
+    f['webhook-deliver'].grantTableActions(tables.webhooks, [
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
   }
 
   /** Image search: queries the vector indexes, reads the degraded indexes, invokes CLIP where it is the primary. */
@@ -406,6 +466,11 @@ export class StatelessStack extends Stack {
         'delete-watch': f['delete-watch'].fn,
         'get-alerts': f['get-alerts'].fn,
         'ack-alerts': f['ack-alerts'].fn,
+        'put-webhook': f['put-webhook'].fn,
+        'get-webhook': f['get-webhook'].fn,
+        'delete-webhook': f['delete-webhook'].fn,
+        'test-webhook': f['test-webhook'].fn,
+        'webhook-dead-letters': f['webhook-dead-letters'].fn,
         openapi: f.openapi.fn,
         status: f.status.fn,
         docs: f.docs.fn,
@@ -445,6 +510,7 @@ export class StatelessStack extends Stack {
       tables,
       ingestDeadLetters: this.ingestPipeline.deadLetters,
       rescreenDeadLetters: this.watchRescreen.deadLetters,
+      webhookDeadLetters: this.webhookDelivery.deadLetters,
       alarmEmail: config.alarmEmail,
     });
     new BillingDashboard(this, 'BillingDashboard', {

@@ -75,6 +75,11 @@ const MINIMAL_EVENTS: Record<FunctionId, unknown> = {
   'delete-watch': apiEvent('DELETE', '/v1/watch/SKU-1'),
   'get-alerts': apiEvent('GET', '/v1/alerts'),
   'ack-alerts': apiEvent('POST', '/v1/alerts/ack'),
+  'put-webhook': apiEvent('PUT', '/v1/webhook'),
+  'get-webhook': apiEvent('GET', '/v1/webhook'),
+  'delete-webhook': apiEvent('DELETE', '/v1/webhook'),
+  'test-webhook': apiEvent('POST', '/v1/webhook/test'),
+  'webhook-dead-letters': apiEvent('GET', '/v1/webhook/dead-letters'),
   openapi: apiEvent('GET', '/v1/openapi.json'),
   status: apiEvent('GET', '/v1/status'),
   docs: apiEvent('GET', '/docs'),
@@ -84,6 +89,7 @@ const MINIMAL_EVENTS: Record<FunctionId, unknown> = {
   'register-backfile': { action: 'none' },
   'tro-docket': {},
   'watch-rescreen': { detail: {} },
+  'webhook-deliver': { detail: {} },
   ingest: { Records: [{ s3: { bucket: { name: 'bench' }, object: { key: 'not-a-batch.txt' } } }] },
 };
 

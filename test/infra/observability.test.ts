@@ -62,6 +62,12 @@ describe('alarms', () => {
         'tmk-prod-delete-watch-throttles',
         'tmk-prod-get-alerts-throttles',
         'tmk-prod-ack-alerts-throttles',
+        'tmk-prod-put-webhook-throttles',
+        'tmk-prod-get-webhook-throttles',
+        'tmk-prod-delete-webhook-throttles',
+        'tmk-prod-test-webhook-throttles',
+        'tmk-prod-webhook-dead-letters-throttles',
+        'tmk-prod-webhook-deliver-throttles',
         'tmk-prod-openapi-throttles',
         'tmk-prod-status-throttles',
         'tmk-prod-docs-throttles',
@@ -75,6 +81,7 @@ describe('alarms', () => {
         'tmk-prod-image-search-model-unloadable',
         'tmk-prod-ingest-dead-letters',
         'tmk-prod-watch-rescreen-dead-letters',
+        'tmk-prod-webhook-deliver-dead-letters',
         ...[
           'batch-screen',
           'image-search',
@@ -90,6 +97,12 @@ describe('alarms', () => {
           'delete-watch',
           'get-alerts',
           'ack-alerts',
+          'put-webhook',
+          'get-webhook',
+          'delete-webhook',
+          'test-webhook',
+          'webhook-dead-letters',
+          'webhook-deliver',
           'openapi',
           'status',
           'docs',
@@ -115,6 +128,7 @@ describe('alarms', () => {
           'feedback',
           'watch-items',
           'watch-alerts',
+          'webhooks',
         ].map((t) => `tmk-prod-${t}-table-throttles`),
       ].sort(),
     );
@@ -299,6 +313,12 @@ describe('alarms', () => {
     ['delete-watch', 'DeleteWatch'],
     ['get-alerts', 'GetAlerts'],
     ['ack-alerts', 'AckAlerts'],
+    ['put-webhook', 'PutWebhook'],
+    ['get-webhook', 'GetWebhook'],
+    ['delete-webhook', 'DeleteWebhook'],
+    ['test-webhook', 'TestWebhook'],
+    ['webhook-dead-letters', 'WebhookDeadLetters'],
+    ['webhook-deliver', 'WebhookDeliver'],
     ['openapi', 'OpenApi'],
     ['status', 'Status'],
     ['docs', 'Docs'],
@@ -371,6 +391,7 @@ describe('alarms', () => {
   it.each([
     ['ingest', 'IngestPipelineDeadLetters', 'tmk-prod-ingest-dead-letters'],
     ['watch-rescreen', 'DataEventsDeadLetters', 'tmk-prod-watch-rescreen-dead-letters'],
+    ['webhook-deliver', 'WebhooksDeadLetters', 'tmk-prod-webhook-deliver-dead-letters'],
   ])('%s dead letters: one message waiting is enough', (_name, queue, alarmName) => {
     const [queueId] = onlyResource(prod.statelessJson, 'AWS::SQS::Queue', queue);
     expect(alarm(prod, alarmName).Properties).toEqual(

@@ -32,6 +32,11 @@ const CONSTRUCT_OF = {
   'delete-watch': 'DeleteWatch',
   'get-alerts': 'GetAlerts',
   'ack-alerts': 'AckAlerts',
+  'put-webhook': 'PutWebhook',
+  'get-webhook': 'GetWebhook',
+  'delete-webhook': 'DeleteWebhook',
+  'test-webhook': 'TestWebhook',
+  'webhook-dead-letters': 'WebhookDeadLetters',
   openapi: 'OpenApi',
   status: 'Status',
   docs: 'Docs',
@@ -49,6 +54,11 @@ const APP_FUNCTIONS = [
   'DeleteWatch',
   'GetAlerts',
   'AckAlerts',
+  'PutWebhook',
+  'GetWebhook',
+  'DeleteWebhook',
+  'TestWebhook',
+  'WebhookDeadLetters',
   'OpenApi',
   'Status',
   'Docs',
@@ -129,7 +139,7 @@ describe('REST API routes', () => {
     for (const [, construct] of others) expect(construct).toBe('NotFound');
   });
 
-  it('lets API Gateway invoke each function only from its own API', () => {
+  it('lets API Gateway invoke each function only from its own API, with one permission per function', () => {
     const [apiId] = onlyResource(dev.statelessJson, 'AWS::ApiGateway::RestApi', 'RestApi');
     for (const construct of [...Object.values(CONSTRUCT_OF), 'NotFound']) {
       const permissions = resourcesOfType(dev.statelessJson, 'AWS::Lambda::Permission').filter(
@@ -137,7 +147,8 @@ describe('REST API routes', () => {
           (p.Properties!.FunctionName as { 'Fn::GetAtt': [string] })['Fn::GetAtt']?.[0] ===
           functionLogicalId(dev.statelessJson, construct),
       );
-      expect(permissions.length).toBeGreaterThan(0);
+      // One for the whole API, not two per method (the stack stays under CloudFormation's 500 resources).
+      expect(permissions).toHaveLength(1);
       for (const [, permission] of permissions) {
         expect(permission.Properties!.Principal).toBe('apigateway.amazonaws.com');
         expect(JSON.stringify(permission.Properties!.SourceArn)).toContain(apiId);
@@ -257,6 +268,9 @@ describe('functions', () => {
     'DeleteWatch',
     'GetAlerts',
     'AckAlerts',
+    'PutWebhook',
+    'TestWebhook',
+    'WebhookDeliver',
     'Status',
     'Ingest',
   ])('%s gets every table name, each pointing at its own table', (construct) => {
@@ -444,6 +458,47 @@ describe('least privilege', () => {
       ...freeChain,
       'table:idempotency': readWrite,
       'table:watch-alerts': ['dynamodb:UpdateItem'],
+    });
+  });
+
+  it('webhook routes: the key, the rate limit and only their own action on the webhooks table', () => {
+    const idempotency = { 'table:idempotency': readWrite };
+    expect(grantsOf(dev, 'PutWebhook')).toEqual({
+      ...own('PutWebhook'),
+      ...freeChain,
+      ...idempotency,
+      'table:webhooks': ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    });
+    expect(grantsOf(dev, 'GetWebhook')).toEqual({
+      ...own('GetWebhook'),
+      ...freeChain,
+      'table:webhooks': ['dynamodb:GetItem'],
+    });
+    expect(grantsOf(dev, 'DeleteWebhook')).toEqual({
+      ...own('DeleteWebhook'),
+      ...freeChain,
+      'table:webhooks': ['dynamodb:DeleteItem'],
+    });
+    expect(grantsOf(dev, 'TestWebhook')).toEqual({
+      ...own('TestWebhook'),
+      ...freeChain,
+      ...idempotency,
+      'table:webhooks': ['dynamodb:GetItem'],
+    });
+    expect(grantsOf(dev, 'WebhookDeadLetters')).toEqual({
+      ...own('WebhookDeadLetters'),
+      ...freeChain,
+      'table:webhooks': ['dynamodb:Query'],
+    });
+  });
+
+  it('the webhook deliverer: reads the webhook, claims and finishes events, puts dead letters; nothing else', () => {
+    const [queueId] = onlyResource(dev.statelessJson, 'AWS::SQS::Queue', 'WebhooksDeadLetters');
+    expect(grantsOf(dev, 'WebhookDeliver')).toEqual({
+      ...own('WebhookDeliver'),
+      'table:webhooks': ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      // A run that failed after Lambda's retries goes to the operators' dead-letter queue.
+      [`AWS::SQS::Queue:${queueId}.Arn`]: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
     });
   });
 

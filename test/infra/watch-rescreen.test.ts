@@ -1,9 +1,12 @@
 /**
  * The re-screen of watched catalogues in the stateless stack of dev: its own data bus, the rule that sends exactly
  * the completed-batch events to the watch-rescreen function (one run at a time), the dead-letter queue of events it
- * could not deliver or runs that failed after their retries, who may announce on the bus, and the function's grants.
+ * could not deliver or runs that failed after their retries, who may announce on the bus, and the function's grants;
+ * and the hand-over of its alerts to webhooks: a bus of their own that only the re-screen may put on, the rule to the
+ * webhook-deliver function, its dead-letter queue.
  */
 import { BATCH_COMPLETED_DETAIL_TYPE, DATA_EVENT_SOURCE } from '../../shared/adapters/aws/eventbridge-batch-events';
+import { WEBHOOK_DUE_DETAIL_TYPE, WEBHOOK_EVENT_SOURCE } from '../../shared/adapters/aws/eventbridge-webhook-dispatch';
 import {
   describeValue,
   functionLogicalId,
@@ -97,13 +100,66 @@ it("grants the re-screen screening's reads, the watched items' reads and updates
     'table:data-batches': read,
     'table:watch-items': ['dynamodb:Query', 'dynamodb:Scan', 'dynamodb:UpdateItem'],
     'table:watch-alerts': ['dynamodb:PutItem'],
+    'table:webhooks': ['dynamodb:GetItem'],
   });
-  // Beyond the tables: its logs, tracing, and sending a failed run to the dead-letter queue.
+  // Beyond the tables: its logs, tracing, sending a failed run to the dead-letter queue, and webhook events.
   const [queueId] = onlyResource(dev.statelessJson, 'AWS::SQS::Queue', 'DataEventsDeadLetters');
+  const [webhookBus] = onlyResource(dev.statelessJson, 'AWS::Events::EventBus', 'WebhooksWebhookBus');
   const others = Object.entries(grants).filter(
     ([r]) => !r.startsWith('table:') && !r.startsWith('log-group:') && r !== '*',
   );
-  expect(others).toEqual([
-    [`AWS::SQS::Queue:${queueId}.Arn`, ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']],
-  ]);
+  expect(others.sort()).toEqual(
+    [
+      [`AWS::SQS::Queue:${queueId}.Arn`, ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']],
+      [`AWS::Events::EventBus:${webhookBus}.Arn`, ['events:PutEvents']],
+    ].sort(),
+  );
+});
+
+describe('webhook delivery', () => {
+  const webhookBus = () => onlyResource(dev.statelessJson, 'AWS::Events::EventBus', 'WebhooksWebhookBus');
+
+  it('has a bus of its own, named for the environment, that only the re-screen may put on', () => {
+    const [busId, bus] = webhookBus();
+    expect(bus.Properties!.Name).toBe('tmk-dev-webhooks');
+    expect(describeValue(dev, variablesOf('WatchRescreen').WEBHOOK_EVENT_BUS_NAME)).toBe(
+      describeValue(dev, { Ref: busId }),
+    );
+    // Every role with a statement naming the webhook bus: the re-screen's alone.
+    const rolesNamingTheBus = resourcesOfType(dev.statelessJson, 'AWS::IAM::Policy')
+      .filter(([, policy]) => JSON.stringify(policy.Properties!.PolicyDocument).includes(`"${busId}"`))
+      .flatMap(([, policy]) => (policy.Properties!.Roles as { Ref: string }[]).map((r) => r.Ref));
+    const rescreen = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, 'WatchRescreen')]!;
+    expect(rolesNamingTheBus).toEqual([(rescreen.Properties!.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0]]);
+  });
+
+  it('routes only webhook-due events of the webhook source to the deliver function, with retries and a DLQ', () => {
+    const [busId] = webhookBus();
+    const [, rule] = onlyResource(dev.statelessJson, 'AWS::Events::Rule', 'WebhooksDeliveryDue');
+    const [queueId, queue] = onlyResource(dev.statelessJson, 'AWS::SQS::Queue', 'WebhooksDeadLetters');
+    const fnId = functionLogicalId(dev.statelessJson, 'WebhookDeliver');
+
+    expect(rule.Properties!.EventPattern).toEqual({
+      source: [WEBHOOK_EVENT_SOURCE],
+      'detail-type': [WEBHOOK_DUE_DETAIL_TYPE],
+    });
+    expect(rule.Properties!.EventBusName).toEqual({ Ref: busId });
+    const targets = rule.Properties!.Targets as Record<string, unknown>[];
+    expect(targets).toHaveLength(1);
+    expect(targets[0]).toMatchObject({
+      Arn: { 'Fn::GetAtt': [fnId, 'Arn'] },
+      RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 21600 },
+      DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
+    });
+    const invokeConfig = resourcesOfType(dev.statelessJson, 'AWS::Lambda::EventInvokeConfig').find(
+      ([, c]) => (c.Properties!.FunctionName as { Ref: string }).Ref === fnId,
+    );
+    expect(invokeConfig?.[1].Properties).toMatchObject({
+      MaximumRetryAttempts: 2,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
+    });
+    expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 1209600 });
+    // Five tries with 5 s timeouts and waits of up to 8 s fit in its time.
+    expect(dev.statelessJson.Resources[fnId]!.Properties!.Timeout).toBe(120);
+  });
 });
