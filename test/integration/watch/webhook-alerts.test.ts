@@ -4,7 +4,8 @@
  * made in the test, trusted only through the deliveries' explicit `trustedCa`). Covered: a good delivery the receiver
  * verifies, a receiver holding another secret refusing the signature (dead letter after the tries), one failing
  * twice then taking it, one always failing (dead letter, readable per account), a batch redelivered (no alert sent
- * twice), a repeated event dropped, and a slow or broken hand-over neither holding up nor failing the re-screen.
+ * twice), a repeated event dropped, and a slow or broken hand-over neither holding up nor failing the re-screen;
+ * the store's conditions: an event's claim (held, stale, finished) and first PUTs racing.
  */
 import { InProcessWebhookDispatch } from '../../../shared/adapters/local/in-process-webhook-dispatch';
 import { buildDataStores } from '../../../shared/composition/data-stores';
@@ -270,4 +271,36 @@ it('a hand-over that fails is reported and the re-screen still completes, its al
   expect(outcome.complete).toBe(true);
   expect(failures).toEqual([new Error('the bus refused the event')]);
   expect((await watch.listAlerts(accountId)).map((a) => a.alertId)).toEqual([alertIdOf(batch, 'SKU-1')]);
+});
+
+it('claims an event once: in progress while held, taken over once stale, finished for good', async () => {
+  const { accountId } = await stack.openAccount();
+  const t0 = new Date('2026-12-01T10:00:00Z');
+  const later = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+
+  const first = await webhooks.claimDelivery(accountId, 'evt_claim', t0, 180);
+  const whileHeld = await webhooks.claimDelivery(accountId, 'evt_claim', later(60), 180);
+  const takenOver = await webhooks.claimDelivery(accountId, 'evt_claim', later(200), 180);
+  await webhooks.finishDelivery(accountId, 'evt_claim', 'delivered', later(210));
+  const afterFinish = await webhooks.claimDelivery(accountId, 'evt_claim', later(10_000), 180);
+
+  expect([first, whileHeld, takenOver, afterFinish]).toEqual(['claimed', 'in_progress', 'claimed', 'finished']);
+});
+
+it('two first PUTs racing: every secret shown is the one stored', async () => {
+  const { accountId } = await stack.openAccount();
+  const set = (path: string) =>
+    setWebhook(
+      webhooks,
+      accountId,
+      { url: `${receiver.origin}/${path}`, rotateSecret: false },
+      { now: new Date(), urlRules: { allowAddress: receiver.allowAddress } },
+    );
+
+  const answers = await Promise.all([set('a'), set('b'), set('c')]);
+  const stored = await webhooks.get(accountId);
+
+  const shown = answers.map((a) => a.secret).filter((s) => s !== undefined);
+  expect(shown).toEqual([stored!.secret]);
+  expect(answers.map((a) => a.webhook.secret)).toEqual([stored!.secret, stored!.secret, stored!.secret]);
 });
