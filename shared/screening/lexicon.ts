@@ -447,6 +447,11 @@ export function nominativeCueOfNormalised(keys: readonly string[], index: number
  */
 const NOMINATIVE_CUES_AFTER: ReadonlySet<string> = new Set(['compatible', 'replacement', '兼容']);
 
+/** The word is a cue that follows the brand it names ("compatible", "replacement"). */
+export function isNominativeCueAfter(norm: string): boolean {
+  return NOMINATIVE_CUES_AFTER.has(norm);
+}
+
 /** A nominative cue stands at `end`, right after the words before it ("Lego compatible": end is compatible's index). */
 export function nominativeCueAfterNormalised(keys: readonly string[], end: number): boolean {
   return end >= 1 && end < keys.length && NOMINATIVE_CUES_AFTER.has(keys[end]!);

@@ -9,7 +9,7 @@
  */
 import { BIDI_CONTROL, INVISIBLE, displaySegments, hasCjk, normalizeText } from '../marks/lookup-keys';
 import { foldLookAlikes } from './evasion';
-import { factsOfNormalised, unitFactsOfNormalised, type WordFacts } from './lexicon';
+import { factsOfNormalised, isNominativeCueAfter, unitFactsOfNormalised, type WordFacts } from './lexicon';
 
 export interface TitleWord {
   /** As written (after NFKC). */
@@ -176,7 +176,8 @@ export function wordsOfTitle(title: string): TitleWord[] {
       RAW_WORDS_END.test(text[match.index - 2]!) &&
       previous >= 0 &&
       !words[previous]!.cjk &&
-      !(joiner === '-' && isConditionPrefix(words[previous]!, tokenWords.inOtherTitle[0]))
+      !(joiner === '-' && isConditionPrefix(words[previous]!, tokenWords.inOtherTitle[0])) &&
+      !(joiner === '-' && isCueSuffix(tokenWords.inOtherTitle[0]))
     ) {
       words[previous] = Object.freeze({
         ...words[previous]!,
@@ -212,6 +213,14 @@ const CONDITION_WORDS: ReadonlySet<string> = new Set([
 function isConditionPrefix(before: TitleWord, after: TitleWord | undefined): boolean {
   if (after === undefined || after.cjk || !CONDITION_WORDS.has(before.norm)) return false;
   return !(after.facts.descriptor || after.facts.stopword || after.facts.trivial);
+}
+
+/**
+ * A nominative cue glued by a hyphen to the brand before it ("Lego-compatible", "HP-replacement"): the brand is read
+ * as standing on its own, as in "Lego compatible", not as the head of a hyphenated word.
+ */
+function isCueSuffix(after: TitleWord | undefined): boolean {
+  return after !== undefined && !after.cjk && isNominativeCueAfter(after.norm);
 }
 
 const DIGITS = /^\d+$/;
