@@ -228,6 +228,10 @@ export interface WebhookStore {
   claimDelivery(accountId: string, eventId: string, now: Date, staleAfterSeconds: number): Promise<DeliveryClaim>;
   finishDelivery(accountId: string, eventId: string, outcome: 'delivered' | 'dead_letter', now: Date): Promise<void>;
   recordDeadLetter(entry: StoredDeadLetter): Promise<void>;
+  /** The account's dead letter of an event, if there is one. */
+  findDeadLetter(accountId: string, eventId: string): Promise<StoredDeadLetter | undefined>;
+  /** Removes a dead letter (its event was delivered after all): false when it was already gone. */
+  removeDeadLetter(entry: Pick<StoredDeadLetter, 'accountId' | 'eventId' | 'failedAt'>): Promise<boolean>;
   /** One account's dead letters, newest first, after `after` (the previous page's `last`). */
   pageDeadLetters(
     accountId: string,
@@ -546,7 +550,14 @@ export interface VectorIndex {
 
 /** Where the in-process logo indexes (one per market and embedder) are kept between runs: a folder, or S3. */
 export interface LogoIndexStore {
-  /** The index as last saved, or a new empty one. */
-  load(market: Market, embedder: Pick<Embedder, 'name' | 'dimensions'>): Promise<VectorIndex>;
+  /**
+   * The index as last saved, or a new empty one. `readOnly`: the caller only searches it, so the store may map its
+   * file into memory rather than read it (only the pages searches touch are resident; `put` then throws).
+   */
+  load(
+    market: Market,
+    embedder: Pick<Embedder, 'name' | 'dimensions'>,
+    options?: { readOnly?: boolean },
+  ): Promise<VectorIndex>;
   save(market: Market, embedder: Pick<Embedder, 'name' | 'dimensions'>, index: VectorIndex): Promise<void>;
 }

@@ -87,7 +87,7 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
     // again on the next request.
     const loadPath = async (embedder: Embedder, remote?: (market: Market) => VectorIndex) => {
       try {
-        const index = remote ? remote(name) : await setup.indexes.load(name, embedder);
+        const index = remote ? remote(name) : await setup.indexes.load(name, embedder, { readOnly: true });
         const calibration =
           calibrations[calibrationKey(embedder.name, embedder === primary?.embedder ? primaryWindowBudget : undefined)];
         return {

@@ -3,7 +3,7 @@
  * from a local folder (Lambda's /tmp): ingest saves them there, the search function loads them at cold start.
  */
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Market } from '../../marks/mark-record';
 import type { Embedder, LogoIndexStore, VectorIndex } from '../../ports';
@@ -26,7 +26,11 @@ export class S3UsearchIndexStore implements LogoIndexStore {
     return [base, `${base}.json`];
   }
 
-  async load(market: Market, embedder: Pick<Embedder, 'name' | 'dimensions'>): Promise<VectorIndex> {
+  async load(
+    market: Market,
+    embedder: Pick<Embedder, 'name' | 'dimensions'>,
+    options: { readOnly?: boolean } = {},
+  ): Promise<VectorIndex> {
     const file = this.local.fileOf(market, embedder);
     mkdirSync(this.folder, { recursive: true });
     try {
@@ -34,12 +38,14 @@ export class S3UsearchIndexStore implements LogoIndexStore {
         (k, i) => [k, i === 0 ? file : `${file}.json`] as const,
       )) {
         const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-        writeFileSync(target, Buffer.from(await out.Body!.transformToByteArray()));
+        // Written aside and renamed: an index searched from a mapping of the previous file keeps its own copy.
+        writeFileSync(`${target}.partial`, Buffer.from(await out.Body!.transformToByteArray()));
+        renameSync(`${target}.partial`, target);
       }
     } catch (error) {
       if ((error as { name?: string }).name !== 'NoSuchKey') throw error;
     }
-    return this.local.load(market, embedder);
+    return this.local.load(market, embedder, options);
   }
 
   async save(market: Market, embedder: Pick<Embedder, 'name' | 'dimensions'>, index: VectorIndex): Promise<void> {

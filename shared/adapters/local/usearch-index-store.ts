@@ -15,9 +15,16 @@ export class FolderUsearchIndexStore implements LogoIndexStore {
     return path.join(this.folder, `${market}-${embedder.name}.usearch`);
   }
 
-  async load(market: Market, embedder: Pick<Embedder, 'name' | 'dimensions'>): Promise<VectorIndex> {
+  async load(
+    market: Market,
+    embedder: Pick<Embedder, 'name' | 'dimensions'>,
+    options: { readOnly?: boolean } = {},
+  ): Promise<VectorIndex> {
     const file = this.fileOf(market, embedder);
-    return existsSync(file) ? UsearchVectorIndex.load(file) : new UsearchVectorIndex(embedder.dimensions);
+    // A search maps the file (save replaces it by a rename, so a mapped file is never written over).
+    return existsSync(file)
+      ? UsearchVectorIndex.load(file, { view: options.readOnly === true })
+      : new UsearchVectorIndex(embedder.dimensions);
   }
 
   async save(market: Market, embedder: Pick<Embedder, 'name' | 'dimensions'>, index: VectorIndex): Promise<void> {

@@ -19,6 +19,9 @@
  * Metadata lives in memory beside the index.
  *
  * Files: `save(path)` writes the usearch index to `path` and the metadata to `path + '.json'`; `load(path)` reads both.
+ * `load(path, { view: true })` maps the index file into memory instead of reading it (usearch's view): only the
+ * pages a search touches are resident, and the index cannot be added to (`put` throws); for a process that only
+ * searches a large index. The metadata is read into memory either way.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Index, MetricKind, ScalarKind } from 'usearch';
@@ -49,6 +52,7 @@ export class UsearchVectorIndex implements VectorIndex {
   private readonly metadataByKey = new Map<number, LogoMetadata>();
   private readonly keyByDesign = new Map<string, number>();
   private nextKey = 1;
+  private viewOnly = false;
 
   constructor(readonly dimensions: number) {
     if (!Number.isInteger(dimensions) || dimensions <= 0)
@@ -73,12 +77,15 @@ export class UsearchVectorIndex implements VectorIndex {
     return index;
   }
 
-  static load(path: string): UsearchVectorIndex {
+  static load(path: string, options: { view?: boolean } = {}): UsearchVectorIndex {
     const sidecar = JSON.parse(readFileSync(`${path}.json`, 'utf8')) as Sidecar;
     if (sidecar.format !== FORMAT)
       throw new Error(`${path}.json is not a ${FORMAT} sidecar (an older index is rebuilt by ingest)`);
     const index = new UsearchVectorIndex(sidecar.dimensions);
-    index.index.load(path);
+    if (options.view) {
+      index.index.view(path);
+      index.viewOnly = true;
+    } else index.index.load(path);
     for (const { key, metadata } of sidecar.entries) {
       index.metadataByKey.set(key, metadata);
       index.keyByDesign.set(designKey(metadata), key);
@@ -135,6 +142,7 @@ export class UsearchVectorIndex implements VectorIndex {
   }
 
   private putNow(items: readonly { vector: Float32Array; metadata: LogoMetadata }[]): void {
+    if (this.viewOnly) throw new Error('this index is a read-only view of its file; load it to add to it');
     // The last item of a (serial, design) wins; all new vectors go to usearch in one batch, on one thread: added on
     // many threads at once, the graph now and then left a vector that no search reached (a registered logo not
     // found by its own file, about one run in two over the 676 test designs of eval:logos).

@@ -149,6 +149,26 @@ describe('UsearchVectorIndex', () => {
     }
   });
 
+  it('answers the same from a memory-mapped view of its file, and refuses to be added to there', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'usearch-index-'));
+    try {
+      const index = UsearchVectorIndex.fromVectors(DIMENSIONS, items);
+      const file = path.join(dir, 'us.usearch');
+      index.save(file);
+
+      const viewed = UsearchVectorIndex.load(file, { view: true });
+
+      const query = unitVector(4242);
+      expect(viewed.size).toBe(200);
+      expect(await viewed.query(query, { topK: 10, liveOnly: true })).toEqual(
+        await index.query(query, { topK: 10, liveOnly: true }),
+      );
+      await expect(viewed.put([{ vector: unitVector(8000), metadata: metadataOf(1000) }])).rejects.toThrow(/read-only/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a vector of the wrong dimension and an aborted query', async () => {
     const index = UsearchVectorIndex.fromVectors(DIMENSIONS, items.slice(0, 5));
 
