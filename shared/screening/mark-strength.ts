@@ -19,7 +19,7 @@ import { classRelationOf } from './class-relation';
 import { modelCodeAfter } from './device-reference';
 import type { RunMatch } from './run-matches';
 import type { TitleContext } from './title-context';
-import { isCommonPhrase } from './word-frequencies';
+import { isCommonPhrase, isDescribingWord } from './word-frequencies';
 
 export const STRONG_REGISTRATIONS = 3;
 export const STRONG_CLASSES = 3;
@@ -59,14 +59,15 @@ function isDistinctiveRun(context: TitleContext, candidate: Candidate, match: Ru
 
 /**
  * One ordinary word named as a famous mark: its owner's portfolio is a famous mark's (FAMOUS_WORD_REGISTRATIONS in
- * FAMOUS_WORD_CLASSES), the word is no describing word ("Black", "Pearl", "Universal" describe the item, whoever
- * holds them), and it makes no term of ordinary language with a word beside it ("Ring binder", "Echo chamber").
+ * FAMOUS_WORD_CLASSES), the word is no describing word (the lexicon's "Black", "Pearl", "Universal", and WordNet's
+ * adjectives "Royal", "Stylish": they describe the item, whoever holds them), and it makes no term of ordinary
+ * language with a word beside it ("Ring binder", "Echo chamber").
  */
 function isFamousWord(context: TitleContext, at: number, match: RunMatch): boolean {
   if (match.ownerRegistrations < FAMOUS_WORD_REGISTRATIONS || match.ownerClasses.length < FAMOUS_WORD_CLASSES)
     return false;
   const facts = context.words[at]!.facts;
-  if (facts.descriptor || facts.stopword || facts.trivial) return false;
+  if (facts.descriptor || facts.stopword || facts.trivial || isDescribingWord(context.normalised[at]!)) return false;
   const words = context.normalised;
   const before = words[at - 1];
   const after = words[at + 1];

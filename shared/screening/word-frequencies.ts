@@ -4,6 +4,7 @@
  * English dictionary word (data/screening/english-words.json).
  */
 import commonPhrases from '../../data/screening/common-phrases.json';
+import describingWords from '../../data/screening/describing-words.json';
 import englishWords from '../../data/screening/english-words.json';
 import frequencies from '../../data/screening/title-word-frequencies.json';
 import { KeyFilter } from '../marks/key-filter';
@@ -57,6 +58,19 @@ const ENGLISH_WORDS: KeyFilter = (() => {
  */
 export function isEnglishWord(word: string): boolean {
   return word.length >= 3 && ENGLISH_WORDS.mightContain(word);
+}
+
+const DESCRIBING_WORDS: KeyFilter = (() => {
+  const data = describingWords as { words: number; filter: string };
+  return KeyFilter.fromBytes(Buffer.from(data.filter, 'base64'), data.words);
+})();
+
+/**
+ * Whether a (normalised) word is mainly an adjective in WordNet ("royal", "stylish", "golden"):
+ * data/screening/describing-words.json, built by builders/build-describing-words.ts (a Bloom filter).
+ */
+export function isDescribingWord(word: string): boolean {
+  return word.length >= 3 && DESCRIBING_WORDS.mightContain(word);
 }
 
 const COMMON_PHRASES: KeyFilter = (() => {

@@ -13,7 +13,7 @@ import {
 } from '../../../builders/build-common-phrases';
 import { unlistedTerms } from '../../../builders/screening/common-terms';
 import { FEATURE_NAMES } from '../../../shared/screening/brand-use-features';
-import { isCommonPhrase } from '../../../shared/screening/word-frequencies';
+import { isCommonPhrase, isDescribingWord } from '../../../shared/screening/word-frequencies';
 import { seededRandom } from '../../../builders/synthetic-uspto/random';
 import { createFailureClassScreening, type InMemoryScreening } from '../../support/in-memory-screening';
 
@@ -110,5 +110,15 @@ describe('the terms of goods holding an unlisted word', () => {
     expect(terms.every((term) => isCommonPhrase(term))).toBe(true);
     // Every word in dictionaries or the lexicon: no such term is listed.
     expect(terms).not.toContain('hair clip');
+  });
+});
+
+describe('describing words (data/screening/describing-words.json)', () => {
+  it.each(['royal', 'stylish', 'deluxe', 'golden', 'black'])('"%s" is mainly an adjective', (word) => {
+    expect(isDescribingWord(word)).toBe(true);
+  });
+
+  it.each(['ring', 'coach', 'echo', 'kindle', 'transformers', 'fossil'])('"%s" is not', (word) => {
+    expect(isDescribingWord(word)).toBe(false);
   });
 });

@@ -112,6 +112,12 @@ describe('one ordinary word of a famous portfolio', () => {
     expect(result.conflicts?.some((c) => /strong mark/.test(c.reason)) ?? false).toBe(false);
   });
 
+  it('not when the word is mainly an adjective: "Royal Ornamental ...", whoever holds ROYAL in 6 classes', async () => {
+    const result = await screen(portfolios, 'Royal Ornamental Wall Hanging Showpiece');
+
+    expect(result.conflicts?.some((c) => /strong mark/.test(c.reason)) ?? false).toBe(false);
+  });
+
   it('not when the word makes a term with the word beside it: "Echo chamber"', async () => {
     const result = await screen(portfolios, 'Echo Chamber Acoustic Foam Panels');
 
