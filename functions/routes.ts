@@ -20,6 +20,7 @@ export type FunctionName =
   | 'delete-webhook'
   | 'test-webhook'
   | 'webhook-dead-letters'
+  | 'redeliver-webhook'
   | 'openapi'
   | 'status'
   | 'docs';
@@ -52,6 +53,7 @@ export const PUBLIC_ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/v1/webhook', functionName: 'delete-webhook' },
   { method: 'POST', path: '/v1/webhook/test', functionName: 'test-webhook' },
   { method: 'GET', path: '/v1/webhook/dead-letters', functionName: 'webhook-dead-letters' },
+  { method: 'POST', path: '/v1/webhook/redeliver', functionName: 'redeliver-webhook' },
   { method: 'GET', path: '/v1/openapi.json', functionName: 'openapi' },
   { method: 'GET', path: '/v1/status', functionName: 'status' },
   { method: 'GET', path: '/docs', functionName: 'docs' },

@@ -38,6 +38,7 @@ const ROUTE_HANDLERS: Record<FunctionName, () => Promise<{ handler: LambdaHttpHa
   'delete-webhook': () => import('../functions/delete-webhook/handler'),
   'test-webhook': () => import('../functions/test-webhook/handler'),
   'webhook-dead-letters': () => import('../functions/webhook-dead-letters/handler'),
+  'redeliver-webhook': () => import('../functions/redeliver-webhook/handler'),
   openapi: () => import('../functions/openapi/handler'),
   status: () => import('../functions/status/handler'),
   docs: () => import('../functions/docs/handler'),

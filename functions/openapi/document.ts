@@ -24,6 +24,7 @@ import { getWebhookQuerySchema } from '../get-webhook/handler';
 import { deleteWebhookQuerySchema } from '../delete-webhook/handler';
 import { testWebhookRequestSchema } from '../test-webhook/handler';
 import { deadLettersQuerySchema } from '../webhook-dead-letters/handler';
+import { redeliverRequestSchema } from '../redeliver-webhook/handler';
 import { REPLAY_WINDOW_SECONDS } from '../../shared/webhooks/signature';
 import { DEFAULT_ATTEMPTS } from '../../shared/webhooks/deliver-webhook';
 import { DEAD_LETTER_DAYS, MAX_ALERTS_PER_EVENT } from '../../shared/webhooks/webhook';
@@ -239,6 +240,16 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
     query: deadLettersQuerySchema,
     errors: ['auth', 'query'],
     response: 'webhook-dead-letters',
+  },
+  'redeliver-webhook': {
+    summary: 'Send a dead letter again',
+    description:
+      'Sends one dead letter (by its id) again now, once your receiver is fixed: the payload as it was first sent, the same Webhook-Id, to your webhook URL and signed with your secret as they are now; one try of at most 5 s. Delivered, the dead letter is removed; otherwise it stays. Answers the outcome as a test delivery does. 404 not_found without a webhook or without that dead letter. Free of charge, professional and above.',
+    tag: 'Watch',
+    body: redeliverRequestSchema,
+    errors: ['auth', 'body', 'webhook-read', 'idempotent', 'tier'],
+    response: 'test-webhook',
+    example: { id: 'evt_3f9a0c2b7d1e4a5b6c7d8e9f' },
   },
   openapi: {
     summary: 'This document',

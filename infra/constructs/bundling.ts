@@ -87,6 +87,7 @@ export const FUNCTION_IDS = [
   'delete-webhook',
   'test-webhook',
   'webhook-dead-letters',
+  'redeliver-webhook',
   'openapi',
   'status',
   'docs',

@@ -237,7 +237,13 @@ export class StatelessStack extends Stack {
   private createWebhookFunctions(
     settings: Omit<ApiFunctionProps, 'functionId'>,
   ): Record<
-    'put-webhook' | 'get-webhook' | 'delete-webhook' | 'test-webhook' | 'webhook-dead-letters' | 'webhook-deliver',
+    | 'put-webhook'
+    | 'get-webhook'
+    | 'delete-webhook'
+    | 'test-webhook'
+    | 'webhook-dead-letters'
+    | 'redeliver-webhook'
+    | 'webhook-deliver',
     ApiFunction
   > {
     const fn = (id: string, functionId: FunctionId, extra: Partial<ApiFunctionProps> = {}) =>
@@ -248,6 +254,7 @@ export class StatelessStack extends Stack {
       'delete-webhook': fn('DeleteWebhook', 'delete-webhook'),
       'test-webhook': fn('TestWebhook', 'test-webhook'),
       'webhook-dead-letters': fn('WebhookDeadLetters', 'webhook-dead-letters'),
+      'redeliver-webhook': fn('RedeliverWebhook', 'redeliver-webhook'),
       'webhook-deliver': fn('WebhookDeliver', 'webhook-deliver', { timeout: Duration.minutes(2) }),
     };
   }
@@ -376,16 +383,25 @@ export class StatelessStack extends Stack {
       f['delete-webhook'],
       f['test-webhook'],
       f['webhook-dead-letters'],
+      f['redeliver-webhook'],
     ]) {
       route.grantTable(tables['api-keys'], 'read');
       route.grantTable(tables['rate-limits'], 'readWrite');
     }
-    for (const bodied of [f['put-webhook'], f['test-webhook']]) bodied.grantTable(tables.idempotency, 'readWrite');
+    for (const bodied of [f['put-webhook'], f['test-webhook'], f['redeliver-webhook']])
+      bodied.grantTable(tables.idempotency, 'readWrite');
     f['put-webhook'].grantTableActions(tables.webhooks, ['dynamodb:PutItem', 'dynamodb:UpdateItem']);
     f['get-webhook'].grantTableActions(tables.webhooks, ['dynamodb:GetItem']);
     f['delete-webhook'].grantTableActions(tables.webhooks, ['dynamodb:DeleteItem']);
     f['test-webhook'].grantTableActions(tables.webhooks, ['dynamodb:GetItem']);
     f['webhook-dead-letters'].grantTableActions(tables.webhooks, ['dynamodb:Query']);
+    // Sending a dead letter again: the webhook, the dead letter, and on success the claim and the dead letter's removal.
+    f['redeliver-webhook'].grantTableActions(tables.webhooks, [
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+    ]);
     f['webhook-deliver'].grantTableActions(tables.webhooks, [
       'dynamodb:GetItem',
       'dynamodb:PutItem',
@@ -471,6 +487,7 @@ export class StatelessStack extends Stack {
         'delete-webhook': f['delete-webhook'].fn,
         'test-webhook': f['test-webhook'].fn,
         'webhook-dead-letters': f['webhook-dead-letters'].fn,
+        'redeliver-webhook': f['redeliver-webhook'].fn,
         openapi: f.openapi.fn,
         status: f.status.fn,
         docs: f.docs.fn,

@@ -249,6 +249,11 @@ export class TrademarkRiskClient {
     return (await this.request<TestWebhookResponse>('testWebhook', { body: {}, ...options })).data;
   }
 
+  /** POST /v1/webhook/redeliver: sends one dead letter again now (one try); delivered, it is removed. */
+  async redeliverWebhook(id: string, options?: CallOptions): Promise<TestWebhookResponse> {
+    return (await this.request<TestWebhookResponse>('redeliverWebhook', { body: { id }, ...options })).data;
+  }
+
   /** GET /v1/webhook/dead-letters: one page of deliveries that failed every try, newest first. */
   async webhookDeadLetters(query?: DeadLettersQuery, options?: CallOptions): Promise<DeadLettersResponse> {
     return (await this.request<DeadLettersResponse>('webhookDeadLetters', { query, ...options })).data;

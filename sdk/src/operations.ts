@@ -44,6 +44,13 @@ export const OPERATIONS = {
     status: 200,
   },
   testWebhook: { method: 'POST', path: '/v1/webhook/test', sdkMethod: 'testWebhook', idempotent: false, status: 200 },
+  redeliverWebhook: {
+    method: 'POST',
+    path: '/v1/webhook/redeliver',
+    sdkMethod: 'redeliverWebhook',
+    idempotent: false,
+    status: 200,
+  },
   webhookDeadLetters: {
     method: 'GET',
     path: '/v1/webhook/dead-letters',
@@ -145,6 +152,7 @@ export const RESPONSE_FIELDS: Record<OperationId, readonly string[]> = {
   getWebhook: ['url', 'created_at', 'updated_at', 'secret_issued_at'],
   deleteWebhook: ['deleted'],
   testWebhook: ['event_id', 'url', 'delivered', 'duration_ms'],
+  redeliverWebhook: ['event_id', 'url', 'delivered', 'duration_ms'],
   webhookDeadLetters: [
     'dead_letters',
     'count',

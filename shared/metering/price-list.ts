@@ -50,7 +50,8 @@ export const PRICE_LIST: readonly PriceListEntry[] = [
   },
   { operation: 'get-alerts', method: 'GET', path: '/v1/alerts', points: 0, per: 'call', minTier: 'free' },
   { operation: 'ack-alerts', method: 'POST', path: '/v1/alerts/ack', points: 0, per: 'call', minTier: 'free' },
-  // Webhooks: free. Setting one and sending a test delivery need the tier that can watch titles; reading, removing
+  // Webhooks: free. Setting one and sending a delivery now (a test, a dead letter again) need the tier that can watch
+  // titles; reading, removing
   // and reading the dead letters stay open to every tier (an account that moved down can still see and remove it).
   { operation: 'put-webhook', method: 'PUT', path: '/v1/webhook', points: 0, per: 'call', minTier: 'professional' },
   { operation: 'get-webhook', method: 'GET', path: '/v1/webhook', points: 0, per: 'call', minTier: 'free' },
@@ -59,6 +60,14 @@ export const PRICE_LIST: readonly PriceListEntry[] = [
     operation: 'test-webhook',
     method: 'POST',
     path: '/v1/webhook/test',
+    points: 0,
+    per: 'call',
+    minTier: 'professional',
+  },
+  {
+    operation: 'redeliver-webhook',
+    method: 'POST',
+    path: '/v1/webhook/redeliver',
     points: 0,
     per: 'call',
     minTier: 'professional',

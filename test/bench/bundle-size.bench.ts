@@ -80,6 +80,7 @@ const MINIMAL_EVENTS: Record<FunctionId, unknown> = {
   'delete-webhook': apiEvent('DELETE', '/v1/webhook'),
   'test-webhook': apiEvent('POST', '/v1/webhook/test'),
   'webhook-dead-letters': apiEvent('GET', '/v1/webhook/dead-letters'),
+  'redeliver-webhook': apiEvent('POST', '/v1/webhook/redeliver'),
   openapi: apiEvent('GET', '/v1/openapi.json'),
   status: apiEvent('GET', '/v1/status'),
   docs: apiEvent('GET', '/docs'),

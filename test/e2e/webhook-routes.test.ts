@@ -2,7 +2,8 @@
  * The webhook routes over real HTTP against DynamoDB Local, with a real local HTTPS receiver (its self-signed CA and
  * loopback address trusted by this test server's webhook routes only, through startTestServer's webhookTrust):
  * set (the secret shown once), read (never the secret), rotate, a test delivery the receiver verifies or refuses,
- * the dead letters, remove. Every bad input gets its documented code and no call is charged. Through the SDK too.
+ * the dead letters, a dead letter sent again, remove. Every bad input gets its documented code and no call is
+ * charged. Through the SDK too.
  */
 import type { RunningServer } from '../../local/server';
 import { createClient } from '../../sdk/src';
@@ -123,6 +124,34 @@ it('lists the dead letters newest first with their payload, a page at a time', a
   expect(second.dead_letters[0].id).toBe(older.eventId);
 });
 
+it('sends a dead letter again once the receiver is fixed: delivered, it leaves the dead letters', async () => {
+  const { apiKey, accountId } = await stack.openAccount({ tier: 'professional', points: 100 });
+  const { secret } = await readJson(await send('PUT', '/v1/webhook', apiKey, { url: `${receiver.origin}/hooks` }));
+  receiver.secret = secret;
+  receiver.script = Array(DEFAULT_ATTEMPTS + 1).fill('fail');
+  const store = buildWebhookStore(stack.config);
+  const event = testEventOf(accountId, new Date());
+  await deliverEvent(store, event, {
+    trustedCa: receiver.ca,
+    allowAddress: receiver.allowAddress,
+    sleep: async () => {},
+  });
+
+  const stillFailing = await readJson(await send('POST', '/v1/webhook/redeliver', apiKey, { id: event.eventId }));
+  const kept = await readJson(await send('GET', '/v1/webhook/dead-letters', apiKey));
+  const fixed = await readJson(await send('POST', '/v1/webhook/redeliver', apiKey, { id: event.eventId }));
+  const left = await readJson(await send('GET', '/v1/webhook/dead-letters', apiKey));
+  const again = await send('POST', '/v1/webhook/redeliver', apiKey, { id: event.eventId });
+
+  expect(stillFailing).toMatchObject({ event_id: event.eventId, delivered: false, status: 503 });
+  expect(kept.dead_letters.map((d: { id: string }) => d.id)).toEqual([event.eventId]);
+  expect(fixed).toMatchObject({ event_id: event.eventId, delivered: true, status: 204 });
+  expect(receiver.received).toEqual([{ valid: true, eventId: event.eventId, body: event.body }]);
+  expect(left).toMatchObject({ dead_letters: [], count: 0 });
+  expect([again.status, (await readJson(again)).error.code]).toEqual([404, 'not_found']);
+  expect(await balanceOf(apiKey)).toBe(100);
+});
+
 describe('refusals: the documented code, and nothing charged', () => {
   let apiKey: string;
   beforeAll(async () => {
@@ -144,6 +173,9 @@ describe('refusals: the documented code, and nothing charged', () => {
     ['PUT', '/v1/webhook', { url: 'https://no-such-host.invalid/hooks' }, 400, 'url_not_allowed'],
     ['POST', '/v1/webhook/test', '[]', 400, 'invalid_request'],
     ['POST', '/v1/webhook/test', {}, 404, 'not_found'],
+    ['POST', '/v1/webhook/redeliver', {}, 400, 'invalid_request'],
+    ['POST', '/v1/webhook/redeliver', { id: 'al_20261121_x' }, 400, 'invalid_request'],
+    ['POST', '/v1/webhook/redeliver', { id: 'evt_000000000000000000000000' }, 404, 'not_found'],
     ['GET', '/v1/webhook', undefined, 404, 'not_found'],
     ['GET', '/v1/webhook/dead-letters?limit=0', undefined, 400, 'invalid_request'],
     ['GET', '/v1/webhook/dead-letters?limit=101', undefined, 400, 'invalid_request'],
@@ -172,6 +204,9 @@ describe('refusals: the documented code, and nothing charged', () => {
       'tier_not_allowed',
     ]);
     expect(await codeOf(await send('POST', '/v1/webhook/test', freeKey, {}))).toEqual([403, 'tier_not_allowed']);
+    expect(
+      await codeOf(await send('POST', '/v1/webhook/redeliver', freeKey, { id: 'evt_000000000000000000000000' })),
+    ).toEqual([403, 'tier_not_allowed']);
     expect(await codeOf(await send('GET', '/v1/webhook', freeKey))).toEqual([404, 'not_found']);
     expect((await send('GET', '/v1/webhook/dead-letters', freeKey)).status).toBe(200);
     expect(await readJson(await send('DELETE', '/v1/webhook', freeKey))).toEqual({ deleted: false });
@@ -179,7 +214,7 @@ describe('refusals: the documented code, and nothing charged', () => {
   });
 });
 
-it('works through the SDK: set, read, test, dead letters, remove', async () => {
+it('works through the SDK: set, read, test, dead letters, redeliver, remove', async () => {
   const { apiKey } = await stack.openAccount({ tier: 'professional', points: 10 });
   const client = createClient({ baseUrl: server.url, apiKey });
 
@@ -189,6 +224,8 @@ it('works through the SDK: set, read, test, dead letters, remove', async () => {
   const tested = await client.testWebhook();
   const deadLetters = [];
   for await (const entry of client.deadLetters()) deadLetters.push(entry);
+  const unknown = client.redeliverWebhook('evt_000000000000000000000000');
+  await expect(unknown).rejects.toMatchObject({ status: 404, code: 'not_found' });
   const removed = await client.deleteWebhook();
 
   expect(read.url).toBe(`${receiver.origin}/sdk`);

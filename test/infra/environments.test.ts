@@ -266,7 +266,7 @@ describe('what differs between environments in the stateless stack', () => {
     };
     for (const name of ENVIRONMENT_NAMES) {
       const groups = resourcesOfType(envs[name].statelessJson, 'AWS::Logs::LogGroup');
-      expect(groups).toHaveLength(29); // twenty-seven functions, the access logs and the backfile state machine's logs
+      expect(groups).toHaveLength(30); // twenty-eight functions, the access logs and the backfile state machine's logs
       for (const [, group] of groups)
         expect([group.Properties!.RetentionInDays, group.DeletionPolicy]).toEqual(expected[name]);
     }

@@ -37,6 +37,7 @@ const CONSTRUCT_OF = {
   'delete-webhook': 'DeleteWebhook',
   'test-webhook': 'TestWebhook',
   'webhook-dead-letters': 'WebhookDeadLetters',
+  'redeliver-webhook': 'RedeliverWebhook',
   openapi: 'OpenApi',
   status: 'Status',
   docs: 'Docs',
@@ -59,6 +60,7 @@ const APP_FUNCTIONS = [
   'DeleteWebhook',
   'TestWebhook',
   'WebhookDeadLetters',
+  'RedeliverWebhook',
   'OpenApi',
   'Status',
   'Docs',
@@ -489,6 +491,12 @@ describe('least privilege', () => {
       ...own('WebhookDeadLetters'),
       ...freeChain,
       'table:webhooks': ['dynamodb:Query'],
+    });
+    expect(grantsOf(dev, 'RedeliverWebhook')).toEqual({
+      ...own('RedeliverWebhook'),
+      ...freeChain,
+      ...idempotency,
+      'table:webhooks': ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
     });
   });
 

@@ -26,6 +26,7 @@ import { getWebhookOperation } from '../../functions/get-webhook/handler';
 import { deleteWebhookOperation } from '../../functions/delete-webhook/handler';
 import { testWebhookOperation } from '../../functions/test-webhook/handler';
 import { webhookDeadLettersOperation } from '../../functions/webhook-dead-letters/handler';
+import { redeliverWebhookOperation } from '../../functions/redeliver-webhook/handler';
 import { buildWebhookStore } from '../../shared/composition/webhooks';
 import type { DeliverySettings } from '../../shared/webhooks/deliver-event';
 import { handler as openapi } from '../../functions/openapi/handler';
@@ -87,6 +88,7 @@ export async function startTestServer<Input, Output>(
       stack.deps,
     ),
     'webhook-dead-letters': buildApiHandler(webhookDeadLettersOperation(webhooks), stack.deps),
+    'redeliver-webhook': buildApiHandler(redeliverWebhookOperation(webhooks, options.webhookTrust ?? {}), stack.deps),
     openapi,
     status: statusHandler({
       stores: { ...dataStores, jobs: buildDataJobStore(stack.config) },

@@ -172,9 +172,14 @@ export class DynamoDbWebhookStore implements WebhookStore {
       new UpdateCommand({
         TableName: this.table,
         Key: { accountId, recordId: eventKey(eventId) },
-        UpdateExpression: 'SET #state = :outcome, finishedAt = :at',
+        // A claim already expired (a dead letter sent again weeks later) is written anew, expiring in its turn.
+        UpdateExpression: 'SET #state = :outcome, finishedAt = :at, expiresAt = if_not_exists(expiresAt, :expires)',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':outcome': outcome, ':at': now.toISOString() },
+        ExpressionAttributeValues: {
+          ':outcome': outcome,
+          ':at': now.toISOString(),
+          ':expires': Math.floor(now.getTime() / 1000) + DELIVERY_CLAIM_DAYS * DAY_SECONDS,
+        },
       }),
     );
   }
@@ -191,6 +196,37 @@ export class DynamoDbWebhookStore implements WebhookStore {
         },
       }),
     );
+  }
+
+  async findDeadLetter(accountId: string, eventId: string): Promise<StoredDeadLetter | undefined> {
+    // Dead letters sort by time, not by event: read the account's (kept 30 days) until this event's is found.
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.doc.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'accountId = :a AND begins_with(recordId, :dead)',
+          FilterExpression: 'eventId = :e',
+          ExpressionAttributeValues: { ':a': accountId, ':dead': DEAD, ':e': eventId },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      const found = out.Items?.[0];
+      if (found) return deadLetterOf(found);
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return undefined;
+  }
+
+  async removeDeadLetter(entry: Pick<StoredDeadLetter, 'accountId' | 'eventId' | 'failedAt'>): Promise<boolean> {
+    const out = await this.doc.send(
+      new DeleteCommand({
+        TableName: this.table,
+        Key: { accountId: entry.accountId, recordId: `${DEAD}${entry.failedAt}#${entry.eventId}` },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    return out.Attributes !== undefined;
   }
 
   async pageDeadLetters(
