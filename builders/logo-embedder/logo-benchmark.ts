@@ -82,9 +82,16 @@ export async function loadBenchMarks(split: Split): Promise<BenchMarks> {
   return { registered, unregistered, skipped };
 }
 
-/** An in-process index of every design of every registered brand, for one embedder. */
-export async function indexOf(embedder: Embedder, marks: Map<string, BenchDesign[]>): Promise<UsearchVectorIndex> {
-  const index = new UsearchVectorIndex(embedder.dimensions);
+/**
+ * An in-process index of every design of every registered brand, for one embedder; added to `base` where given (an
+ * index already holding other marks, as the register's crowd of distractors).
+ */
+export async function indexOf(
+  embedder: Embedder,
+  marks: Map<string, BenchDesign[]>,
+  base?: UsearchVectorIndex,
+): Promise<UsearchVectorIndex> {
+  const index = base ?? new UsearchVectorIndex(embedder.dimensions);
   const items = await limited([...marks.values()].flat(), 2, async (design) => ({
     vector: await embedder.embed(await normalizeImage(design.svg)),
     metadata: { serial: design.brand, design: design.id, mark: design.brand, nice: [], isLive: true },
@@ -172,15 +179,17 @@ export async function runQueries(
 
 /**
  * Cross-design: a brand with several designs, only its first design registered, queried with each other design (the
- * file itself). Returns the queries against an index that holds the first design of every registered brand.
+ * file itself). Returns the queries against an index that holds the first design of every registered brand (and
+ * what `base` holds).
  */
 export async function crossDesignQueries(
   path: Omit<SearchPath, 'index'>,
   marks: BenchMarks,
   limit: number,
+  base?: UsearchVectorIndex,
 ): Promise<BenchQuery[]> {
   const firsts = new Map([...marks.registered].map(([brand, designs]) => [brand, designs.slice(0, 1)]));
-  const index = await indexOf(path.embedder, firsts);
+  const index = await indexOf(path.embedder, firsts, base);
   const others = [...marks.registered]
     .flatMap(([brand, designs]) => designs.slice(1).map((design) => ({ brand, design })))
     .slice(0, limit);

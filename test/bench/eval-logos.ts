@@ -10,8 +10,17 @@
  * unregistered queries (AUROC), and "likely" is checked for precision and recall.
  *
  * EVAL_QUERIES (default 200) designs are sampled per perturbation.
+ *
+ * `--distractors DIR`: a folder of logo indexes written by ingest (a register-scale corpus of
+ * builders/logo-embedder/register-scale-logos.ts ingested into it): each path's index is that folder's index of its
+ * embedder with the test brands added, so every query meets the register's crowd. `--quick`: the shipped in-process
+ * path and the degraded one only (no S3 Vectors columns, no ablation). With either, the section is printed, not
+ * written into BENCHMARKS.md.
  */
+import { parseArgs } from 'node:util';
 import { LearnedLogoEmbedder } from '../../shared/adapters/local/learned-logo-embedder';
+import { FolderUsearchIndexStore } from '../../shared/adapters/local/usearch-index-store';
+import { UsearchVectorIndex } from '../../shared/adapters/local/usearch-vector-index';
 import { calibrationKey, LOGO_CALIBRATIONS } from '../../shared/imaging/logo-calibrations';
 import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
 import { CANDIDATE_WINDOWS, candidateWindows, REMOTE_WINDOWS } from '../../shared/imaging/regions';
@@ -29,6 +38,26 @@ import { calibrationTable, likelyFigures, openSetAuroc, recallAt } from '../../b
 import { MODEL } from '../../builders/logo-embedder/calibrate';
 import { SELLER_PERTURBATIONS } from '../../builders/logo-embedder/seller-pictures';
 import { machineLine, percentile, runAndWriteSection } from './bench-support';
+
+export interface EvalOptions {
+  /** A folder of logo indexes (a register-scale corpus ingested); the test brands are added to its marks. */
+  distractors?: string;
+  /** The shipped in-process path and the degraded one only: no S3 Vectors columns, no ablation. */
+  quick?: boolean;
+}
+
+/** A fresh copy of the distractors' index of `embedder`, or undefined when there are none. */
+type BaseIndex = (embedder: Embedder) => Promise<UsearchVectorIndex | undefined>;
+
+function baseIndexOf(folder: string | undefined): BaseIndex {
+  return async (embedder) => {
+    if (!folder) return undefined;
+    const index = await new FolderUsearchIndexStore(folder).load('US', embedder);
+    if (!(index instanceof UsearchVectorIndex) || index.size === 0)
+      throw new Error(`no ${embedder.name} index in ${folder} (ingest the corpus there first)`);
+    return index;
+  };
+}
 
 const QUERIES = Number(process.env.EVAL_QUERIES ?? 200);
 /** The perturbation of a light logo on a dark or coloured ground (seller-pictures.ts). */
@@ -49,9 +78,10 @@ async function evaluatePath(
   embedder: Embedder,
   regions: boolean,
   marks: BenchMarks,
+  base: BaseIndex,
   maxWindows?: number,
 ): Promise<PathReport> {
-  const index = await indexOf(embedder, marks.registered);
+  const index = await indexOf(embedder, marks.registered, await base(embedder));
   const calibration = LOGO_CALIBRATIONS[calibrationKey(embedder.name, maxWindows)];
   const path: SearchPath = {
     embedder,
@@ -61,7 +91,7 @@ async function evaluatePath(
   };
   const queries = [
     ...(await runQueries(path, marks, { queriesPerPerturbation: QUERIES, seed: SEED })),
-    ...(await crossDesignQueries(path, marks, QUERIES)),
+    ...(await crossDesignQueries(path, marks, QUERIES, await base(embedder))),
   ];
   const name = !regions
     ? embedder.name
@@ -132,8 +162,8 @@ function recallTable(reports: PathReport[]): string[] {
 
 function openSetTable(reports: PathReport[]): string[] {
   const lines = [
-    '| path | queries (registered / unregistered) | AUROC, all pictures | AUROC, file itself | AUROC, busy picture | "likely" precision (answers; 95% lower bound) | "likely" recall | top-1 score p50 registered / unregistered |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| path | queries (registered / unregistered) | AUROC, all pictures | AUROC, file itself | AUROC, busy picture | "likely" precision (answers; 95% lower bound) | "likely" recall | unregistered answered "likely" | top-1 score p50 registered / unregistered |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of reports) {
     const open = r.queries.filter((q) => q.group !== 'cross-design');
@@ -146,13 +176,58 @@ function openSetTable(reports: PathReport[]): string[] {
       .map((q) => q.results[0]?.score ?? 0)
       .sort((a, b) => a - b);
     const likely = likelyFigures(open);
+    const unregistered = open.filter((q) => !q.registered);
+    const falseLikely = unregistered.filter((q) => q.results[0]?.match === 'likely').length;
     lines.push(
       `| ${r.name} | ${reg.length} / ${unreg.length} | ${f3(openSetAuroc(open))} | ${f3(openSetAuroc(open.filter((q) => q.group === 'file')))} | ` +
         `${f3(openSetAuroc(open.filter((q) => q.perturbation.startsWith('30%'))))} | ${f3(likely.precision)} (${likely.likely}; ${f3(likely.precisionAtLeast)}) | ${f3(likely.recall)} | ` +
+        `${f3(falseLikely / Math.max(1, unregistered.length))} (${falseLikely}) | ` +
         `${f3(percentile(reg, 50))} / ${f3(percentile(unreg, 50))} |`,
     );
   }
   return lines;
+}
+
+/** Serials of the register-scale corpus (register-scale-logos.ts): a first answer there is a distractor. */
+const isDistractor = (serial: string | undefined) => serial?.startsWith('RSL-') === true;
+
+/**
+ * How often a distractor answered first, and how often with "likely", for registered queries (their own mark pushed
+ * down) and unregistered ones; with a few of the wrong "likely" answers, to be looked at.
+ */
+function distractorLines(reports: PathReport[]): string[] {
+  const lines = [
+    '| path | registered: a distractor first | registered: a distractor "likely" | unregistered: a distractor first | unregistered: a distractor "likely" |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  const examples: string[] = [];
+  for (const r of reports) {
+    const open = r.queries.filter((q) => q.group !== 'cross-design');
+    const cell = (registered: boolean, likelyOnly: boolean) => {
+      const chosen = open.filter((q) => q.registered === registered);
+      const hit = chosen.filter(
+        (q) => isDistractor(q.results[0]?.serial) && (!likelyOnly || q.results[0]?.match === 'likely'),
+      ).length;
+      return `${f3(hit / Math.max(1, chosen.length))} (${hit})`;
+    };
+    lines.push(
+      `| ${r.name} | ${cell(true, false)} | ${cell(true, true)} | ${cell(false, false)} | ${cell(false, true)} |`,
+    );
+    for (const q of open) {
+      const top = q.results[0];
+      if (examples.length < 12 && top && isDistractor(top.serial) && top.match === 'likely')
+        examples.push(
+          `${r.name}: ${q.registered ? 'registered' : 'unregistered'} ${q.brand} (${q.perturbation}) -> ${top.serial} "${top.mark}" ${top.score}`,
+        );
+    }
+  }
+  return [
+    ...lines,
+    '',
+    ...(examples.length
+      ? ['Wrong "likely" answers on a distractor (first 12):', '', ...examples.map((e) => `- ${e}`)]
+      : []),
+  ];
 }
 
 function calibrationLines(report: PathReport): string[] {
@@ -168,17 +243,20 @@ function calibrationLines(report: PathReport): string[] {
   ];
 }
 
-export async function evaluateHeldOutLogos(): Promise<string> {
+export async function evaluateHeldOutLogos(options: EvalOptions = {}): Promise<string> {
   const started = Date.now();
   const marks = await loadBenchMarks('test');
   const learned = await LearnedLogoEmbedder.load(MODEL);
   const uncentred = await LearnedLogoEmbedder.load(MODEL, { centre: { model_sha256: 'none', vector: [] } });
+  const base = baseIndexOf(options.distractors);
+  const descriptor = new PerceptualDescriptorEmbedder();
+  const distractors = options.distractors ? [(await base(learned))!.size, (await base(descriptor))!.size] : [0, 0];
   const reports = [
-    await evaluatePath(learned, true, marks),
-    await evaluatePath(learned, true, marks, REMOTE_WINDOWS),
-    await evaluatePath(new PerceptualDescriptorEmbedder(), false, marks),
+    await evaluatePath(learned, true, marks, base),
+    ...(options.quick ? [] : [await evaluatePath(learned, true, marks, base, REMOTE_WINDOWS)]),
+    await evaluatePath(descriptor, false, marks, base),
   ];
-  const ablation = await ablationTable(marks, learned, uncentred);
+  const ablation = options.quick ? [] : await ablationTable(marks, learned, uncentred);
   await Promise.all([learned.close(), uncentred.close()]);
   const latencies = reports[0]!.queries.map((q) => q.ms).sort((a, b) => a - b);
   const reversed = reports[0]!.queries
@@ -187,8 +265,14 @@ export async function evaluateHeldOutLogos(): Promise<string> {
     .sort((a, b) => a - b);
   const designs = [...marks.registered.values()].flat().length;
   return [
-    `Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run eval:logos\` (${Math.round((Date.now() - started) / 1000)} s).`,
+    `Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`${commandLine(options)}\` (${Math.round((Date.now() - started) / 1000)} s).`,
     '',
+    ...(options.distractors
+      ? [
+          `Distractors: ${distractors[0]!.toLocaleString('en')} designs in the learned index, ${distractors[1]!.toLocaleString('en')} in the descriptor's (${options.distractors}); the test brands are added to them.`,
+          '',
+        ]
+      : []),
     `Held-out test brands (never seen in training nor in the calibration): ${marks.registered.size} registered brands ` +
       `(${designs} designs, every one indexed), ${marks.unregistered.size} unregistered brands; ${marks.skipped} designs left out ` +
       `(SVG the service refuses). ${QUERIES} designs sampled per perturbation (registered and unregistered alike, seed ${SEED}); ` +
@@ -206,10 +290,10 @@ export async function evaluateHeldOutLogos(): Promise<string> {
     '',
     ...calibrationLines(reports[0]!),
     '',
-    'What each part of the learned path buys (the same test pictures):',
-    '',
-    ...ablation,
-    '',
+    ...(options.distractors ? ['What answered first (open set):', '', ...distractorLines(reports), ''] : []),
+    ...(ablation.length
+      ? ['What each part of the learned path buys (the same test pictures):', '', ...ablation, '']
+      : []),
     `Search time per picture on the learned path (normalise + windows chosen, embedded and queried, in-process, ` +
       `2 at a time): p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms; ` +
       `"${INVERTED}" alone (the picture and its reversed form both searched): p50 ${percentile(reversed, 50).toFixed(1)} ms, ` +
@@ -217,4 +301,27 @@ export async function evaluateHeldOutLogos(): Promise<string> {
   ].join('\n');
 }
 
-if (require.main === module) runAndWriteSection('Logo search on held-out marks', evaluateHeldOutLogos);
+function commandLine(options: EvalOptions): string {
+  const queries = process.env.EVAL_QUERIES ? `EVAL_QUERIES=${QUERIES} ` : '';
+  const flags = [
+    ...(options.distractors ? [`--distractors ${options.distractors}`] : []),
+    ...(options.quick ? ['--quick'] : []),
+  ];
+  return `${queries}npm run eval:logos${flags.length ? ` -- ${flags.join(' ')}` : ''}`;
+}
+
+if (require.main === module) {
+  const { values } = parseArgs({ options: { distractors: { type: 'string' }, quick: { type: 'boolean' } } });
+  const options: EvalOptions = {
+    ...(values.distractors ? { distractors: values.distractors } : {}),
+    ...(values.quick ? { quick: true } : {}),
+  };
+  if (options.distractors || options.quick) {
+    evaluateHeldOutLogos(options)
+      .then((section) => console.log(section))
+      .catch((error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      });
+  } else runAndWriteSection('Logo search on held-out marks', () => evaluateHeldOutLogos());
+}

@@ -2,14 +2,19 @@
  * Image search end to end with the local default (the learned logo embedder with region search over the in-process
  * index of the 320 sample logos): a 512 x 512 PNG posted as base64 through the real chain (auth, debit, decode,
  * normalise, embed the whole picture and the windows chosen for it, search, calibrate).
+ *
+ * `npx tsx test/bench/image-search.bench.ts --distractors DIR`: the same against a register-scale index (a folder of
+ * logo indexes written by ingest, builders/logo-embedder/register-scale-logos.ts): its files are copied into the
+ * server's index folder before the sample logos are ingested into them; the section is printed, not written.
  */
 import sharp from 'sharp';
 import { normalizeImage } from '../../shared/imaging/normalize-image';
 import { candidateWindows } from '../../shared/imaging/regions';
 import { busyPicture } from '../../builders/logo-embedder/seller-pictures';
 import { seededRandom } from '../../builders/synthetic-uspto/random';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { buildDataStores } from '../../shared/composition/data-stores';
 import { buildLogoIngest } from '../../shared/composition/logo-search';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
@@ -20,13 +25,17 @@ import { machineLine, percentile } from './bench-support';
 
 const REQUESTS = 100;
 
-export async function benchImageSearch(): Promise<string> {
+export async function benchImageSearch(options: { distractors?: string } = {}): Promise<string> {
   const engine = await startDynamoDbLocal();
   process.env.TEST_DYNAMODB_ENDPOINT = engine.endpoint;
   try {
     const stack = await createTestStack();
     const stores = buildDataStores(stack.config);
     await loadSampleCorpus(stores);
+    const distractors = options.distractors;
+    if (distractors)
+      for (const file of readdirSync(distractors).filter((f) => /^US-.*\.usearch(\.json)?$/.test(f)))
+        copyFileSync(path.join(distractors, file), path.join(stack.config.logos.indexDir, file));
     await loadSampleLogos(buildLogoIngest(stack.config, stores));
     const server = await startTestServer(stack);
     const { apiKey } = await stack.openAccount({ points: 1_000_000 });
@@ -72,12 +81,17 @@ export async function benchImageSearch(): Promise<string> {
         `| ${picture.name} (${Math.round(picture.png.length / 1024)} KB, ${windows} windows) | p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms |`,
       );
     }
+    global.gc?.();
+    const rss = process.memoryUsage().rss;
     await server.close();
-    return `Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench -- "image search"\`.
+    const command = distractors
+      ? `npx tsx test/bench/image-search.bench.ts --distractors ${distractors}`
+      : 'npm run bench -- "image search"';
+    return `Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`${command}\`.
+${distractors ? `Index: the sample logos added to the register-scale indexes of ${distractors}. RSS of the process serving (server, handlers, both indexes, the model; DynamoDB Local apart) after the runs: ${Math.round(rss / 2 ** 20)} MB.\n` : ''}
 Two 512 x 512 PNGs (base64 in JSON), each posted ${REQUESTS} times one after another after 10 warm-up calls, to the
 local server: auth, rate limit, debit, decode and normalise with sharp, the learned embedder over the whole picture
-and the windows chosen for it (one batched onnxruntime run, one thread), as many usearch queries over the 320 sample
-logos, the calibration. The logo on white gets its blob windows and the 3 x 3 grid; the busy photo (the worst case)
+and the windows chosen for it (one batched onnxruntime run, one thread), as many usearch queries over the ${distractors ? 'register-scale index and the ' : ''}320 sample logos, the calibration. The logo on white gets its blob windows and the 3 x 3 grid; the busy photo (the worst case)
 every window there is. Aim: p50 at most 80 ms. Degraded answers (the descriptor took over): ${degraded} of ${pictures.length * (REQUESTS + 10)}.
 
 | picture | end to end over HTTP |
@@ -87,4 +101,17 @@ ${rows.join('\n')}
   } finally {
     await engine.stop();
   }
+}
+
+if (require.main === module) {
+  const { values } = parseArgs({ options: { distractors: { type: 'string' } } });
+  benchImageSearch(values.distractors ? { distractors: values.distractors } : {})
+    .then((section) => {
+      console.log(section);
+      process.exit(0);
+    })
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
 }

@@ -1,0 +1,88 @@
+/**
+ * What a logo index costs to serve: a fresh process loads the index folder's files as the search does
+ * (FolderUsearchIndexStore, the learned embedder's index and the descriptor's), and reports for each the time to load,
+ * the RSS and JS heap it added, and its files' size on disk.
+ *
+ *   node --expose-gc --import tsx test/bench/logo-index-memory.ts --index-dir DIR [--view]
+ *
+ * `--view`: each index file memory-mapped (UsearchVectorIndex.load with `view`) instead of read: the RSS it adds is
+ * then only the metadata and the pages touched so far (none, before a search).
+ *
+ * Output: one line of JSON (IndexMemoryReport).
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { FolderUsearchIndexStore } from '../../shared/adapters/local/usearch-index-store';
+import { UsearchVectorIndex } from '../../shared/adapters/local/usearch-vector-index';
+import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
+
+interface LoadedIndex {
+  embedder: string;
+  vectors: number;
+  loadSeconds: number;
+  rssAddedBytes: number;
+  heapAddedBytes: number;
+  fileBytes: number;
+  sidecarBytes: number;
+}
+
+export interface IndexMemoryReport {
+  view: boolean;
+  baseRssBytes: number;
+  indexes: LoadedIndex[];
+  totalRssBytes: number;
+}
+
+const settle = () => {
+  global.gc?.();
+  return process.memoryUsage();
+};
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { 'index-dir': { type: 'string' }, view: { type: 'boolean' } } });
+  const folder = values['index-dir'];
+  if (!folder) throw new Error('give --index-dir');
+  const store = new FolderUsearchIndexStore(folder);
+  const names = readdirSync(folder);
+  const descriptor = new PerceptualDescriptorEmbedder();
+  const embedders = [
+    { name: 'logo-net', dimensions: 128 },
+    { name: descriptor.name, dimensions: descriptor.dimensions },
+  ].filter((e) => names.includes(`US-${e.name}.usearch`));
+  const held: unknown[] = [];
+  const base = settle();
+  const indexes: LoadedIndex[] = [];
+  for (const embedder of embedders) {
+    const before = settle();
+    const started = performance.now();
+    const index = values.view
+      ? UsearchVectorIndex.load(store.fileOf('US', embedder), { view: true })
+      : await store.load('US', embedder);
+    const loadSeconds = (performance.now() - started) / 1000;
+    held.push(index);
+    const after = settle();
+    const file = store.fileOf('US', embedder);
+    indexes.push({
+      embedder: embedder.name,
+      vectors: index instanceof UsearchVectorIndex ? index.size : Number.NaN,
+      loadSeconds,
+      rssAddedBytes: after.rss - before.rss,
+      heapAddedBytes: after.heapUsed - before.heapUsed,
+      fileBytes: statSync(file).size,
+      sidecarBytes: statSync(`${file}.json`).size,
+    });
+  }
+  const report: IndexMemoryReport = {
+    view: values.view === true,
+    baseRssBytes: base.rss,
+    indexes,
+    totalRssBytes: settle().rss,
+  };
+  console.log(JSON.stringify(report));
+  if (held.length !== embedders.length) throw new Error('an index was not held');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
