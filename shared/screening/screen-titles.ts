@@ -31,6 +31,7 @@ import { evasionCandidates, isEvasionSpelling } from './evasion';
 import { KeyResolver, type KeyCacheOptions } from './key-resolver';
 import { nominativeCueAfterNormalised, nominativeCueOfNormalised } from './lexicon';
 import { isStrongItemBrand, namesStrongMark } from './mark-strength';
+import { isPlaceholder } from './placeholders';
 import { NO_MATCHES, knownToMatchNothing, verifiedMatches, type RunMatch } from './run-matches';
 import { TitleContext, type ScreeningItem } from './title-context';
 import { TitleConflicts, noConflictResult, type ScreeningResult } from './title-conflicts';
@@ -185,9 +186,12 @@ export class TitleScreener {
       const spans = new BrandSpans(words, tro);
       found = found.filter((candidate) => spans.proposes(candidate));
     }
-    // "power over ethernet poe switch": the letters name the term the title spells out, not a mark POE.
+    // "power over ethernet poe switch": the letters name the term the title spells out, not a mark POE; "Silver NA
+    // Brass": a feed's placeholder for a missing value names nothing.
     const troName = (word: string) => tro.names(word) !== undefined;
-    found = found.filter((candidate) => !isSpelledOutAbbreviation(words, candidate, troName));
+    found = found.filter(
+      (candidate) => !isSpelledOutAbbreviation(words, candidate, troName) && !isPlaceholder(words, candidate),
+    );
     const fromTable = found.length;
     if (words.length >= 3) for (const extra of evasionCandidates(words, found)) found.push(extra);
     if (!known) return { item, words, candidates: found, evasionFrom: fromTable };

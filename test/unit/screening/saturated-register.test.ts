@@ -47,6 +47,9 @@ const TRADE_TERM_TITLES = [
 /** A term's abbreviation beside the words it stands for (shared/screening/abbreviations.ts). */
 const SPELLED_OUT_TITLES = ['Power over Ethernet PoE Switch 8 Port', 'PoE (Power over Ethernet) Injector 48V'];
 
+/** A feed's placeholder for a missing value (shared/screening/placeholders.ts), NA and NULL registered. */
+const PLACEHOLDER_TITLES = ['Garnet Gemstone Sterling Silver NA Brass NA K Ring', 'Cotton Kurta Colour null Size M'];
+
 const ORDINARY_WORD_TITLES = [
   'Abstract Cushions Cover Set of 4',
   'Stylish Stone Necklace for Women',
@@ -105,6 +108,7 @@ beforeAll(async () => {
     ...GENERIC_TITLES,
     ...TRADE_TERM_TITLES,
     ...SPELLED_OUT_TITLES,
+    ...PLACEHOLDER_TITLES,
     ...ORDINARY_WORD_TITLES,
     ...BRANDED_TITLES.map(([title]) => title),
   ];
@@ -125,7 +129,15 @@ async function screen(title: string, nice?: string): Promise<ScreeningResult> {
 }
 
 it('registers what the titles hold (the test would prove nothing otherwise)', async () => {
-  const found = await corpus.stores.marks.lookup('US', ['e:memory', 'e:stylish', 'e:laptop', 'e:kraft', 'e:poe']);
+  const found = await corpus.stores.marks.lookup('US', [
+    'e:memory',
+    'e:stylish',
+    'e:laptop',
+    'e:kraft',
+    'e:poe',
+    'e:na',
+    'e:null',
+  ]);
 
   expect([...found.values()].every((marks) => marks.length > 0)).toBe(true);
   expect(isGenericWord('kettle')).toBe(true);
@@ -140,6 +152,10 @@ it.each(ORDINARY_WORD_TITLES)('ordinary words of trade and description raise not
 });
 
 it.failing.each(TRADE_TERM_TITLES)('a trade term or material raises nothing: "%s"', async (title) => {
+  expect(await screen(title)).toMatchObject({ risk: '低', top_conflict: '' });
+});
+
+it.each(PLACEHOLDER_TITLES)('a placeholder for a missing value raises nothing: "%s"', async (title) => {
   expect(await screen(title)).toMatchObject({ risk: '低', top_conflict: '' });
 });
 
