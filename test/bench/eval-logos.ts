@@ -279,8 +279,11 @@ export async function evaluateHeldOutLogos(options: EvalOptions = {}): Promise<s
       "each picture goes through the service's search: normalise (a picture on a plain dark or coloured ground also in its " +
       'reversed form, ground made white, both searched), the learned embedder over the whole picture, the windows ' +
       'around its blobs and the grid (shared/imaging/regions.ts), the in-process index, the calibration. ' +
-      'The "first 10 windows" columns are the same search as it runs against S3 Vectors in AWS (the first ' +
-      `${REMOTE_WINDOWS} windows only, its own calibration); the descriptor columns are the degraded path (whole picture only).`,
+      (options.quick
+        ? 'The descriptor'
+        : 'The "first 10 windows" columns are the same search as it runs against S3 Vectors in AWS (the first ' +
+          `${REMOTE_WINDOWS} windows only, its own calibration); the descriptor`) +
+      ' columns are the degraded path (whole picture only).',
     '',
     ...recallTable(reports),
     '',
