@@ -186,12 +186,9 @@ export class TitleScreener {
       const spans = new BrandSpans(words, tro);
       found = found.filter((candidate) => spans.proposes(candidate));
     }
-    // "power over ethernet poe switch": the letters name the term the title spells out, not a mark POE; "Silver NA
-    // Brass": a feed's placeholder for a missing value names nothing.
+    // "power over ethernet poe switch": the letters name the term the title spells out, not a mark POE.
     const troName = (word: string) => tro.names(word) !== undefined;
-    found = found.filter(
-      (candidate) => !isSpelledOutAbbreviation(words, candidate, troName) && !isPlaceholder(words, candidate),
-    );
+    found = found.filter((candidate) => !isSpelledOutAbbreviation(words, candidate, troName));
     const fromTable = found.length;
     if (words.length >= 3) for (const extra of evasionCandidates(words, found)) found.push(extra);
     if (!known) return { item, words, candidates: found, evasionFrom: fromTable };
@@ -241,6 +238,9 @@ export class TitleScreener {
     let ordinaryWords = true;
     let nominative = false;
     const context = this.eachMatch(title, tro, (ctx, candidate, match, facts) => {
+      // "Silver NA Brass": a feed's placeholder for a missing value names nothing. Judged here, not left out of the
+      // analysis, so that the examples the model was fitted on stay as they were.
+      if (isPlaceholder(title.words, candidate)) return;
       const { evasion } = facts;
       this.filler.fill(ctx, candidate, match, facts, this.features);
       const probability = this.model.probability(this.features);
