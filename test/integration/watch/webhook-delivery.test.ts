@@ -1,98 +1,40 @@
 /**
- * Webhook delivery over real HTTPS: a local receiver (node:https) with a self-signed certificate made here with
- * openssl, trusted by the deliverer only through its explicit `trustedCa` option. The receiver checks each delivery's
- * signature and timestamp as the docs tell receivers to. Covered: a good delivery, a receiver that refuses a bad
- * signature, one that fails twice then succeeds, one that always fails (the dead letters), an unknown CA, and the
- * URL rules (https only; loopback refused unless a test allows it).
+ * Webhook delivery over real HTTPS: a local receiver (test/support/https-receiver.ts) with a self-signed certificate
+ * made with openssl, trusted by the deliverer only through its explicit `trustedCa` option. The receiver checks each
+ * delivery's signature and timestamp as the docs tell receivers to. Covered: a good delivery, a receiver that refuses
+ * a bad signature, one that fails twice then succeeds, one that always fails (the dead letters), an unknown CA, and
+ * the URL rules (https only; loopback refused unless a test allows it).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import {
   deliverWebhook,
   type WebhookDeadLetter,
   WebhookUrlRefusedError,
 } from '../../../shared/webhooks/deliver-webhook';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyDelivery } from '../../../shared/webhooks/signature';
+import { type HttpsReceiver, startHttpsReceiver } from '../../support/https-receiver';
 
 const SECRET = 'whsec_receiver_test_8d2c';
-const folder = mkdtempSync(path.join(os.tmpdir(), 'webhook-tls-'));
-let cert: string;
-let server: https.Server;
+let receiver: HttpsReceiver;
 let origin: string;
-/** What the receiver does with the next requests, in turn; 'verify' checks the signature and answers 204 or 401. */
-let script: ('fail' | 'verify')[] = [];
-const received: { valid: boolean; body: string }[] = [];
 
 beforeAll(async () => {
-  const key = path.join(folder, 'key.pem');
-  const certFile = path.join(folder, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      key,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
-  cert = readFileSync(certFile, 'utf8');
-  server = https.createServer({ key: readFileSync(key), cert }, (request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const step = script.shift() ?? 'verify';
-      if (step === 'fail') {
-        response.writeHead(503).end();
-        return;
-      }
-      const verdict = verifyDelivery(
-        SECRET,
-        {
-          body,
-          timestamp: request.headers[TIMESTAMP_HEADER.toLowerCase()] as string | undefined,
-          signature: request.headers[SIGNATURE_HEADER.toLowerCase()] as string | undefined,
-        },
-        new Date(),
-      );
-      received.push({ valid: verdict.valid, body });
-      response.writeHead(verdict.valid ? 204 : 401).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  receiver = await startHttpsReceiver();
+  receiver.secret = SECRET;
+  origin = receiver.origin;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  rmSync(folder, { recursive: true, force: true });
+  await receiver?.close();
 });
 
 beforeEach(() => {
-  script = [];
-  received.length = 0;
+  receiver.script.length = 0;
+  receiver.received.length = 0;
 });
 
+/** The receiver's verdicts and bodies, in order. */
+const received = () => receiver.received.map(({ valid, body }) => ({ valid, body }));
+
 const BODY = JSON.stringify({ type: 'alert', alert: { id: 'al_20261121_aaaaaaaaaaaaaaaaaaaa', new_risk: '高' } });
-const loopback = (address: string) => address === '127.0.0.1';
 
 function options(deadLetters: WebhookDeadLetter[], extra: Partial<Parameters<typeof deliverWebhook>[2]> = {}) {
   const waits: number[] = [];
@@ -100,8 +42,8 @@ function options(deadLetters: WebhookDeadLetter[], extra: Partial<Parameters<typ
     waits,
     options: {
       deadLetters: { record: async (entry: WebhookDeadLetter) => void deadLetters.push(entry) },
-      trustedCa: cert,
-      allowAddress: loopback,
+      trustedCa: receiver.ca,
+      allowAddress: receiver.allowAddress,
       attempts: 4,
       baseDelayMs: 100,
       sleep: async (ms: number) => void waits.push(ms),
@@ -120,7 +62,7 @@ it('delivers a signed alert the receiver verifies, in one try', async () => {
   );
 
   expect(outcome).toEqual({ delivered: true, attempts: 1, status: 204 });
-  expect(received).toEqual([{ valid: true, body: BODY }]);
+  expect(received()).toEqual([{ valid: true, body: BODY }]);
   expect(dead).toEqual([]);
 });
 
@@ -133,7 +75,7 @@ it('a receiver refuses a delivery signed with another secret; retried, it ends i
     options(dead).options,
   );
 
-  expect(received.map((r) => r.valid)).toEqual([false, false, false, false]);
+  expect(received().map((r) => r.valid)).toEqual([false, false, false, false]);
   expect(outcome).toMatchObject({ delivered: false, attempts: 4, status: 401 });
   expect(dead).toEqual([
     expect.objectContaining({ accountId: 'a1', body: BODY, attempts: 4, lastError: 'answered 401' }),
@@ -142,7 +84,7 @@ it('a receiver refuses a delivery signed with another secret; retried, it ends i
 
 it('retries with exponential backoff a receiver that fails twice, then succeeds', async () => {
   const dead: WebhookDeadLetter[] = [];
-  script = ['fail', 'fail', 'verify'];
+  receiver.script.push('fail', 'fail');
   const { options: o, waits } = options(dead);
 
   const outcome = await deliverWebhook({ accountId: 'a1', url: `${origin}/hooks`, secret: SECRET }, BODY, o);
@@ -158,7 +100,7 @@ it('retries with exponential backoff a receiver that fails twice, then succeeds'
 
 it('puts a delivery to a receiver that always fails in the dead letters after the last try', async () => {
   const dead: WebhookDeadLetter[] = [];
-  script = ['fail', 'fail', 'fail', 'fail'];
+  receiver.script.push('fail', 'fail', 'fail', 'fail');
 
   const outcome = await deliverWebhook(
     { accountId: 'a2', url: `${origin}/hooks`, secret: SECRET },
@@ -178,7 +120,7 @@ it('verifies the certificate: without the test CA the delivery fails, it is neve
 
   expect(outcome.delivered).toBe(false);
   expect(outcome.error).toMatch(/certificate/i);
-  expect(received).toEqual([]);
+  expect(received()).toEqual([]);
 });
 
 it('refuses a URL that is not https, and a loopback receiver unless a test allows it', async () => {
@@ -191,5 +133,5 @@ it('refuses a URL that is not https, and a loopback receiver unless a test allow
   await expect(
     deliverWebhook({ accountId: 'a4', url: `${origin}/hooks`, secret: SECRET }, BODY, production),
   ).rejects.toThrow(WebhookUrlRefusedError);
-  expect(received).toEqual([]);
+  expect(received()).toEqual([]);
 });
