@@ -5,6 +5,14 @@ const boolean = { type: 'boolean' } as const;
 const counts = { type: 'object', properties: { requests: integer, points: integer, units: integer } } as const;
 
 const json = (schema: Record<string, unknown>) => ({ mediaType: 'application/json', schema });
+/** An account's webhook as PUT and GET answer it (PUT adds the secret when it issues one). */
+const WEBHOOK_REQUIRED = ['url', 'created_at', 'updated_at', 'secret_issued_at'];
+const WEBHOOK_PROPERTIES = {
+  url: string,
+  created_at: { type: 'string', format: 'date-time' },
+  updated_at: { type: 'string', format: 'date-time' },
+  secret_issued_at: { type: 'string', format: 'date-time', description: 'When the secret in use was issued' },
+} as const;
 
 export const RESPONSE_SCHEMAS = {
   'batch-screen': json({
@@ -293,12 +301,9 @@ export const RESPONSE_SCHEMAS = {
   }),
   'put-webhook': json({
     type: 'object',
-    required: ['url', 'created_at', 'updated_at', 'secret_issued_at'],
+    required: WEBHOOK_REQUIRED,
     properties: {
-      url: { type: 'string' },
-      created_at: { type: 'string', format: 'date-time' },
-      updated_at: { type: 'string', format: 'date-time' },
-      secret_issued_at: { type: 'string', format: 'date-time' },
+      ...WEBHOOK_PROPERTIES,
       secret: {
         type: 'string',
         description:
@@ -306,16 +311,7 @@ export const RESPONSE_SCHEMAS = {
       },
     },
   }),
-  'get-webhook': json({
-    type: 'object',
-    required: ['url', 'created_at', 'updated_at', 'secret_issued_at'],
-    properties: {
-      url: { type: 'string' },
-      created_at: { type: 'string', format: 'date-time' },
-      updated_at: { type: 'string', format: 'date-time' },
-      secret_issued_at: { type: 'string', format: 'date-time', description: 'When the secret in use was issued' },
-    },
-  }),
+  'get-webhook': json({ type: 'object', required: WEBHOOK_REQUIRED, properties: WEBHOOK_PROPERTIES }),
   'delete-webhook': json({
     type: 'object',
     required: ['deleted'],

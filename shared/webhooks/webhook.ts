@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { BatchCompleted } from '../ports';
 import { alertView, type WatchAlert } from '../watch/alerts';
+import type { WebhookDeadLetter } from './deliver-webhook';
 
 export interface Webhook {
   accountId: string;
@@ -25,15 +26,8 @@ export interface WebhookJob {
 }
 
 /** A delivery that failed every try, kept for the account to read (GET /v1/webhook/dead-letters). */
-export interface StoredDeadLetter {
-  accountId: string;
+export interface StoredDeadLetter extends WebhookDeadLetter {
   eventId: string;
-  url: string;
-  body: string;
-  attempts: number;
-  lastError: string;
-  lastStatus?: number;
-  failedAt: string;
 }
 
 /** Alerts per event: keeps an event (and the event that carries it in AWS) far below EventBridge's 256 KB. */
