@@ -196,6 +196,10 @@ export interface WatchStore {
   accountsWatching(): AsyncIterable<string>;
   /** Records an alert unless one with its id exists: true when this call recorded it. */
   addAlert(alert: WatchAlert): Promise<boolean>;
+  /** One account's alerts of a batch that still carry the hand-over mark (`pendingHandOver`), in id order. */
+  pendingAlerts(accountId: string, batch: Pick<BatchCompleted, 'batchId' | 'dataAsOf'>): Promise<WatchAlert[]>;
+  /** Clears the hand-over mark of these alerts, all at once for up to 100 (one transaction), and notes when. */
+  markHandedOver(accountId: string, alertIds: readonly string[], at: string): Promise<void>;
   listAlerts(accountId: string): Promise<WatchAlert[]>;
   /** One account's alerts in id order (data date first), after `after`, from the data date `since`. */
   pageAlerts(

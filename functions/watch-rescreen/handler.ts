@@ -2,7 +2,8 @@
  * The re-screen function: "a data batch completed" (an EventBridge event on the data bus whose detail is the batch:
  * market, kind, batch id, data date) re-screens every account's watched titles and records an alert per changed
  * result (shared/watch/rescreen.ts). A redelivered event records nothing twice. Re-screens are free. The alerts a
- * run records go to the account's webhook, if any, handed to their own delivery (shared/webhooks/alert-webhooks.ts).
+ * run records go to the account's webhook, if any, handed to their own delivery (shared/webhooks/alert-webhooks.ts),
+ * at least once: alerts a failed or cut-short run left marked are handed over by the batch's next run (a retry).
  */
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
@@ -44,9 +45,13 @@ export async function handler(event: { detail?: unknown }, context: Context): Pr
     maxTitlesPerAccount: MAX_TITLES_PER_ACCOUNT,
     timeBudgetMs: Math.max(0, context.getRemainingTimeInMillis() - MARGIN_MS),
     troCaseOf: troCaseLookup(stores.tro),
-    alertsRecorded: alertWebhooks({ webhooks: webhookStore(), dispatch: webhookDispatch() }),
-    onAlertsRecordedError: (error, accountId) =>
-      logger.error('alerts not handed to the webhook', { ...batch, accountId, error }),
+    handOver: alertWebhooks({ webhooks: webhookStore(), dispatch: webhookDispatch() }),
+    onHandOverError: (error, accountId) =>
+      logger.error('alerts not handed to the webhook (still marked: the next run of the batch hands them over)', {
+        ...batch,
+        accountId,
+        error,
+      }),
   });
   logger.info('watched titles re-screened', { ...batch, ...outcome });
   return outcome;

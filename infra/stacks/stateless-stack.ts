@@ -357,12 +357,13 @@ export class StatelessStack extends Stack {
     this.functions['ack-alerts'].grantTableActions(tables['watch-alerts'], ['dynamodb:UpdateItem']);
     this.functions['ack-alerts'].grantTable(tables.idempotency, 'readWrite');
     // The re-screen: screening's reads, every account's watched items (their kept results updated in place), new
-    // alerts put under a condition, never deleted.
+    // alerts put under a condition, never deleted; the alerts still marked for hand-over read (Query) and their marks
+    // cleared (UpdateItem, in transactions).
     const rescreen = this.functions['watch-rescreen'];
     for (const id of ['mark-keys', 'allowlists', 'tro-brands', 'data-batches'] as const)
       rescreen.grantTable(tables[id], 'read');
     rescreen.grantTableActions(tables['watch-items'], ['dynamodb:Query', 'dynamodb:Scan', 'dynamodb:UpdateItem']);
-    rescreen.grantTableActions(tables['watch-alerts'], ['dynamodb:PutItem']);
+    rescreen.grantTableActions(tables['watch-alerts'], ['dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     // ... and whether an account with new alerts has a webhook (the alerts go to the bus: WebhookDelivery).
     rescreen.grantTableActions(tables.webhooks, ['dynamodb:GetItem']);
     this.grantWebhookAccess(tables);

@@ -21,6 +21,14 @@ export interface WatchAlert {
   dataAsOf: string;
   createdAt: string;
   acknowledged: boolean;
+  /**
+   * The outbox mark: set (to the id of the re-screen run that recorded it) when the alert is recorded for an account
+   * with a webhook, cleared once the alert is handed over to the webhook's delivery (shared/watch/rescreen.ts). A run
+   * of the same batch that finds it still set hands the alert over then. Never set for an account without a webhook.
+   */
+  pendingHandOver?: string;
+  /** When the mark was cleared. */
+  handedOverAt?: string;
 }
 
 /**

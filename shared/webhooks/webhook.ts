@@ -75,19 +75,25 @@ function eventIdOf(...parts: string[]): string {
   return `evt_${hash.digest('hex').slice(0, 24)}`;
 }
 
+/** One `alerts.created` event and the alerts it carries (the hand-over clears their marks once it is dispatched). */
+export interface AlertEvent {
+  job: WebhookJob;
+  alerts: WatchAlert[];
+}
+
 /**
- * The `alerts.created` events of one account for the alerts one re-screen of a batch recorded, in alert-id order,
- * MAX_ALERTS_PER_EVENT at a time. An alert is recorded once (its id is derived from batch and item), so it is in
- * exactly one event.
+ * The `alerts.created` events of one account for alerts of one batch, in alert-id order, MAX_ALERTS_PER_EVENT at a
+ * time. An event's id is derived from the account, the batch id and its alerts' ids only (never the time): the same
+ * alerts handed over again make the same event, which the deliverer's claim drops (./deliver-event.ts).
  */
-export function alertEventsOf(
+export function alertEventsWithAlertsOf(
   accountId: string,
   batch: BatchCompleted,
   alerts: readonly WatchAlert[],
   now: Date,
-): WebhookJob[] {
+): AlertEvent[] {
   const sorted = [...alerts].sort((a, b) => (a.alertId < b.alertId ? -1 : a.alertId > b.alertId ? 1 : 0));
-  const jobs: WebhookJob[] = [];
+  const events: AlertEvent[] = [];
   for (let start = 0; start < sorted.length; start += MAX_ALERTS_PER_EVENT) {
     const chunk = sorted.slice(start, start + MAX_ALERTS_PER_EVENT);
     const eventId = eventIdOf(accountId, batch.batchId, ...chunk.map((a) => a.alertId));
@@ -100,9 +106,19 @@ export function alertEventsOf(
         alerts: chunk.map(alertView),
       },
     });
-    jobs.push({ accountId, eventId, body });
+    events.push({ job: { accountId, eventId, body }, alerts: chunk });
   }
-  return jobs;
+  return events;
+}
+
+/** The events alone (./alert-webhooks.ts dispatches them with their alerts). */
+export function alertEventsOf(
+  accountId: string,
+  batch: BatchCompleted,
+  alerts: readonly WatchAlert[],
+  now: Date,
+): WebhookJob[] {
+  return alertEventsWithAlertsOf(accountId, batch, alerts, now).map((event) => event.job);
 }
 
 /** The event of a test delivery (POST /v1/webhook/test): a fresh id each time, no alerts. */

@@ -83,7 +83,7 @@ it('gives no other function the bus', () => {
   }
 });
 
-it("grants the re-screen screening's reads, the watched items' reads and updates, only puts of alerts, and its DLQ", () => {
+it("grants the re-screen screening's reads, the watched items' reads and updates, alerts' puts and hand-over marks, and its DLQ", () => {
   const read = [
     'dynamodb:BatchGetItem',
     'dynamodb:ConditionCheckItem',
@@ -99,7 +99,7 @@ it("grants the re-screen screening's reads, the watched items' reads and updates
     'table:tro-brands': read,
     'table:data-batches': read,
     'table:watch-items': ['dynamodb:Query', 'dynamodb:Scan', 'dynamodb:UpdateItem'],
-    'table:watch-alerts': ['dynamodb:PutItem'],
+    'table:watch-alerts': ['dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
     'table:webhooks': ['dynamodb:GetItem'],
   });
   // Beyond the tables: its logs, tracing, sending a failed run to the dead-letter queue, and webhook events.

@@ -1,21 +1,27 @@
 /**
  * Watched items and their alerts on DynamoDB. watch-items: partition accountId, sort key itemId (the seller's id).
  * watch-alerts: partition accountId, sort key alertId, time-ordered and derived from (batch, item), so that an alert
- * is put once with a condition and a redelivered batch records nothing twice.
+ * is put once with a condition and a redelivered batch records nothing twice. An alert waiting to be handed over to
+ * its account's webhook carries `pendingHandOver` (the outbox mark); the hand-over clears it, a whole event's alerts
+ * in one transaction, so a run that finds marks left finds whole events (shared/watch/rescreen.ts).
  */
 import {
   DeleteCommand,
   PutCommand,
   QueryCommand,
+  TransactWriteCommand,
   UpdateCommand,
   paginateScan,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { WatchStore } from '../../ports';
+import type { BatchCompleted, WatchStore } from '../../ports';
 import type { WatchAlert } from '../../watch/alerts';
 import type { WatchItem, WatchResult } from '../../watch/watch';
 import { batchWriteAll } from './dynamodb-batch';
+
+/** DynamoDB's limit of items in one transaction. */
+const TRANSACTION_ITEMS = 100;
 
 export class DynamoDbWatchStore implements WatchStore {
   constructor(
@@ -107,6 +113,49 @@ export class DynamoDbWatchStore implements WatchStore {
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
+    }
+  }
+
+  async pendingAlerts(accountId: string, batch: Pick<BatchCompleted, 'batchId' | 'dataAsOf'>): Promise<WatchAlert[]> {
+    // A batch's alert ids start with its data date: only that day's alerts of the account are read.
+    const alerts: WatchAlert[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tables.alerts,
+          KeyConditionExpression: 'accountId = :a AND begins_with(alertId, :day)',
+          FilterExpression: 'batchId = :b AND attribute_exists(pendingHandOver)',
+          ExpressionAttributeValues: {
+            ':a': accountId,
+            ':day': `al_${batch.dataAsOf.replace(/-/g, '')}_`,
+            ':b': batch.batchId,
+          },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      alerts.push(...((out.Items ?? []) as WatchAlert[]));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return alerts;
+  }
+
+  async markHandedOver(accountId: string, alertIds: readonly string[], at: string): Promise<void> {
+    for (let i = 0; i < alertIds.length; i += TRANSACTION_ITEMS) {
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: alertIds.slice(i, i + TRANSACTION_ITEMS).map((alertId) => ({
+            Update: {
+              TableName: this.tables.alerts,
+              Key: { accountId, alertId },
+              UpdateExpression: 'REMOVE pendingHandOver SET handedOverAt = if_not_exists(handedOverAt, :at)',
+              // Never creates an alert: every id is one this account's query found.
+              ConditionExpression: 'attribute_exists(alertId)',
+              ExpressionAttributeValues: { ':at': at },
+            },
+          })),
+        }),
+      );
     }
   }
 

@@ -101,8 +101,8 @@ async function rescreenWith(dispatch: InProcessWebhookDispatch, batch: BatchComp
   const failures: unknown[] = [];
   const outcome = await rescreenWatched({ store: watch, screening: screening() }, batch, {
     ...OPTIONS,
-    alertsRecorded: alertWebhooks({ webhooks, dispatch }),
-    onAlertsRecordedError: (error) => failures.push(error),
+    handOver: alertWebhooks({ webhooks, dispatch }),
+    onHandOverError: (error) => failures.push(error),
   });
   return { outcome, failures };
 }
@@ -264,8 +264,8 @@ it('a hand-over that fails is reported and the re-screen still completes, its al
 
   const outcome = await rescreenWatched({ store: watch, screening: screening() }, batch, {
     ...OPTIONS,
-    alertsRecorded: alertWebhooks({ webhooks, dispatch: broken }),
-    onAlertsRecordedError: (error) => failures.push(error),
+    handOver: alertWebhooks({ webhooks, dispatch: broken }),
+    onHandOverError: (error) => failures.push(error),
   });
 
   expect(outcome.complete).toBe(true);
