@@ -2,7 +2,8 @@
  * The steps of the backfile state machine (infra/constructs/data-jobs.ts), one function for all four, each step
  * naming its action: `list` (the parts and the as-of date), `fetch` (one part into the batches bucket), `ingest`
  * (one stored part, as the distributed map's item: the S3 object's Key with the as-of date), `hand-over` (the daily
- * job starts from the as-of date). shared/data-jobs/backfile.ts holds what each does.
+ * job starts from the as-of date, and the backfile is announced on the data bus as one completed batch: the watched
+ * catalogues are re-screened once). shared/data-jobs/backfile.ts holds what each does.
  */
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -10,6 +11,7 @@ import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { S3BlobStore } from '../../shared/adapters/aws/s3-blob-store';
 import { SecretsManagerSource } from '../../shared/adapters/aws/secrets-manager-source';
+import { buildBatchEvents } from '../../shared/composition/batch-events';
 import { buildDataJobStore, buildDataStores } from '../../shared/composition/data-stores';
 import { loadConfig } from '../../shared/config';
 import { fetchPart, handOver, ingestPart, planBackfile } from '../../shared/data-jobs/backfile';
@@ -88,7 +90,14 @@ export async function handler(event: unknown, context: Context): Promise<unknown
       return outcome;
     }
     case 'hand-over': {
-      await handOver({ jobs: buildDataJobStore(config), now: () => new Date() }, step.asOf, { parts: step.parts });
+      const events = buildBatchEvents(config);
+      await handOver(
+        { jobs: buildDataJobStore(config), now: () => new Date(), ...(events ? { events } : {}) },
+        step.asOf,
+        {
+          parts: step.parts,
+        },
+      );
       publishJobOutcome(createMetrics(config.serviceName, config.metricsNamespace), 'uspto-backfile', 'succeeded');
       logger.info('backfile handed over', { asOf: step.asOf, parts: step.parts });
       return { asOf: step.asOf };

@@ -1,7 +1,8 @@
 /**
  * The re-screen of watched catalogues, fed by the data's completion events: the service's own EventBridge bus, on
- * which the ingest and the data jobs announce each completed batch (source `trademark-risk.data`, detail type
- * `Data batch completed`), and a rule that sends exactly those to the watch-rescreen function.
+ * which the ingest and the data jobs announce each completed batch (the backfile once, at its hand-over; source
+ * `trademark-risk.data`, detail type `Data batch completed`), and a rule that sends exactly those to the
+ * watch-rescreen function.
  *
  * - One run at a time (reserved concurrency 1): runs queue rather than compete for the same items; each run is
  *   bounded per account and by the function's time (shared/watch/rescreen.ts).

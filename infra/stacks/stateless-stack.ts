@@ -91,7 +91,13 @@ export class StatelessStack extends Stack {
     this.watchRescreen = new WatchRescreen(this, 'DataEvents', {
       prefix: config.prefix,
       rescreen: this.functions['watch-rescreen'],
-      announcers: [this.functions.ingest, this.functions['register-update'], this.functions['tro-docket']],
+      announcers: [
+        this.functions.ingest,
+        this.functions['register-update'],
+        this.functions['tro-docket'],
+        // Announces the whole backfile once, at its hand-over (its parts are applied unannounced).
+        this.functions['register-backfile'],
+      ],
     });
     this.webhookDelivery = new WebhookDelivery(this, 'Webhooks', {
       prefix: config.prefix,

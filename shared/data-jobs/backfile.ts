@@ -5,7 +5,10 @@
  *   fetch      one part into `fetched/TRTYRAP/<as-of>/<file>` (never downloaded again once stored whole);
  *   ingest     one stored part, checked whole first, applied with the ordinary ingest as a batch dated as-of
  *              (a part already complete is skipped, so a retried or re-run map writes nothing twice);
- *   hand-over  the daily job starts from the as-of date unless it is already past it.
+ *   hand-over  the daily job starts from the as-of date unless it is already past it, and one completed batch is
+ *              announced for the whole backfile (market US, kind marks, a batch id derived from the as-of date, so a
+ *              retried hand-over announces the same batch): the watched catalogues are re-screened once after a
+ *              backfile, not once per part (the parts' own batches are applied with no announcement).
  * No gap and no double count with the daily job: every record carries its batch date and the store keeps the newest
  * per serial, so a daily file older than the backfile is stale for the serials the backfile holds, and the daily
  * job's week of look-back from as-of covers the days after it.
@@ -13,7 +16,7 @@
 import { batchIdOf } from '../marks/mark-record';
 import type { IngestStores } from '../ingest/ingest-batch';
 import { ingestBlob } from '../ingest/ingest-blob';
-import type { DataJobStore, WritableBlobStore } from '../ports';
+import type { BatchEvents, DataJobStore, WritableBlobStore } from '../ports';
 import {
   checkWhole,
   fetchedKey,
@@ -97,9 +100,18 @@ export async function ingestPart(
   return { key, action: 'applied', read, written, unchanged, stale, rejected };
 }
 
-/** After every part is applied: the backfile's run is recorded and the daily job takes over from its date. */
+/** The id of the one batch a backfile announces: its as-of date and product, the same on every try of its hand-over. */
+export function backfileBatchIdOf(asOf: string): string {
+  return batchIdOf(asOf, `uspto:${BACKFILE_PRODUCT}`);
+}
+
+/**
+ * After every part is applied: the backfile's run is recorded, the daily job takes over from its date, and the
+ * backfile is announced as one completed batch (when `events` is given). A failed announcement fails the step, which
+ * the state machine retries; the re-screen takes the repeated batch id without harm (nothing recorded twice).
+ */
 export async function handOver(
-  deps: { jobs: DataJobStore; now: () => Date },
+  deps: { jobs: DataJobStore; now: () => Date; events?: BatchEvents },
   asOf: string,
   detail: Record<string, number | string>,
 ): Promise<void> {
@@ -113,4 +125,5 @@ export async function handOver(
     detail,
   });
   await deps.jobs.startFrom('uspto-daily', asOf);
+  await deps.events?.batchCompleted({ market: 'US', kind: 'marks', batchId: backfileBatchIdOf(asOf), dataAsOf: asOf });
 }

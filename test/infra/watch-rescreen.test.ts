@@ -68,7 +68,7 @@ it('runs one re-screen at a time, and sends a run that failed after two retries 
   expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 1209600 });
 });
 
-it.each(['Ingest', 'RegisterUpdate', 'TroDocket'])(
+it.each(['Ingest', 'RegisterUpdate', 'TroDocket', 'RegisterBackfile'])(
   '%s announces completed batches on the bus, and only there',
   (construct) => {
     expect(describeValue(dev, variablesOf(construct).DATA_EVENT_BUS_NAME)).toBe(busName());
@@ -78,7 +78,7 @@ it.each(['Ingest', 'RegisterUpdate', 'TroDocket'])(
 );
 
 it('gives no other function the bus', () => {
-  for (const construct of ['BatchScreen', 'PutWatch', 'WatchRescreen', 'RegisterBackfile']) {
+  for (const construct of ['BatchScreen', 'PutWatch', 'WatchRescreen', 'WebhookDeliver']) {
     expect(variablesOf(construct).DATA_EVENT_BUS_NAME).toBeUndefined();
   }
 });
