@@ -231,6 +231,12 @@ export interface WebhookStore {
    */
   claimDelivery(accountId: string, eventId: string, now: Date, staleAfterSeconds: number): Promise<DeliveryClaim>;
   finishDelivery(accountId: string, eventId: string, outcome: 'delivered' | 'dead_letter', now: Date): Promise<void>;
+  /**
+   * Makes a dead-lettered event's delivery claimable again, so that it can be handed to the deliverer anew:
+   * `reopened` when its claim was `dead_letter` (or has expired), otherwise the claim's state (`delivered` meanwhile,
+   * or `in_progress`: a delivery of it is running), which is left as it is.
+   */
+  reopenDelivery(accountId: string, eventId: string): Promise<'reopened' | 'delivered' | 'in_progress'>;
   recordDeadLetter(entry: StoredDeadLetter): Promise<void>;
   /** The account's dead letter of an event, if there is one. */
   findDeadLetter(accountId: string, eventId: string): Promise<StoredDeadLetter | undefined>;

@@ -26,6 +26,7 @@ import { testWebhookRequestSchema } from '../test-webhook/handler';
 import { deadLettersQuerySchema } from '../webhook-dead-letters/handler';
 import { redeliverRequestSchema } from '../redeliver-webhook/handler';
 import { REPLAY_WINDOW_SECONDS } from '../../shared/webhooks/signature';
+import { MAX_REQUEUED_PER_CALL } from '../../shared/webhooks/redeliver';
 import { DEFAULT_ATTEMPTS } from '../../shared/webhooks/deliver-webhook';
 import { DEAD_LETTER_DAYS, MAX_ALERTS_PER_EVENT } from '../../shared/webhooks/webhook';
 import { MAX_WATCH_LOGOS_PER_CALL, MAX_WATCH_TITLES_PER_CALL } from '../../shared/watch/watch';
@@ -242,13 +243,12 @@ export const OPERATIONS: Record<Route['functionName'], OperationSpec> = {
     response: 'webhook-dead-letters',
   },
   'redeliver-webhook': {
-    summary: 'Send a dead letter again',
-    description:
-      'Sends one dead letter (by its id) again now, once your receiver is fixed: the payload as it was first sent, the same Webhook-Id, to your webhook URL and signed with your secret as they are now; one try of at most 5 s. Delivered, the dead letter is removed; otherwise it stays. Answers the outcome as a test delivery does. 404 not_found without a webhook or without that dead letter. Free of charge, professional and above.',
+    summary: 'Send dead letters again',
+    description: `Once your receiver is fixed. With {"id": "evt_…"}: sends that dead letter again now, the payload as it was first sent, the same Webhook-Id, to your webhook URL and signed with your secret as they are now; one try of at most 5 s. Delivered, the dead letter is removed; otherwise it stays. Answers the outcome as a test delivery does; 404 not_found without that dead letter. With {"all": true}: hands up to ${MAX_REQUEUED_PER_CALL} dead letters, newest first, back for delivery (the same payload and Webhook-Id, ${DEFAULT_ATTEMPTS} tries with exponential backoff) and removes them from the dead letters; one that fails again is a new dead letter. Answers the event ids re-queued and next_cursor: pass it back as cursor (with all: true) for the dead letters after these, until it is null. Give id or all, not both. 404 not_found without a webhook. Free of charge, professional and above.`,
     tag: 'Watch',
     body: redeliverRequestSchema,
     errors: ['auth', 'body', 'webhook-read', 'idempotent', 'tier'],
-    response: 'test-webhook',
+    response: 'redeliver-webhook',
     example: { id: 'evt_3f9a0c2b7d1e4a5b6c7d8e9f' },
   },
   openapi: {

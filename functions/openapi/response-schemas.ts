@@ -14,6 +14,20 @@ const WEBHOOK_PROPERTIES = {
   secret_issued_at: { type: 'string', format: 'date-time', description: 'When the secret in use was issued' },
 } as const;
 
+/** What a test delivery, and a dead letter sent again by id, answer. */
+const TEST_DELIVERY = {
+  type: 'object',
+  required: ['event_id', 'url', 'delivered', 'duration_ms'],
+  properties: {
+    event_id: { type: 'string', description: 'The Webhook-Id the receiver was sent' },
+    url: { type: 'string' },
+    delivered: { type: 'boolean', description: 'true: the receiver answered 2xx' },
+    status: { type: 'integer', description: "The receiver's HTTP status, when it answered" },
+    error: { type: 'string', description: 'Why it was not delivered (e.g. "answered 401", a certificate error)' },
+    duration_ms: { type: 'integer' },
+  },
+} as const;
+
 export const RESPONSE_SCHEMAS = {
   'batch-screen': json({
     type: 'object',
@@ -317,17 +331,28 @@ export const RESPONSE_SCHEMAS = {
     required: ['deleted'],
     properties: { deleted: { type: 'boolean', description: 'false: no webhook was set (nothing changed)' } },
   }),
-  'test-webhook': json({
-    type: 'object',
-    required: ['event_id', 'url', 'delivered', 'duration_ms'],
-    properties: {
-      event_id: { type: 'string', description: 'The Webhook-Id the receiver was sent' },
-      url: { type: 'string' },
-      delivered: { type: 'boolean', description: 'true: the receiver answered 2xx' },
-      status: { type: 'integer', description: "The receiver's HTTP status, when it answered" },
-      error: { type: 'string', description: 'Why it was not delivered (e.g. "answered 401", a certificate error)' },
-      duration_ms: { type: 'integer' },
-    },
+  'test-webhook': json(TEST_DELIVERY),
+  'redeliver-webhook': json({
+    oneOf: [
+      { ...TEST_DELIVERY, description: 'With id: the outcome of one try, as a test delivery answers' },
+      {
+        type: 'object',
+        description: 'With all: the dead letters handed back to the deliverer by this call',
+        required: ['requeued', 'count', 'next_cursor'],
+        properties: {
+          requeued: {
+            type: 'array',
+            items: string,
+            description: 'The event ids re-queued (each removed from the dead letters; one that fails again returns)',
+          },
+          count: integer,
+          next_cursor: {
+            type: ['string', 'null'],
+            description: 'Pass back as cursor with all: true for the dead letters after these; null when none is left',
+          },
+        },
+      },
+    ],
   }),
   'webhook-dead-letters': json({
     type: 'object',

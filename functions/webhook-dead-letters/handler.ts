@@ -6,10 +6,10 @@
 import * as z from 'zod';
 import { dependencies } from '../../shared/composition/metering';
 import { webhookStore } from '../../shared/composition/webhooks';
-import { InvalidRequestError } from '../../shared/errors';
 import { buildApiHandler, lazyHandler } from '../../shared/http/api-handler';
 import type { Operation } from '../../shared/http/types';
 import type { WebhookStore } from '../../shared/ports';
+import { decodeDeadLetterCursor, encodeDeadLetterCursor } from '../../shared/webhooks/dead-letter-cursor';
 import { deadLetterView } from '../../shared/webhooks/webhook';
 
 export const deadLettersQuerySchema = z.object({
@@ -31,17 +31,6 @@ export interface DeadLettersPage {
   next_cursor: string | null;
 }
 
-const encodeCursor = (recordId: string) => Buffer.from(JSON.stringify(['d', recordId])).toString('base64url');
-
-function decodeCursor(cursor: string): string {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed[0] === 'd' && typeof parsed[1] === 'string' && parsed[1].startsWith('dead#'))
-      return parsed[1];
-  } catch {}
-  throw new InvalidRequestError([{ field: 'cursor', message: 'must be a next_cursor this route returned' }]);
-}
-
 export function webhookDeadLettersOperation(store: WebhookStore): Operation<DeadLettersQuery, DeadLettersPage> {
   return {
     name: 'webhook-dead-letters',
@@ -50,12 +39,12 @@ export function webhookDeadLettersOperation(store: WebhookStore): Operation<Dead
     schema: deadLettersQuerySchema,
     queryFields: { limit: 'integer', cursor: 'string' },
     run: async (input, context) => {
-      const after = input.cursor ? decodeCursor(input.cursor) : undefined;
+      const after = input.cursor ? decodeDeadLetterCursor(input.cursor) : undefined;
       const page = await store.pageDeadLetters(context.accountId, { limit: input.limit, ...(after ? { after } : {}) });
       return {
         dead_letters: page.deadLetters.map(deadLetterView),
         count: page.deadLetters.length,
-        next_cursor: page.last ? encodeCursor(page.last) : null,
+        next_cursor: page.last ? encodeDeadLetterCursor(page.last) : null,
       };
     },
   };

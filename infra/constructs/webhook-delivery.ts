@@ -1,7 +1,8 @@
 /**
  * The delivery of alerts to sellers' webhooks: the re-screen puts one event per batch of alerts on the environment's
  * webhook bus `<prefix>-webhooks` (source `trademark-risk.webhooks`, detail type `Webhook delivery due`; only the
- * re-screen may put events there, and it may put none on the data bus), and a rule sends exactly those to the
+ * re-screen and the redeliver route, which re-queues dead letters, may put events there, and neither may put any on
+ * the data bus), and a rule sends exactly those to the
  * webhook-deliver function, which signs, tries with backoff and keeps a per-account dead letter after the last try
  * (shared/webhooks/deliver-event.ts). So a slow or failing receiver never holds up the re-screen.
  *
@@ -26,7 +27,7 @@ export const WEBHOOK_EVENT_BUS_ENV = 'WEBHOOK_EVENT_BUS_NAME';
 export interface WebhookDeliveryProps {
   prefix: string;
   deliver: ApiFunction;
-  /** The functions that hand alerts over (the re-screen). */
+  /** The functions that hand events over: the re-screen (alerts), the redeliver route (re-queued dead letters). */
   dispatchers: ApiFunction[];
 }
 

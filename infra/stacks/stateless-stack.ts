@@ -102,7 +102,8 @@ export class StatelessStack extends Stack {
     this.webhookDelivery = new WebhookDelivery(this, 'Webhooks', {
       prefix: config.prefix,
       deliver: this.functions['webhook-deliver'],
-      dispatchers: [this.functions['watch-rescreen']],
+      // The re-screen hands alerts over; the redeliver route re-queues dead letters ({"all": true}).
+      dispatchers: [this.functions['watch-rescreen'], this.functions['redeliver-webhook']],
     });
     this.api = this.createRestApi(config, logRemovalPolicy);
     const alarms = this.createMonitoring(config, tables);
@@ -402,7 +403,8 @@ export class StatelessStack extends Stack {
     f['delete-webhook'].grantTableActions(tables.webhooks, ['dynamodb:DeleteItem']);
     f['test-webhook'].grantTableActions(tables.webhooks, ['dynamodb:GetItem']);
     f['webhook-dead-letters'].grantTableActions(tables.webhooks, ['dynamodb:Query']);
-    // Sending a dead letter again: the webhook, the dead letter, and on success the claim and the dead letter's removal.
+    // Sending a dead letter again: the webhook, the dead letter, and on success the claim and the dead letter's removal;
+    // re-queuing dead letters: the claim's conditional removal, then the event put on the webhook bus (WebhookDelivery).
     f['redeliver-webhook'].grantTableActions(tables.webhooks, [
       'dynamodb:GetItem',
       'dynamodb:Query',

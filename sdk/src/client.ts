@@ -21,6 +21,7 @@ import type {
   OpenApiDocument,
   PutWatchResponse,
   PutWebhookResponse,
+  RequeueDeadLettersResponse,
   StatusResponse,
   TestWebhookResponse,
   UsageQuery,
@@ -252,6 +253,30 @@ export class TrademarkRiskClient {
   /** POST /v1/webhook/redeliver: sends one dead letter again now (one try); delivered, it is removed. */
   async redeliverWebhook(id: string, options?: CallOptions): Promise<TestWebhookResponse> {
     return (await this.request<TestWebhookResponse>('redeliverWebhook', { body: { id }, ...options })).data;
+  }
+
+  /**
+   * POST /v1/webhook/redeliver with `all: true`: hands up to 25 dead letters (newest first, after `cursor`) back to
+   * the deliverer, with its usual tries, and removes them from the dead letters. Pass `next_cursor` back as `cursor`.
+   */
+  async requeueDeadLetters(
+    query: { cursor?: string } = {},
+    options?: CallOptions,
+  ): Promise<RequeueDeadLettersResponse> {
+    const body = { all: true, ...(query.cursor ? { cursor: query.cursor } : {}) };
+    return (await this.request<RequeueDeadLettersResponse>('redeliverWebhook', { body, ...options })).data;
+  }
+
+  /** Every dead letter re-queued, call after call: the event ids, newest first. */
+  async requeueAllDeadLetters(options?: CallOptions): Promise<string[]> {
+    const requeued: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.requeueDeadLetters({ cursor }, options);
+      requeued.push(...page.requeued);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    return requeued;
   }
 
   /** GET /v1/webhook/dead-letters: one page of deliveries that failed every try, newest first. */

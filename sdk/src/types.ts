@@ -340,3 +340,12 @@ export interface DeadLettersResponse {
   count: number;
   next_cursor: string | null;
 }
+
+/** POST /v1/webhook/redeliver with `all: true`: the dead letters one call handed back to the deliverer. */
+export interface RequeueDeadLettersResponse {
+  /** The event ids re-queued, newest dead letter first (each removed from the dead letters). */
+  requeued: string[];
+  count: number;
+  /** Pass back as `cursor` for the dead letters after these; null when none is left. */
+  next_cursor: string | null;
+}

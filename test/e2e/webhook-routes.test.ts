@@ -2,14 +2,16 @@
  * The webhook routes over real HTTP against DynamoDB Local, with a real local HTTPS receiver (its self-signed CA and
  * loopback address trusted by this test server's webhook routes only, through startTestServer's webhookTrust):
  * set (the secret shown once), read (never the secret), rotate, a test delivery the receiver verifies or refuses,
- * the dead letters, a dead letter sent again, remove. Every bad input gets its documented code and no call is
- * charged. Through the SDK too.
+ * the dead letters, a dead letter sent again, every dead letter re-queued in bulk (a bounded number per call, with a
+ * cursor; each delivered once by this server's in-process deliverer), remove. Every bad input gets its documented
+ * code and no call is charged. Through the SDK too.
  */
 import type { RunningServer } from '../../local/server';
 import { createClient } from '../../sdk/src';
 import { buildWebhookStore } from '../../shared/composition/webhooks';
 import { deliverEvent } from '../../shared/webhooks/deliver-event';
 import { DEFAULT_ATTEMPTS } from '../../shared/webhooks/deliver-webhook';
+import { MAX_REQUEUED_PER_CALL } from '../../shared/webhooks/redeliver';
 import { testEventOf } from '../../shared/webhooks/webhook';
 import { type HttpsReceiver, startHttpsReceiver } from '../support/https-receiver';
 import { readJson, startTestServer } from '../support/test-server';
@@ -152,6 +154,67 @@ it('sends a dead letter again once the receiver is fixed: delivered, it leaves t
   expect(await balanceOf(apiKey)).toBe(100);
 });
 
+/** Resolves once `check` holds (the in-process deliverer works in the background), or fails after `ms`. */
+async function eventually(check: () => boolean, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+it('re-queues every dead letter in bulk, a bounded number per call with a cursor: each delivered once, none left', async () => {
+  const { apiKey, accountId } = await stack.openAccount({ tier: 'professional', points: 100 });
+  const url = `${receiver.origin}/hooks`;
+  const { secret } = await readJson(await send('PUT', '/v1/webhook', apiKey, { url }));
+  receiver.secret = secret;
+  // Dead letters as the deliverer leaves them: the event's claim finished as dead_letter, the letter kept.
+  const store = buildWebhookStore(stack.config);
+  const total = MAX_REQUEUED_PER_CALL + 2;
+  const events = [];
+  for (let i = 0; i < total; i += 1) {
+    const event = testEventOf(accountId, new Date());
+    const failedAt = new Date(Date.UTC(2026, 10, 28, 10, 0, i)).toISOString();
+    await store.claimDelivery(accountId, event.eventId, new Date(), 180);
+    await store.finishDelivery(accountId, event.eventId, 'dead_letter', new Date());
+    await store.recordDeadLetter({
+      accountId,
+      eventId: event.eventId,
+      url,
+      body: event.body,
+      attempts: 5,
+      lastError: 'answered 503',
+      lastStatus: 503,
+      failedAt,
+    });
+    events.push(event);
+  }
+
+  const first = await readJson(await send('POST', '/v1/webhook/redeliver', apiKey, { all: true }));
+  const second = await readJson(
+    await send('POST', '/v1/webhook/redeliver', apiKey, { all: true, cursor: first.next_cursor }),
+  );
+  await eventually(() => receiver.received.length >= total);
+  const left = await readJson(await send('GET', '/v1/webhook/dead-letters', apiKey));
+  const again = await readJson(await send('POST', '/v1/webhook/redeliver', apiKey, { all: true }));
+
+  const newestFirst = [...events].reverse().map((e) => e.eventId);
+  expect(first).toEqual({
+    requeued: newestFirst.slice(0, MAX_REQUEUED_PER_CALL),
+    count: MAX_REQUEUED_PER_CALL,
+    next_cursor: expect.any(String),
+  });
+  expect(second).toEqual({ requeued: newestFirst.slice(MAX_REQUEUED_PER_CALL), count: 2, next_cursor: null });
+  expect(receiver.received.every((r) => r.valid)).toBe(true);
+  expect(receiver.received.map((r) => r.eventId).sort()).toEqual([...newestFirst].sort());
+  const byId = new Map<string | undefined, string>(events.map((e) => [e.eventId, e.body]));
+  expect(receiver.received.every((r) => r.body === byId.get(r.eventId))).toBe(true);
+  expect(left).toMatchObject({ dead_letters: [], count: 0 });
+  expect(again).toEqual({ requeued: [], count: 0, next_cursor: null });
+  expect(receiver.received).toHaveLength(total);
+  expect(await balanceOf(apiKey)).toBe(100);
+});
+
 describe('refusals: the documented code, and nothing charged', () => {
   let apiKey: string;
   beforeAll(async () => {
@@ -176,6 +239,12 @@ describe('refusals: the documented code, and nothing charged', () => {
     ['POST', '/v1/webhook/redeliver', {}, 400, 'invalid_request'],
     ['POST', '/v1/webhook/redeliver', { id: 'al_20261121_x' }, 400, 'invalid_request'],
     ['POST', '/v1/webhook/redeliver', { id: 'evt_000000000000000000000000' }, 404, 'not_found'],
+    ['POST', '/v1/webhook/redeliver', { all: false }, 400, 'invalid_request'],
+    ['POST', '/v1/webhook/redeliver', { all: 'yes' }, 400, 'invalid_request'],
+    ['POST', '/v1/webhook/redeliver', { id: 'evt_000000000000000000000000', all: true }, 400, 'invalid_request'],
+    ['POST', '/v1/webhook/redeliver', { cursor: 'bm90LWEtY3Vyc29y' }, 400, 'invalid_request'],
+    ['POST', '/v1/webhook/redeliver', { all: true, cursor: 'bm90LWEtY3Vyc29y' }, 400, 'invalid_request'],
+    ['POST', '/v1/webhook/redeliver', { all: true }, 404, 'not_found'],
     ['GET', '/v1/webhook', undefined, 404, 'not_found'],
     ['GET', '/v1/webhook/dead-letters?limit=0', undefined, 400, 'invalid_request'],
     ['GET', '/v1/webhook/dead-letters?limit=101', undefined, 400, 'invalid_request'],
@@ -214,7 +283,7 @@ describe('refusals: the documented code, and nothing charged', () => {
   });
 });
 
-it('works through the SDK: set, read, test, dead letters, redeliver, remove', async () => {
+it('works through the SDK: set, read, test, dead letters, redeliver, re-queue all, remove', async () => {
   const { apiKey } = await stack.openAccount({ tier: 'professional', points: 10 });
   const client = createClient({ baseUrl: server.url, apiKey });
 
@@ -226,12 +295,17 @@ it('works through the SDK: set, read, test, dead letters, redeliver, remove', as
   for await (const entry of client.deadLetters()) deadLetters.push(entry);
   const unknown = client.redeliverWebhook('evt_000000000000000000000000');
   await expect(unknown).rejects.toMatchObject({ status: 404, code: 'not_found' });
+  const requeuedPage = await client.requeueDeadLetters();
+  const requeuedAll = await client.requeueAllDeadLetters();
   const removed = await client.deleteWebhook();
 
   expect(read.url).toBe(`${receiver.origin}/sdk`);
   expect(tested).toMatchObject({ delivered: true, status: 204 });
   expect(receiver.received.map((r) => r.valid)).toEqual([true]);
   expect(deadLetters).toEqual([]);
+  expect(requeuedPage).toEqual({ requeued: [], count: 0, next_cursor: null });
+  expect(requeuedAll).toEqual([]);
   expect(removed).toEqual({ deleted: true });
+  await expect(client.requeueDeadLetters()).rejects.toMatchObject({ status: 404, code: 'not_found' });
   await expect(client.getWebhook()).rejects.toMatchObject({ status: 404, code: 'not_found' });
 });

@@ -492,11 +492,14 @@ describe('least privilege', () => {
       ...freeChain,
       'table:webhooks': ['dynamodb:Query'],
     });
+    // ... and re-queuing dead letters ({"all": true}) puts them on the webhook bus, for the deliverer.
+    const [webhookBus] = onlyResource(dev.statelessJson, 'AWS::Events::EventBus', 'WebhooksWebhookBus');
     expect(grantsOf(dev, 'RedeliverWebhook')).toEqual({
       ...own('RedeliverWebhook'),
       ...freeChain,
       ...idempotency,
       'table:webhooks': ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+      [`AWS::Events::EventBus:${webhookBus}.Arn`]: ['events:PutEvents'],
     });
   });
 

@@ -2,8 +2,8 @@
  * The re-screen of watched catalogues in the stateless stack of dev: its own data bus, the rule that sends exactly
  * the completed-batch events to the watch-rescreen function (one run at a time), the dead-letter queue of events it
  * could not deliver or runs that failed after their retries, who may announce on the bus, and the function's grants;
- * and the hand-over of its alerts to webhooks: a bus of their own that only the re-screen may put on, the rule to the
- * webhook-deliver function, its dead-letter queue.
+ * and the hand-over of its alerts to webhooks: a bus of their own that only the re-screen (and the redeliver route,
+ * re-queuing dead letters) may put on, the rule to the webhook-deliver function, its dead-letter queue.
  */
 import { BATCH_COMPLETED_DETAIL_TYPE, DATA_EVENT_SOURCE } from '../../shared/adapters/aws/eventbridge-batch-events';
 import { WEBHOOK_DUE_DETAIL_TYPE, WEBHOOK_EVENT_SOURCE } from '../../shared/adapters/aws/eventbridge-webhook-dispatch';
@@ -119,18 +119,24 @@ it("grants the re-screen screening's reads, the watched items' reads and updates
 describe('webhook delivery', () => {
   const webhookBus = () => onlyResource(dev.statelessJson, 'AWS::Events::EventBus', 'WebhooksWebhookBus');
 
-  it('has a bus of its own, named for the environment, that only the re-screen may put on', () => {
+  it('has a bus of its own, named for the environment, that only the re-screen and the redeliver route may put on', () => {
     const [busId, bus] = webhookBus();
     expect(bus.Properties!.Name).toBe('tmk-dev-webhooks');
-    expect(describeValue(dev, variablesOf('WatchRescreen').WEBHOOK_EVENT_BUS_NAME)).toBe(
-      describeValue(dev, { Ref: busId }),
-    );
-    // Every role with a statement naming the webhook bus: the re-screen's alone.
+    for (const construct of ['WatchRescreen', 'RedeliverWebhook'])
+      expect(describeValue(dev, variablesOf(construct).WEBHOOK_EVENT_BUS_NAME)).toBe(
+        describeValue(dev, { Ref: busId }),
+      );
+    // Every role with a statement naming the webhook bus: the re-screen's and the redeliver route's alone.
     const rolesNamingTheBus = resourcesOfType(dev.statelessJson, 'AWS::IAM::Policy')
       .filter(([, policy]) => JSON.stringify(policy.Properties!.PolicyDocument).includes(`"${busId}"`))
       .flatMap(([, policy]) => (policy.Properties!.Roles as { Ref: string }[]).map((r) => r.Ref));
-    const rescreen = dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, 'WatchRescreen')]!;
-    expect(rolesNamingTheBus).toEqual([(rescreen.Properties!.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0]]);
+    const roleOf = (construct: string) =>
+      (
+        dev.statelessJson.Resources[functionLogicalId(dev.statelessJson, construct)]!.Properties!.Role as {
+          'Fn::GetAtt': [string];
+        }
+      )['Fn::GetAtt'][0];
+    expect(rolesNamingTheBus.sort()).toEqual([roleOf('WatchRescreen'), roleOf('RedeliverWebhook')].sort());
   });
 
   it('routes only webhook-due events of the webhook source to the deliver function, with retries and a DLQ', () => {

@@ -2,7 +2,8 @@
  * Webhooks on DynamoDB, one partition per account (table `webhooks`, sort key recordId):
  *   `config`                      the webhook: url, secret, dates;
  *   `event#<event id>`            an event's delivery claim: `sending` (with its claim time) then `delivered` or
- *                                 `dead_letter`; expires after DELIVERY_CLAIM_DAYS;
+ *                                 `dead_letter` (removed again when a dead letter is re-queued); expires after
+ *                                 DELIVERY_CLAIM_DAYS;
  *   `dead#<failed at>#<event id>` a dead letter, sorted by time; expires after DEAD_LETTER_DAYS.
  * Every write that two requests or deliverers can race on is conditional (named below); none reads first.
  */
@@ -182,6 +183,26 @@ export class DynamoDbWebhookStore implements WebhookStore {
         },
       }),
     );
+  }
+
+  async reopenDelivery(accountId: string, eventId: string): Promise<'reopened' | 'delivered' | 'in_progress'> {
+    try {
+      await this.doc.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: { accountId, recordId: eventKey(eventId) },
+          // Only a dead-lettered claim (or none left): a delivered event stays delivered, a running one runs on.
+          ConditionExpression: 'attribute_not_exists(recordId) OR #state = :dead',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':dead': 'dead_letter' },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return 'reopened';
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return error.Item?.state?.S === 'sending' ? 'in_progress' : 'delivered';
+    }
   }
 
   async recordDeadLetter(entry: StoredDeadLetter): Promise<void> {
