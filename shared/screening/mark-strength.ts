@@ -12,6 +12,12 @@
  * model still decides 高. Thresholds: a strong mark's owner holds at least STRONG_REGISTRATIONS live registrations of
  * the text covering at least STRONG_CLASSES classes; a mark of one ordinary word needs a famous portfolio
  * (FAMOUS_WORD_REGISTRATIONS in FAMOUS_WORD_CLASSES) and must not describe the item or make a term with its neighbour.
+ *
+ * A brand's TRO history is strength too: a registered mark of a brand that files Schedule A suits, named as the
+ * item's maker, is 中 at least for goods of a class its registrations hold, whatever the size of its portfolio in
+ * the data ("Coach Leather Crossbody Handbag" names the plaintiff for a handbag; "Coach whistle" and "Omega 3 fish
+ * oil" name goods its registrations do not hold). Its one ordinary word must still stand as a name (no describing
+ * word, no term with its neighbour). A TRO brand that reaches 中 is 高 (title-conflicts.ts).
  */
 import { isUnordinaryWord } from './brand-spans';
 import type { Candidate } from './candidates';
@@ -38,34 +44,49 @@ const CLEAR_ITEM_CLASS = 0.5;
 const MAKER_CUES: ReadonlySet<string> = new Set(['by', 'from']);
 
 /**
- * Strong in the register: a portfolio of its text across classes. A TRO brand is not strong for that alone: the TRO
- * list names brands, not their goods, and "Omega 3 fish oil" names no watch.
+ * Strong in the register: a portfolio of its text across classes. A TRO brand is not strong here for that alone:
+ * the TRO list names brands, not their goods, and "Omega 3 fish oil" names no watch (see isTroMark).
  */
 export function isStrongMark(match: RunMatch): boolean {
   return match.ownerRegistrations >= STRONG_REGISTRATIONS && match.ownerClasses.length >= STRONG_CLASSES;
 }
 
 /**
+ * A registration of a brand that files TRO suits: strong for the goods its registrations cover (namesStrongMark
+ * checks the item against them). A TRO brand the data holds no registration of (`troOnly`) says no goods, and is
+ * left to the model.
+ */
+function isTroMark(match: RunMatch): boolean {
+  return match.tro && !match.troOnly;
+}
+
+/**
  * The run's words could only be a name: several words that are no term of ordinary language ("Star Wars", "Kinetic
  * Sand", not "Sterling Silver"), one word that is no ordinary word ("Rubies"), or one ordinary word of a famous
- * owner's portfolio (isFamousWord), written as whole tokens (not "AC" cut out of "Wireless-AC1900").
+ * owner's portfolio or of a TRO brand that stands as a name (standsAsName), written as whole tokens (not "AC" cut out
+ * of "Wireless-AC1900").
  */
 function isDistinctiveRun(context: TitleContext, candidate: Candidate, match: RunMatch): boolean {
   if (context.isPartOfToken(candidate) || context.isCutFromHyphenated(candidate)) return false;
   if (candidate.end - candidate.start === 1)
-    return isUnordinaryWord(context.words[candidate.start]!) || isFamousWord(context, candidate.start, match);
+    return (
+      isUnordinaryWord(context.words[candidate.start]!) ||
+      ((isTroMark(match) || isFamousPortfolio(match)) && standsAsName(context, candidate.start))
+    );
   return !isCommonPhrase(context.normalised.slice(candidate.start, candidate.end).join(' '));
 }
 
+/** A famous mark's portfolio: FAMOUS_WORD_REGISTRATIONS live registrations of the text in FAMOUS_WORD_CLASSES. */
+function isFamousPortfolio(match: RunMatch): boolean {
+  return match.ownerRegistrations >= FAMOUS_WORD_REGISTRATIONS && match.ownerClasses.length >= FAMOUS_WORD_CLASSES;
+}
+
 /**
- * One ordinary word named as a famous mark: its owner's portfolio is a famous mark's (FAMOUS_WORD_REGISTRATIONS in
- * FAMOUS_WORD_CLASSES), the word is no describing word (the lexicon's "Black", "Pearl", "Universal", and WordNet's
- * adjectives "Royal", "Stylish": they describe the item, whoever holds them), and it makes no term of ordinary
- * language with a word beside it ("Ring binder", "Echo chamber").
+ * The ordinary word at `at` stands as a name: it is no describing word (the lexicon's "Black", "Pearl",
+ * "Universal", and WordNet's adjectives "Royal", "Stylish": they describe the item, whoever holds them), and it makes
+ * no term of ordinary language with a word beside it ("Ring binder", "Echo chamber").
  */
-function isFamousWord(context: TitleContext, at: number, match: RunMatch): boolean {
-  if (match.ownerRegistrations < FAMOUS_WORD_REGISTRATIONS || match.ownerClasses.length < FAMOUS_WORD_CLASSES)
-    return false;
+function standsAsName(context: TitleContext, at: number): boolean {
   const facts = context.words[at]!.facts;
   if (facts.descriptor || facts.stopword || facts.trivial || isDescribingWord(context.normalised[at]!)) return false;
   const words = context.normalised;
@@ -80,6 +101,9 @@ function isFamousWord(context: TitleContext, at: number, match: RunMatch): boole
 /**
  * The match is a strong mark named as a brand: as written, where a brand stands or is named (first words, after a
  * maker or nominative cue), and for goods the owner's registrations of it cover or that nothing in the title says.
+ * A TRO brand's mark without a strong portfolio (isTroMark) counts only where the title names it as the item's
+ * maker (first words, or after "by"), for goods of a class its registrations hold: its TRO history says it sues,
+ * not over which goods, and a nominative reading or a related class is left to the model.
  */
 export function namesStrongMark(
   context: TitleContext,
@@ -87,12 +111,15 @@ export function namesStrongMark(
   match: RunMatch,
   nominative: boolean,
 ): boolean {
-  if (match.kind === 'fuzzy' || !isStrongMark(match) || !isDistinctiveRun(context, candidate, match)) return false;
-  const standing =
-    nominative || context.isBrandPosition(candidate) || MAKER_CUES.has(context.normalised[candidate.start - 1] ?? '');
-  if (!standing) return false;
+  if (match.kind === 'fuzzy') return false;
+  const strong = isStrongMark(match);
+  if (!(strong || isTroMark(match)) || !isDistinctiveRun(context, candidate, match)) return false;
+  const named = context.isBrandPosition(candidate) || MAKER_CUES.has(context.normalised[candidate.start - 1] ?? '');
+  if (!(named || (strong && nominative))) return false;
   const item = context.itemClassesAround(candidate);
-  if (classRelationOf(match.ownerClasses, item).relation !== 'other') return true;
+  const { relation } = classRelationOf(match.ownerClasses, item);
+  if (!strong) return relation === 'same';
+  if (relation !== 'other') return true;
   // Goods the owner's registrations do not cover count against the mark only when the item is known to be them:
   // the seller said, or the title's words point one way ("apple slicer": kitchen tools), not at half a dozen
   // classes at once ("Robots In Disguise One Step Changer").

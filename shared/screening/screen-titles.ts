@@ -31,6 +31,7 @@ import { evasionCandidates, isEvasionSpelling } from './evasion';
 import { KeyResolver, type KeyCacheOptions } from './key-resolver';
 import { nominativeCueAfterNormalised, nominativeCueOfNormalised } from './lexicon';
 import { isStrongItemBrand, namesStrongMark } from './mark-strength';
+import { isMisspeltOrdinaryWord } from './misspelt-words';
 import { isPlaceholder } from './placeholders';
 import { NO_MATCHES, knownToMatchNothing, verifiedMatches, type RunMatch } from './run-matches';
 import { TitleContext, type ScreeningItem } from './title-context';
@@ -241,6 +242,8 @@ export class TitleScreener {
       // "Silver NA Brass": a feed's placeholder for a missing value names nothing. Judged here, not left out of the
       // analysis, so that the examples the model was fitted on stay as they were.
       if (isPlaceholder(title.words, candidate)) return;
+      // "Sumptous Sparkle Ring": a misspelt ordinary word is the word, not the mark of it (misspelt-words.ts).
+      if (isMisspeltOrdinaryWord(match)) return;
       const { evasion } = facts;
       this.filler.fill(ctx, candidate, match, facts, this.features);
       const probability = this.model.probability(this.features);

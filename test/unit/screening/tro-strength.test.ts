@@ -1,0 +1,92 @@
+/**
+ * A brand's TRO history is strength (shared/screening/mark-strength.ts): a registered mark of a brand that files
+ * Schedule A suits, named where a brand stands, for goods its registrations cover, is 中 at least with its TRO flag,
+ * whatever the brand-use model says of an ordinary word at the head of a title. The same word registered by an owner
+ * with no TRO history is left to the model, and the TRO brand is not raised for goods its registrations do not
+ * cover, nor where the word describes or makes a term with its neighbour. Marks and the TRO list go through the real
+ * ingest into the in-memory stores, beside the sample corpus.
+ */
+import { Readable } from 'node:stream';
+import { ingestBatch, type IngestRequest } from '../../../shared/ingest/ingest-batch';
+import type { ScreeningResult } from '../../../shared/screening/screen-titles';
+import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+
+const MARKS = [
+  { serial: 'TS-000001', mark: 'COACH', nice: [18], owner: 'Tapestry Test Holdings Inc' },
+  { serial: 'TS-000002', mark: 'COACH', nice: [25], owner: 'Tapestry Test Holdings Inc' },
+  { serial: 'TS-000003', mark: 'COACH', nice: [9], owner: 'Coachline Electronics LLC' },
+];
+const TRO = [
+  'brand,plaintiff,case_no,court,filed,source,checked_against_docket',
+  'Coach,Tapestry Test Holdings Inc,1:25-cv-00001,N.D. Ill.,2025-01-02,unit fixture,no',
+].join('\n');
+
+async function load(corpus: InMemoryScreening, withTro: boolean): Promise<void> {
+  const base = { market: 'US' as const, holder: 'tro-strength', batchDate: '2026-11-24' };
+  const batches: IngestRequest[] = [
+    {
+      ...base,
+      kind: 'marks-jsonl',
+      input: Readable.from([
+        `${MARKS.map((m) => JSON.stringify({ ...m, is_live: true, drawing_kind: 'word' })).join('\n')}\n`,
+      ]),
+      source: 'tro-strength-marks',
+    },
+  ];
+  if (withTro)
+    batches.push({
+      ...base,
+      kind: 'tro',
+      input: Readable.from([TRO]),
+      batchDate: '2026-11-25',
+      source: 'tro-strength',
+    });
+  for (const batch of batches) {
+    const summary = await ingestBatch(corpus.stores, batch);
+    if (!summary.complete || summary.rejected !== 0) throw new Error(`not loaded: ${JSON.stringify(summary)}`);
+  }
+}
+
+let suing: InMemoryScreening;
+let quiet: InMemoryScreening;
+beforeAll(async () => {
+  suing = await createInMemoryScreening();
+  await load(suing, true);
+  quiet = await createInMemoryScreening();
+  await load(quiet, false);
+}, 60_000);
+
+async function screen(corpus: InMemoryScreening, title: string, nice?: string): Promise<ScreeningResult> {
+  const { results } = await corpus.screening.screen([{ title, ...(nice ? { nice } : {}) }], { detail: true });
+  return results[0]!;
+}
+
+describe("a TRO brand's registered mark, named for goods its registrations cover", () => {
+  it.each([
+    ['Coach Leather Crossbody Handbag', undefined],
+    ['Coach Canvas Tote Bag for Women', undefined],
+    ['Coach Signature Wallet', '18'],
+  ])('"%s" is raised on Coach with its TRO flag', async (title, nice) => {
+    const result = await screen(suing, title, nice);
+    expect(result.risk).not.toBe('低');
+    expect(result.tro_hit).toBe(true);
+    expect(result.top_conflict.toUpperCase()).toBe('COACH');
+  });
+
+  it('the same title is not raised where no owner of COACH files TRO suits (the model alone decides)', async () => {
+    const result = await screen(quiet, 'Coach Leather Crossbody Handbag');
+    expect(result.risk).toBe('低');
+  });
+});
+
+describe('a TRO brand is not raised where the title does not name it for its goods', () => {
+  it.each([
+    ['Coach Whistle with Lanyard for Sports Referee', '28', 'goods its registrations do not cover'],
+    ['Stainless Steel Whistle for Dog Training Coach', undefined, 'not where a brand stands'],
+    ['Coach Bus Model Toy 1:64 Diecast', undefined, 'a term with its neighbour'],
+  ])('"%s" (nice %s): %s', async (title, nice, _why) => {
+    const result = await screen(suing, title, nice);
+    expect(result.risk).toBe('低');
+    expect(result.tro_hit).toBe(false);
+  });
+});
