@@ -5,9 +5,10 @@
  * nominative use, 中 at most, as "battery for HP Pavilion dv5" is. The part's own maker, when the title names one,
  * stands before the device ("Lapguard HP Pavilion dv5-1005ef Laptop Battery") and is judged as before.
  *
- * Read from the title alone: a model code within MODEL_CODE_REACH words after the mark, and a part noun as the head
- * of the title after it. A mark followed by a model code in the title of a whole product ("Canon EOS 1500D DSLR
- * Camera") is the product's maker and is not touched.
+ * Read from the title alone: a model code within MODEL_CODE_REACH words after the mark (or a device noun within
+ * DEVICE_NOUN_REACH: "Apple Watch band"), and a part noun as the head of the title after it. A mark followed by a
+ * model code in the title of a whole product ("Canon EOS 1500D DSLR Camera", "Apple Watch Series 9") is the
+ * product's maker and is not touched.
  */
 import type { Candidate } from './candidates';
 import type { TitleContext } from './title-context';
@@ -22,6 +23,8 @@ const MODEL_CODE_REACH = 2;
 const PART_NOUNS: ReadonlySet<string> = new Set([
   'adapter',
   'adaptor',
+  'band',
+  'bands',
   'batteries',
   'battery',
   'belt',
@@ -33,9 +36,11 @@ const PART_NOUNS: ReadonlySet<string> = new Set([
   'cartridge',
   'cartridges',
   'case',
+  'cases',
   'charger',
   'cord',
   'cover',
+  'covers',
   'drum',
   'fan',
   'filter',
@@ -52,6 +57,7 @@ const PART_NOUNS: ReadonlySet<string> = new Set([
   'part',
   'parts',
   'protector',
+  'protectors',
   'refill',
   'remote',
   'roller',
@@ -59,12 +65,36 @@ const PART_NOUNS: ReadonlySet<string> = new Set([
   'skin',
   'sleeve',
   'strap',
+  'straps',
   'toner',
 ]);
 
 /**
- * The title's head noun: its last word that is not a number, a size, a colour or another describing word, nor a
- * connecting word ("... Laptop Battery, Black" -> battery).
+ * Nouns of devices that accessories are made for: the device a mark names when the noun follows it in an
+ * accessory's title ("Apple Watch band", "Sony camera strap", "Honda car cover"). A hand list, as PART_NOUNS is.
+ */
+const DEVICE_NOUNS: ReadonlySet<string> = new Set([
+  'camera',
+  'car',
+  'console',
+  'controller',
+  'earbuds',
+  'headphones',
+  'laptop',
+  'phone',
+  'smartphone',
+  'smartwatch',
+  'tablet',
+  'tv',
+  'watch',
+]);
+
+/** How far after a mark the device noun it names may stand ("Samsung Galaxy Watch band": the second word). */
+const DEVICE_NOUN_REACH = 2;
+
+/**
+ * The title's head noun: its last word that is not a number, a size or its unit, a colour or another describing
+ * word, nor a connecting word ("... Laptop Battery, Black" -> battery, "Watch band 45mm" -> band).
  */
 function headNounIndex(context: TitleContext, from: number): number {
   const { words } = context;
@@ -73,6 +103,8 @@ function headNounIndex(context: TitleContext, from: number): number {
     const facts = word.facts;
     if (word.cjk) return -1;
     if (/^\d/.test(word.norm) || facts.descriptor || facts.stopword || facts.trivial) continue;
+    // The unit of a size written apart from its number ("45 mm", "45mm" read as two words).
+    if (word.norm.length <= 3 && i > from && /^\d/.test(words[i - 1]!.norm)) continue;
     return i;
   }
   return -1;
@@ -85,10 +117,21 @@ export function modelCodeAfter(context: TitleContext, candidate: Candidate): num
   return -1;
 }
 
-/** The mark names the device a part is made for: followed by the device's model code, in a part's title. */
+/** Where a device noun follows the mark (within DEVICE_NOUN_REACH words), or -1. */
+function deviceNounAfter(context: TitleContext, candidate: Candidate): number {
+  const last = Math.min(context.words.length, candidate.end + DEVICE_NOUN_REACH);
+  for (let i = candidate.end; i < last; i++) if (DEVICE_NOUNS.has(context.normalised[i]!)) return i;
+  return -1;
+}
+
+/**
+ * The mark names the device a part is made for, in a part's title: followed by the device's model code, or by a
+ * device noun ("Apple Watch band 45mm", "Fitbit smartwatch straps"), with the part noun as the title's head after it.
+ */
 export function namesDeviceOfPart(context: TitleContext, candidate: Candidate): boolean {
   const code = modelCodeAfter(context, candidate);
-  if (code < 0) return false;
-  const head = headNounIndex(context, code + 1);
-  return head > code && PART_NOUNS.has(context.normalised[head]!);
+  const device = code >= 0 ? code : deviceNounAfter(context, candidate);
+  if (device < 0) return false;
+  const head = headNounIndex(context, device + 1);
+  return head > device && PART_NOUNS.has(context.normalised[head]!);
 }

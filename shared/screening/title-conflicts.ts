@@ -90,13 +90,13 @@ export class TitleConflicts {
 
   /**
    * Strongest first: TRO hits, then by level; at the same level a mark whose words hold another's ("Hello Kitty"
-   * over "Hello", "Hugo Boss" over "Hugo") before it; then a mark the register shows as strong, named as
-   * the item's brand rather than what it fits (the licensed character before the maker that licensed it: "Rubies
-   * Teenage Mutant Ninja Turtles"; but "Empire ... for Samsung Galaxy" and "Lapguard HP Pavilion dv5-1005ef Battery"
-   * stay on their maker); then a mark of the requested market (batch screening
+   * over "Hello", "Hugo Boss" over "Hugo") before it; then a mark of the requested market (batch screening
    * answers for the US: a CN mark is found for a Chinese run but is not the market's own conflict) before a CN
-   * one; then the title's first words, where its maker's name stands ("3M Scotch Tape" is on 3M, "Empire ... for
-   * Samsung" on Empire); then by probability; at equal probability the earlier words.
+   * one; then a mark the register shows as strong, named as the item's brand rather than what it fits (the licensed
+   * character before the maker that licensed it: "Rubies Teenage Mutant Ninja Turtles"; but "Empire ... for Samsung
+   * Galaxy" and "Lapguard HP Pavilion dv5-1005ef Battery" stay on their maker); then the title's first words, where
+   * its maker's name stands ("3M Scotch Tape" is on 3M, "Empire ... for Samsung" on Empire); then by probability; at
+   * equal probability the earlier words.
    */
   ranked(): Conflict[] {
     const all = this.uncrossed();
@@ -109,8 +109,8 @@ export class TitleConflicts {
         Number(this.isTroHit(b)) - Number(this.isTroHit(a)) ||
         level.get(b)! - level.get(a)! ||
         Number(inside.has(a)) - Number(inside.has(b)) ||
-        Number(b.strongItemBrand) - Number(a.strongItemBrand) ||
         Number(a.match.cn) - Number(b.match.cn) ||
+        Number(b.strongItemBrand) - Number(a.strongItemBrand) ||
         Number(b.candidate.start === 0) - Number(a.candidate.start === 0) ||
         b.probability - a.probability ||
         a.candidate.start - b.candidate.start ||

@@ -135,6 +135,26 @@ describe('one ordinary word of a famous portfolio', () => {
   });
 });
 
+describe('a strong mark naming the device an accessory fits', () => {
+  it.each([['Apple Watch band 45mm'], ['Apple watch band 45mm Silicone Sport Strap']])(
+    '"%s" is 中, a nominative use, not 高: the band is made for the watch',
+    async (title) => {
+      const result = await screen(portfolios, title);
+
+      expect(result.risk).toBe('中');
+      expect(result.top_conflict).toBe('APPLE');
+      expect(result.conflicts![0]!.reason).toMatch(/nominative use/);
+    },
+  );
+
+  it('the whole device keeps its maker: "Apple Watch Series 9 GPS 45mm" is no nominative use', async () => {
+    const result = await screen(portfolios, 'Apple Watch Series 9 GPS 45mm');
+
+    expect(result.top_conflict).toBe('APPLE');
+    expect(result.conflicts![0]!.reason).not.toMatch(/nominative use/);
+  });
+});
+
 describe('where a strong mark does not count', () => {
   it('one ordinary word, however strong its owner: "Pearl Alloy Necklace" is left to the model', async () => {
     const result = await screen(portfolios, 'Pearl Alloy Necklace', '14');
