@@ -8,6 +8,7 @@ import { benchLogoSearch } from './logo-search.bench';
 import { benchImageSearch } from './image-search.bench';
 import { benchCustomer } from './customer.bench';
 import { benchDataJobs } from './data-jobs.bench';
+import { benchWatch } from './watch.bench';
 import { registerArgument, registerScaleBench } from './register-scale-screening.bench';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -23,6 +24,7 @@ const BENCHMARKS: [string, () => Promise<string>][] = [
   ['Image search end to end', benchImageSearch],
   ['Account routes and bulk screening (customer)', benchCustomer],
   ['Data jobs', benchDataJobs],
+  ['Watched catalogue', benchWatch],
 ];
 
 async function main(): Promise<void> {
