@@ -9,6 +9,7 @@ import { benchImageSearch } from './image-search.bench';
 import { benchCustomer } from './customer.bench';
 import { benchDataJobs } from './data-jobs.bench';
 import { benchWatch } from './watch.bench';
+import { benchKeyFilterReload } from './key-filter-reload.bench';
 import { registerArgument, registerScaleBench } from './register-scale-screening.bench';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -25,6 +26,7 @@ const BENCHMARKS: [string, () => Promise<string>][] = [
   ['Account routes and bulk screening (customer)', benchCustomer],
   ['Data jobs', benchDataJobs],
   ['Watched catalogue', benchWatch],
+  ['Key filter reloads', benchKeyFilterReload],
 ];
 
 async function main(): Promise<void> {

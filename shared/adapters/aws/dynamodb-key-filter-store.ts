@@ -2,10 +2,11 @@
  * A market's filters on DynamoDB, in the data-batches table beside the batches they describe: `scope` =
  * `<market>#key-filter` (lookup keys) or `<market>#serial-filter`, a `current` item naming the version (and whether
  * it is sealed), and the version's bytes in chunks that fit items. A new version is written whole before `current`
- * points at it, so a reader never sees half a filter.
+ * points at it, so a reader never sees half a filter. A version's bytes never change once written, so a reader that
+ * has read a version keeps it and, on the next load, reads only `current` (one small item) unless it names another
+ * version: a warm screening instance reloads its filters every few seconds, and a register's filter is megabytes.
  */
 import {
-  BatchGetCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -15,7 +16,7 @@ import {
 import { KeyFilter } from '../../marks/key-filter';
 import type { Market } from '../../marks/mark-record';
 import type { FilterName, KeyFilterStore } from '../../ports';
-import { batchWriteAll } from './dynamodb-batch';
+import { batchGetAll, batchWriteAll } from './dynamodb-batch';
 
 const CHUNK_BYTES = 300_000;
 
@@ -30,6 +31,9 @@ interface Current {
 const SCOPE_SUFFIX: Record<FilterName, string> = { keys: 'key-filter', serials: 'serial-filter' };
 
 export class DynamoDbKeyFilterStore implements KeyFilterStore {
+  /** The last version read of each scope, with its filter. */
+  private readonly read = new Map<string, { version: string; filter: KeyFilter }>();
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly table: string,
@@ -39,31 +43,44 @@ export class DynamoDbKeyFilterStore implements KeyFilterStore {
     return `${market}#${SCOPE_SUFFIX[name]}`;
   }
 
+  /** The current filter, to read only: the same object as long as the version stays (see the file's comment). */
   async load(market: Market, name: FilterName = 'keys'): Promise<KeyFilter | undefined> {
-    return (await this.loadSealed(market, name)).filter;
+    return (await this.loadCurrent(market, name)).filter;
   }
 
+  /** The current filter as a copy of its own, which an ingest adds to. */
   async loadSealed(market: Market, name: FilterName): Promise<{ filter: KeyFilter | undefined; sealed: boolean }> {
+    const { filter, sealed } = await this.loadCurrent(market, name);
+    return { filter: filter && KeyFilter.fromBytes(filter.bits.slice(), filter.count), sealed };
+  }
+
+  private async loadCurrent(
+    market: Market,
+    name: FilterName,
+  ): Promise<{ filter: KeyFilter | undefined; sealed: boolean }> {
     const scope = this.scope(market, name);
     const out = await this.doc.send(
       new GetCommand({ TableName: this.table, Key: { scope, batchId: 'current' }, ConsistentRead: true }),
     );
     const current = out.Item as Current | undefined;
     if (!current) return { filter: undefined, sealed: false };
+    const known = this.read.get(scope);
+    if (known?.version === current.version) return { filter: known.filter, sealed: current.sealed === true };
     const keys = Array.from({ length: current.chunks }, (_, i) => ({
       scope,
       batchId: `${current.version}#${String(i).padStart(5, '0')}`,
     }));
-    const parts = new Map<string, Uint8Array>();
-    for (let i = 0; i < keys.length; i += 100) {
-      const page = await this.doc.send(
-        new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys.slice(i, i + 100), ConsistentRead: true } } }),
-      );
-      for (const item of page.Responses?.[this.table] ?? []) parts.set(String(item.batchId), item.bytes as Uint8Array);
-    }
+    // A call answers at most 16 MB, about 53 chunks: what DynamoDB leaves unprocessed is read again (batchGetAll).
+    const items = await batchGetAll<{ batchId: string; bytes: Uint8Array }>(this.doc, this.table, keys, {
+      consistent: true,
+    });
+    const parts = new Map(items.map((item) => [String(item.batchId), item.bytes]));
+    // A version removed while it was read (a newer one was saved meanwhile): none this time, the next load reads anew.
     if (parts.size !== current.chunks) return { filter: undefined, sealed: false };
     const bytes = Buffer.concat(keys.map((k) => parts.get(k.batchId)!));
-    return { filter: KeyFilter.fromBytes(new Uint8Array(bytes), current.count), sealed: current.sealed === true };
+    const filter = KeyFilter.fromBytes(new Uint8Array(bytes), current.count);
+    this.read.set(scope, { version: current.version, filter });
+    return { filter, sealed: current.sealed === true };
   }
 
   async setSealed(market: Market, name: FilterName, sealed: boolean): Promise<void> {
