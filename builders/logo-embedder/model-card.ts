@@ -42,7 +42,12 @@ export function writeModelCard(): string {
   const calibration = JSON.parse(readFileSync(path.join(MODELS, 'calibration.json'), 'utf8')) as Record<
     string,
     unknown
-  > & { embedders: Record<string, { likely: number; possible: number; fitOn: { queries: number; pairs: number } }> };
+  > & {
+    embedders: Record<
+      string,
+      { likely: number; possible: number; fitOn: { queries: number; pairs: number; indexDesigns?: number } }
+    >;
+  };
   const designs = (JSON.parse(readFileSync(path.join(CACHE, 'manifest.json'), 'utf8')) as { designs: LogoDesign[] })
     .designs;
   const model = readFileSync(path.join(MODELS, 'logo-embedder.onnx'));
@@ -85,7 +90,7 @@ Built by \`npm run train:logos\` (builders/logo-embedder/); the figures on held-
 | data | ${training.data.sources}; train split: ${count('train').length} designs of ${brands('train')} brands (SHA-256 of the rendered PNGs \`${training.data.train_png_sha256}\`), ${training.data.text_strips} text strips set in the system fonts |
 | held out by brand | validation: ${count('validation').length} designs of ${brands('validation')} brands (calibration and thresholds); test: ${count('test').length} designs of ${brands('test')} brands (the reported figures), including every brand of the shipped sample logos. Training never reads either. |
 | centring | every output minus the mean embedding of ${centre.probes} pictures that show no logo whole (training's distractor generator, its own seed), normalised again (\`centre.json\`, bound to this file's SHA-256) |
-| calibration | logistic regressions of "the picture shows this mark" on the mark's evidence in its answer (similarity, lead over the fifth best, whether first), one for plain and one for busy pictures, then an isotonic map of their output, fit on ${learned.fitOn.pairs} result pairs of ${learned.fitOn.queries} validation queries; "likely" at probability >= ${learned.likely}, "possible" at >= ${learned.possible}; the same fit again for the search that asks only the first ${REMOTE_WINDOWS} windows (S3 Vectors) |
+| calibration | logistic regressions of "the picture shows this mark" on the mark's evidence in its answer (its similarity verified against the crowd of its window, shared/imaging/verify-candidates.ts; its lead over the fifth best; whether first), one for plain and one for busy pictures, then an isotonic map of their output, fit on ${learned.fitOn.pairs} result pairs of ${learned.fitOn.queries} validation queries${learned.fitOn.indexDesigns ? ` over an index of ${learned.fitOn.indexDesigns} designs` : ''}; "likely" at probability >= ${learned.likely}, "possible" at >= ${learned.possible}; the same fit again for the search that asks only the first ${REMOTE_WINDOWS} windows (S3 Vectors) |
 
 Repeat this run: ${repeat} (the same data, seed, pictures and number of steps${stages.length > 1 ? ' in each stage' : ''}; the
 default is a wall-clock budget, whose step count depends on the machine's load). Each command took its training time

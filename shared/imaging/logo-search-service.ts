@@ -6,12 +6,13 @@
  * Paths: the primary is the learned embedder (in-process) over its own index, S3 Vectors in AWS or the in-process
  * usearch index (every window of regions.ts searched in-process; the whole picture and the 3 x 3 grid against a
  * remote index, to keep the queries per search at 10); or CLIP on SageMaker with S3 Vectors where that is
- * configured instead. The fallback is always the in-process perceptual descriptor index.
+ * configured instead. The fallback is always the in-process perceptual descriptor index. Each path is read with the
+ * calibration of its search fit at the index size nearest its index's (logo-calibrations.ts).
  */
 import type { Market } from '../marks/mark-record';
 import type { DataBatchStore, Embedder, LogoIndexStore, NormalizedImage, VectorIndex } from '../ports';
 import type { Calibration } from './calibration';
-import { calibrationKey, LOGO_CALIBRATIONS } from './logo-calibrations';
+import { calibrationFor, calibrationKey } from './logo-calibrations';
 import { candidateWindows, REMOTE_WINDOWS } from './regions';
 import { decodeBase64Image } from './image-input';
 import { checkUrlBeforeLookup, fetchImageSafely } from './fetch-image-safely';
@@ -44,7 +45,10 @@ export interface LogoSearchSetup {
    * Absent altogether: the descriptor index is the search.
    */
   primary?: { embedder: Embedder; index?: (market: Market) => VectorIndex };
-  /** Calibrations by embedder name (default: the shipped ones). */
+  /**
+   * Calibrations by embedder name (default: the shipped ones, each search's fit at the index size nearest its
+   * index's; logo-calibrations.ts).
+   */
   calibrations?: Readonly<Record<string, Calibration>>;
   primaryBudgetMs?: number;
   /**
@@ -56,9 +60,14 @@ export interface LogoSearchSetup {
   fetchOptions?: Parameters<typeof fetchImageSafely>[1];
 }
 
+/** The designs an index holds, where it says (the in-process index does; a remote one does not). */
+function designsIn(index: VectorIndex): number | undefined {
+  const size = (index as VectorIndex & { size?: unknown }).size;
+  return typeof size === 'number' ? size : undefined;
+}
+
 export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchService {
   const descriptor = new PerceptualDescriptorEmbedder();
-  const calibrations = setup.calibrations ?? LOGO_CALIBRATIONS;
   const primary = setup.primary;
   // A remote index answers one query per window over the network: the first REMOTE_WINDOWS windows only, scored by
   // the calibration fit on that search.
@@ -88,8 +97,8 @@ export function createLogoSearchService(setup: LogoSearchSetup): LogoSearchServi
     const loadPath = async (embedder: Embedder, remote?: (market: Market) => VectorIndex) => {
       try {
         const index = remote ? remote(name) : await setup.indexes.load(name, embedder, { readOnly: true });
-        const calibration =
-          calibrations[calibrationKey(embedder.name, embedder === primary?.embedder ? primaryWindowBudget : undefined)];
+        const key = calibrationKey(embedder.name, embedder === primary?.embedder ? primaryWindowBudget : undefined);
+        const calibration = setup.calibrations ? setup.calibrations[key] : calibrationFor(key, designsIn(index));
         return {
           embedder,
           index,

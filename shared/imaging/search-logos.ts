@@ -10,10 +10,11 @@
  *     nothing on it is 422 `image_has_no_content` (the chain refunds the charge).
  *  3. Search the market with the primary path (the learned logo embedder and its index) within a time budget: the
  *     whole picture and the windows most likely to hold a logo (regions.ts) are embedded in one batch, each is
- *     searched, and each mark keeps its best window; CN searches only marks in force.
+ *     searched, each mark is scored against the crowd of look-alikes its window meets (verify-candidates.ts) and
+ *     keeps its best window; CN searches only marks in force.
  *  4. If the primary is slow, throttled or failing, answer from the in-process perceptual index with
  *     `degraded: true`; if that cannot answer either, 503 (the chain refunds the charge).
- *  5. Each mark's evidence in the answer (its best similarity, its lead over the crowd, whether it is first, whether
+ *  5. Each mark's evidence in the answer (its best score, its lead over the crowd, whether it is first, whether
  *     the picture is busy) becomes the probability that the picture shows it (the path's calibration) and a verdict,
  *     `match`: likely, possible or none (calibration.ts). With `detail`, each result says where in the picture its
  *     mark was found (`region`, in the picture's pixels).
@@ -34,6 +35,7 @@ import {
 import { plainBackground } from './content-proposals';
 import { TRIM_THRESHOLD } from './normalize-image';
 import { WHOLE, type Window } from './regions';
+import { VERIFY_RANK, verifyCandidates } from './verify-candidates';
 
 export interface SearchPath {
   embedder: Embedder;
@@ -42,9 +44,12 @@ export interface SearchPath {
   calibration?: Calibration;
   /**
    * The windows searched (the whole picture first), fixed or chosen for each picture (regions.ts); only the whole
-   * picture unless the embedder embeds windows.
+   * picture unless the embedder embeds windows. Where windows are searched, each mark is scored against the crowd of
+   * its best window (verify-candidates.ts), and the calibration is the one fit on that score.
    */
   windows?: readonly Window[] | ((image: NormalizedImage) => readonly Window[]);
+  /** Measurement only (eval:logos's ablation): windows searched, each mark scored by its best similarity alone. */
+  unverified?: boolean;
 }
 
 export interface MarketSearch {
@@ -137,7 +142,9 @@ async function embedded(
 
 /**
  * Every window searched, of the picture and of its reversed form where it has one (a light logo on a dark ground);
- * each mark keeps its best window (the first, the whole picture, wins a tie).
+ * each mark keeps its best window (the first, the whole picture, wins a tie). Where windows are searched (the path
+ * has them and its embedder embeds them), the score of a mark in a window is verified against that window's crowd
+ * (verify-candidates.ts); on the whole picture alone it is the similarity.
  */
 async function searchOn(
   path: SearchPath,
@@ -150,9 +157,12 @@ async function searchOn(
   if (image.reversed) pictures.push(await embedded(path, image.reversed, signal));
   const windows = pictures.flatMap((p) => p.windows);
   const vectors = pictures.flatMap((p) => p.vectors);
-  // Every window asks for at least EVIDENCE_DEPTH marks: the calibration reads a mark against the rest of the answer.
-  const asked = { ...query, topK: Math.max(query.topK, EVIDENCE_DEPTH), signal };
+  // Every window asks for at least EVIDENCE_DEPTH marks: the calibration reads a mark against the rest of the answer,
+  // and the verification a mark against the VERIFY_RANK-th of its window.
+  const asked = { ...query, topK: Math.max(query.topK, EVIDENCE_DEPTH, VERIFY_RANK), signal };
   const answers = await Promise.all(vectors.map((vector) => path.index.query(vector, asked)));
+  if (path.windows !== undefined && path.embedder.embedWindows && !path.unverified)
+    return verifyCandidates(windows, answers);
   const best = new Map<string, FoundMark>();
   for (const [w, matches] of answers.entries()) {
     for (const match of matches) {

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { LearnedLogoEmbedder } from '../../shared/adapters/local/learned-logo-embedder';
 import { FolderUsearchIndexStore } from '../../shared/adapters/local/usearch-index-store';
 import { UsearchVectorIndex } from '../../shared/adapters/local/usearch-vector-index';
-import { calibrationKey, LOGO_CALIBRATIONS } from '../../shared/imaging/logo-calibrations';
+import { calibrationKey, fitFor } from '../../shared/imaging/logo-calibrations';
 import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
 import { CANDIDATE_WINDOWS, candidateWindows, REMOTE_WINDOWS } from '../../shared/imaging/regions';
 import type { SearchPath } from '../../shared/imaging/search-logos';
@@ -68,6 +68,8 @@ const f3 = (v: number) => (Number.isFinite(v) ? v.toFixed(3) : 'n/a');
 interface PathReport {
   name: string;
   queries: BenchQuery[];
+  /** The designs in the index its calibration was fit over. */
+  calibratedAt?: number;
 }
 
 /**
@@ -82,7 +84,8 @@ async function evaluatePath(
   maxWindows?: number,
 ): Promise<PathReport> {
   const index = await indexOf(embedder, marks.registered, await base(embedder));
-  const calibration = LOGO_CALIBRATIONS[calibrationKey(embedder.name, maxWindows)];
+  const fit = fitFor(calibrationKey(embedder.name, maxWindows), index.size);
+  const calibration = fit?.calibration;
   const path: SearchPath = {
     embedder,
     index,
@@ -98,22 +101,30 @@ async function evaluatePath(
     : maxWindows === undefined
       ? `${embedder.name} + regions`
       : `${embedder.name}, first ${maxWindows} windows (S3 Vectors)`;
-  return { name, queries };
+  return { name, queries, ...(fit ? { calibratedAt: fit.indexDesigns } : {}) };
 }
 
 /**
  * What each part of the learned path buys on the two hard pictures: the whole picture alone, the grid of windows,
- * the windows around blobs, and the centring (the same model uncentred). Raw similarity, no calibration: the AUROC
- * there is the similarity's own, before the calibration reads the rest of the answer and the kind of picture.
+ * the windows around blobs, the verification against each window's crowd, and the centring (the same model
+ * uncentred). No calibration: the AUROC there is the score's own (the similarity, or the verified score), before the
+ * calibration reads the rest of the answer and the kind of picture.
  */
 async function ablationTable(marks: BenchMarks, centredModel: Embedder, uncentred: Embedder): Promise<string[]> {
   const pictures = SELLER_PERTURBATIONS.filter(([, , group]) => group === 'picture');
   const centredIndex = await indexOf(centredModel, marks.registered);
   const variants: [string, SearchPath][] = [
     ['whole picture only', { embedder: centredModel, index: centredIndex }],
-    ['+ grid of windows', { embedder: centredModel, index: centredIndex, windows: CANDIDATE_WINDOWS }],
     [
-      '+ blob windows (plain background) or 0.45 and 0.35 windows (busy): shipped',
+      '+ grid of windows',
+      { embedder: centredModel, index: centredIndex, windows: CANDIDATE_WINDOWS, unverified: true },
+    ],
+    [
+      '+ blob windows (plain background) or 0.45 and 0.35 windows (busy)',
+      { embedder: centredModel, index: centredIndex, windows: candidateWindows, unverified: true },
+    ],
+    [
+      "+ each mark verified against its window's crowd: shipped",
       { embedder: centredModel, index: centredIndex, windows: candidateWindows },
     ],
     [
@@ -283,7 +294,10 @@ export async function evaluateHeldOutLogos(options: EvalOptions = {}): Promise<s
         ? 'The descriptor'
         : 'The "first 10 windows" columns are the same search as it runs against S3 Vectors in AWS (the first ' +
           `${REMOTE_WINDOWS} windows only, its own calibration); the descriptor`) +
-      ' columns are the degraded path (whole picture only).',
+      ' columns are the degraded path (whole picture only). Each path reads the calibration of its search fit at the ' +
+      'index size nearest its own (shared/imaging/logo-calibrations.ts): ' +
+      reports.map((r) => `${r.name} the fit at ${r.calibratedAt?.toLocaleString('en') ?? 'no'} designs`).join(', ') +
+      '.',
     '',
     ...recallTable(reports),
     '',

@@ -7,7 +7,13 @@ import {
   type Calibration,
   type MatchEvidence,
 } from '../../../shared/imaging/calibration';
-import { calibrationKey, LOGO_CALIBRATIONS } from '../../../shared/imaging/logo-calibrations';
+import {
+  calibrationFor,
+  calibrationKey,
+  fitFor,
+  LOGO_CALIBRATION_FITS,
+  LOGO_CALIBRATIONS,
+} from '../../../shared/imaging/logo-calibrations';
 import { REMOTE_WINDOWS } from '../../../shared/imaging/regions';
 import {
   auroc,
@@ -117,6 +123,30 @@ describe('calibration', () => {
       'logo-net',
       calibrationKey('logo-net', REMOTE_WINDOWS),
     ]);
+  });
+
+  it('reads each search with its fit at the index size nearest its own, the largest where the size is unknown', () => {
+    const at = (likely: number) => ({ ...calibration, likely });
+    const fits = {
+      'logo-net': [
+        { calibration: at(0.9), indexDesigns: 650 },
+        { calibration: at(0.95), indexDesigns: 100_000 },
+      ],
+    };
+    expect(fitFor('logo-net', 676, fits)?.indexDesigns).toBe(650);
+    expect(fitFor('logo-net', 5_000, fits)?.indexDesigns).toBe(650);
+    expect(fitFor('logo-net', 10_000, fits)?.indexDesigns).toBe(100_000);
+    expect(fitFor('logo-net', 3_000_000, fits)?.indexDesigns).toBe(100_000);
+    expect(calibrationFor('logo-net', undefined, fits)?.likely).toBe(0.95);
+    expect(calibrationFor('clip', 650, fits)).toBeUndefined();
+    // The shipped fits: each search fit over the validation brands alone and at register scale, both recording the
+    // designs their index held.
+    for (const key of Object.keys(LOGO_CALIBRATIONS)) {
+      const shipped = LOGO_CALIBRATION_FITS[key]!;
+      expect(shipped.map((f) => f.indexDesigns > 0)).toEqual([true, true]);
+      expect(shipped[1]!.indexDesigns).toBeGreaterThan(100 * shipped[0]!.indexDesigns);
+      expect(calibrationFor(key, shipped[0]!.indexDesigns)).toBe(LOGO_CALIBRATIONS[key]);
+    }
   });
 
   it('recovers the weights of a logistic model from its samples', () => {
