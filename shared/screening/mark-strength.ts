@@ -17,7 +17,9 @@
  * item's maker, is 中 at least for goods of a class its registrations hold, whatever the size of its portfolio in
  * the data ("Coach Leather Crossbody Handbag" names the plaintiff for a handbag; "Coach whistle" and "Omega 3 fish
  * oil" name goods its registrations do not hold). Its one ordinary word must still stand as a name (no describing
- * word, no term with its neighbour). A TRO brand that reaches 中 is 高 (title-conflicts.ts).
+ * word, no term with its neighbour), and spelt a letter off it counts where the word is no ordinary word ("Nikee":
+ * the spelling that evades the plaintiff's name). A TRO brand that counts, named as the item's maker, is 高
+ * (title-conflicts.ts).
  */
 import { isUnordinaryWord } from './brand-spans';
 import type { Candidate } from './candidates';
@@ -76,6 +78,16 @@ function isDistinctiveRun(context: TitleContext, candidate: Candidate, match: Ru
   return !isCommonPhrase(context.normalised.slice(candidate.start, candidate.end).join(' '));
 }
 
+/**
+ * A TRO brand's name spelt a letter off where no word is ("Nikee Air Running Shoes"): the spelling that evades a
+ * plaintiff's name, not another word. Every word of the run is no ordinary word (isUnordinaryWord).
+ */
+function isEvasiveSpelling(context: TitleContext, candidate: Candidate, match: RunMatch): boolean {
+  if (!isTroMark(match) || match.distance > 1) return false;
+  for (let i = candidate.start; i < candidate.end; i++) if (!isUnordinaryWord(context.words[i]!)) return false;
+  return true;
+}
+
 /** A famous mark's portfolio: FAMOUS_WORD_REGISTRATIONS live registrations of the text in FAMOUS_WORD_CLASSES. */
 function isFamousPortfolio(match: RunMatch): boolean {
   return match.ownerRegistrations >= FAMOUS_WORD_REGISTRATIONS && match.ownerClasses.length >= FAMOUS_WORD_CLASSES;
@@ -111,9 +123,10 @@ export function namesStrongMark(
   match: RunMatch,
   nominative: boolean,
 ): boolean {
-  if (match.kind === 'fuzzy') return false;
   const strong = isStrongMark(match);
-  if (!(strong || isTroMark(match)) || !isDistinctiveRun(context, candidate, match)) return false;
+  if (match.kind === 'fuzzy' ? !isEvasiveSpelling(context, candidate, match) : !(strong || isTroMark(match)))
+    return false;
+  if (!isDistinctiveRun(context, candidate, match)) return false;
   const named = context.isBrandPosition(candidate) || MAKER_CUES.has(context.normalised[candidate.start - 1] ?? '');
   if (!(named || (strong && nominative))) return false;
   const item = context.itemClassesAround(candidate);

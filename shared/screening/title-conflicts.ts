@@ -83,7 +83,9 @@ export class TitleConflicts {
 
   /** 2 for 高, 1 for 中, 0 for none. */
   levelOf(c: Conflict): number {
-    if (c.probability < this.model.medium) return c.strong ? 1 : 0;
+    // Under the model's threshold only strength counts: a TRO brand's named as the item's maker is 高, as any TRO
+    // brand that counts is; another strong mark's is 中.
+    if (c.probability < this.model.medium) return c.strong ? (c.match.tro && !c.nominative ? 2 : 1) : 0;
     if (c.match.tro) return 2;
     return c.probability >= this.model.high && !c.nominative ? 2 : 1;
   }

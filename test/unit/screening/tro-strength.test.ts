@@ -1,6 +1,6 @@
 /**
  * A brand's TRO history is strength (shared/screening/mark-strength.ts): a registered mark of a brand that files
- * Schedule A suits, named where a brand stands, for goods its registrations cover, is 中 at least with its TRO flag,
+ * Schedule A suits, named where a brand stands, for goods its registrations cover, is 高 with its TRO flag,
  * whatever the brand-use model says of an ordinary word at the head of a title. The same word registered by an owner
  * with no TRO history is left to the model, and the TRO brand is not raised for goods its registrations do not
  * cover, nor where the word describes or makes a term with its neighbour. Marks and the TRO list go through the real
@@ -66,9 +66,9 @@ describe("a TRO brand's registered mark, named for goods its registrations cover
     ['Coach Leather Crossbody Handbag', undefined],
     ['Coach Canvas Tote Bag for Women', undefined],
     ['Coach Signature Wallet', '18'],
-  ])('"%s" is raised on Coach with its TRO flag', async (title, nice) => {
+  ])('"%s" is 高 on Coach with its TRO flag', async (title, nice) => {
     const result = await screen(suing, title, nice);
-    expect(result.risk).not.toBe('低');
+    expect(result.risk).toBe('高');
     expect(result.tro_hit).toBe(true);
     expect(result.top_conflict.toUpperCase()).toBe('COACH');
   });
@@ -76,6 +76,19 @@ describe("a TRO brand's registered mark, named for goods its registrations cover
   it('the same title is not raised where no owner of COACH files TRO suits (the model alone decides)', async () => {
     const result = await screen(quiet, 'Coach Leather Crossbody Handbag');
     expect(result.risk).toBe('低');
+  });
+});
+
+describe("a TRO brand's name spelt a letter off", () => {
+  it('where no word is, it is the spelling that evades the name: "Coachh Leather Crossbody Handbag" is 高', async () => {
+    const result = await screen(suing, 'Coachh Leather Crossbody Handbag');
+    expect(result).toMatchObject({ risk: '高', tro_hit: true });
+    expect(result.top_conflict.toUpperCase()).toBe('COACH');
+  });
+
+  it('an English word a letter off is that word: "Poach Pouch Leather Handbag" is left to the model', async () => {
+    const result = await screen(suing, 'Poach Pouch Leather Handbag');
+    expect(result.tro_hit).toBe(false);
   });
 });
 
