@@ -32,10 +32,7 @@ afterAll(async () => {
   await server?.close();
   await receiver?.close();
 });
-beforeEach(() => {
-  receiver.script = [];
-  receiver.received.length = 0;
-});
+beforeEach(() => receiver.reset());
 
 const send = (method: string, path: string, apiKey: string, body?: unknown, headers: Record<string, string> = {}) =>
   fetch(`${server.url}${path}`, {
@@ -101,7 +98,7 @@ it('lists the dead letters newest first with their payload, a page at a time', a
   receiver.secret = secret;
   receiver.script = Array(2 * DEFAULT_ATTEMPTS).fill('fail');
   const store = buildWebhookStore(stack.config);
-  const settings = { trustedCa: receiver.ca, allowAddress: receiver.allowAddress, sleep: async () => {} };
+  const settings = receiver.deliverySettings();
   const older = testEventOf(accountId, new Date());
   const newer = testEventOf(accountId, new Date());
   await deliverEvent(store, older, settings);

@@ -10,6 +10,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { DeliverySettings } from '../../shared/webhooks/deliver-event';
 import { EVENT_ID_HEADER } from '../../shared/webhooks/deliver-webhook';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyDelivery } from '../../shared/webhooks/signature';
 
@@ -36,6 +37,10 @@ export interface HttpsReceiver {
   /** Every request that reached the receiver, failed or not. */
   requests: number;
   release(): void;
+  /** Forgets the script, the deliveries and the request count (between tests). */
+  reset(): void;
+  /** What a deliverer needs to reach this receiver: trust in its certificate, its loopback address, no real waits. */
+  deliverySettings(sleep?: (ms: number) => Promise<void>): DeliverySettings;
   close(): Promise<void>;
 }
 
@@ -80,6 +85,12 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
       for (const release of releaseHeld) release();
       releaseHeld = [];
     },
+    reset: () => {
+      receiver.script = [];
+      receiver.received.length = 0;
+      receiver.requests = 0;
+    },
+    deliverySettings: (sleep = async () => {}) => ({ trustedCa: ca, allowAddress: receiver.allowAddress, sleep }),
     close: async () => {
       receiver.release();
       await new Promise((resolve) => server.close(resolve));

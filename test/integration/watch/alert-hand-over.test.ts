@@ -39,17 +39,13 @@ beforeAll(async () => {
   receiver = await startHttpsReceiver();
 });
 afterAll(async () => receiver?.close());
-beforeEach(() => {
-  receiver.script = [];
-  receiver.received.length = 0;
-  receiver.requests = 0;
-});
+beforeEach(() => receiver.reset());
 
 /** The real in-process deliverer behind a dispatch that records each job and can be told to refuse some. */
 function dispatcher() {
   const errors: unknown[] = [];
   const inner = new InProcessWebhookDispatch(webhooks, {
-    settings: { trustedCa: receiver.ca, allowAddress: receiver.allowAddress, sleep: async () => {} },
+    settings: receiver.deliverySettings(),
     onError: (error) => errors.push(error),
   });
   const dispatched: WebhookJob[] = [];

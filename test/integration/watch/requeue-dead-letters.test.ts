@@ -26,16 +26,12 @@ beforeAll(async () => {
   receiver = await startHttpsReceiver();
 });
 afterAll(async () => receiver?.close());
-beforeEach(() => {
-  receiver.script = [];
-  receiver.received.length = 0;
-  receiver.requests = 0;
-});
+beforeEach(() => receiver.reset());
 
 function deliverer() {
   const errors: unknown[] = [];
   const dispatch = new InProcessWebhookDispatch(store, {
-    settings: { trustedCa: receiver.ca, allowAddress: receiver.allowAddress, sleep: async () => {} },
+    settings: receiver.deliverySettings(),
     onError: (error) => errors.push(error),
   });
   return { dispatch, errors };

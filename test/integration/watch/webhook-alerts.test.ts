@@ -44,19 +44,13 @@ beforeAll(async () => {
 });
 afterAll(async () => receiver?.close());
 beforeEach(() => {
-  receiver.script = [];
-  receiver.received.length = 0;
-  receiver.requests = 0;
+  receiver.reset();
   waits = [];
 });
 
 /** The delivery settings of these tests: the receiver's CA and loopback address, and waits recorded, not slept. */
 function settings(): DeliverySettings {
-  return {
-    trustedCa: receiver.ca,
-    allowAddress: receiver.allowAddress,
-    sleep: async (ms) => void waits.push(ms),
-  };
+  return receiver.deliverySettings(async (ms) => void waits.push(ms));
 }
 
 function dispatcher() {
