@@ -11,8 +11,10 @@ import {
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
+  paginateQuery,
   paginateScan,
   type DynamoDBDocumentClient,
+  type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { BatchCompleted, WatchStore } from '../../ports';
@@ -118,26 +120,15 @@ export class DynamoDbWatchStore implements WatchStore {
 
   async pendingAlerts(accountId: string, batch: Pick<BatchCompleted, 'batchId' | 'dataAsOf'>): Promise<WatchAlert[]> {
     // A batch's alert ids start with its data date: only that day's alerts of the account are read.
-    const alerts: WatchAlert[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tables.alerts,
-          KeyConditionExpression: 'accountId = :a AND begins_with(alertId, :day)',
-          FilterExpression: 'batchId = :b AND attribute_exists(pendingHandOver)',
-          ExpressionAttributeValues: {
-            ':a': accountId,
-            ':day': `al_${batch.dataAsOf.replace(/-/g, '')}_`,
-            ':b': batch.batchId,
-          },
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      alerts.push(...((out.Items ?? []) as WatchAlert[]));
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return alerts;
+    return this.queryAlerts({
+      KeyConditionExpression: 'accountId = :a AND begins_with(alertId, :day)',
+      FilterExpression: 'batchId = :b AND attribute_exists(pendingHandOver)',
+      ExpressionAttributeValues: {
+        ':a': accountId,
+        ':day': `al_${batch.dataAsOf.replace(/-/g, '')}_`,
+        ':b': batch.batchId,
+      },
+    });
   }
 
   async markHandedOver(accountId: string, alertIds: readonly string[], at: string): Promise<void> {
@@ -213,20 +204,19 @@ export class DynamoDbWatchStore implements WatchStore {
   }
 
   async listAlerts(accountId: string): Promise<WatchAlert[]> {
+    return this.queryAlerts({
+      KeyConditionExpression: 'accountId = :a',
+      ExpressionAttributeValues: { ':a': accountId },
+    });
+  }
+
+  /** Every alert a query of the alerts table finds, page after page. */
+  private async queryAlerts(
+    query: Pick<QueryCommandInput, 'KeyConditionExpression' | 'FilterExpression' | 'ExpressionAttributeValues'>,
+  ): Promise<WatchAlert[]> {
     const alerts: WatchAlert[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tables.alerts,
-          KeyConditionExpression: 'accountId = :a',
-          ExpressionAttributeValues: { ':a': accountId },
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      alerts.push(...((out.Items ?? []) as WatchAlert[]));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    for await (const page of paginateQuery({ client: this.doc }, { TableName: this.tables.alerts, ...query }))
+      alerts.push(...((page.Items ?? []) as WatchAlert[]));
     return alerts;
   }
 }
