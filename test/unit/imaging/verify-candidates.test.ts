@@ -10,8 +10,9 @@ import { LOGO_CALIBRATIONS } from '../../../shared/imaging/logo-calibrations';
 import { candidateWindows, crop } from '../../../shared/imaging/regions';
 import { searchLogos, type SearchPath } from '../../../shared/imaging/search-logos';
 import {
+  CROWD_FLOOR,
+  CROWD_SHARE,
   crowdOf,
-  LEAD_SHARE,
   VERIFY_RANK,
   verifiedScore,
   verifyCandidates,
@@ -32,9 +33,10 @@ describe('verifyCandidates', () => {
     const full = Array.from({ length: 12 }, (_, i) => match(`M${i}`, 0.9 - i * 0.01));
     expect(crowdOf(full)).toBeCloseTo(0.9 - (VERIFY_RANK - 1) * 0.01, 9);
     expect(crowdOf(full.slice(0, VERIFY_RANK - 1))).toBe(0);
-    // No crowd: the verified score is the similarity.
+    // No crowd, or one below the floor (unrelated marks, not look-alikes): the verified score is the similarity.
     expect(verifiedScore(0.8, 0)).toBeCloseTo(0.8, 9);
-    expect(verifiedScore(0.8, 0.5)).toBeCloseTo(0.8 - LEAD_SHARE * 0.5, 9);
+    expect(verifiedScore(0.8, CROWD_FLOOR - 0.1)).toBeCloseTo(0.8, 9);
+    expect(verifiedScore(0.95, 0.9)).toBeCloseTo(0.95 - CROWD_SHARE * (0.9 - CROWD_FLOOR), 9);
     expect(verifiedScore(0.1, 0.9)).toBe(0);
   });
 
@@ -54,7 +56,7 @@ describe('verifyCandidates', () => {
 
   it('keeps each mark once, at the window where its verified score is best', () => {
     const a = [match('X', 0.7), ...Array.from({ length: 9 }, (_, i) => match(`A${i}`, 0.69))];
-    const b = [match('X', 0.6), ...Array.from({ length: 9 }, (_, i) => match(`B${i}`, 0.1))];
+    const b = [match('X', 0.66), ...Array.from({ length: 9 }, (_, i) => match(`B${i}`, 0.1))];
     const windows = [
       { x: 0, y: 0, w: 1, h: 1 },
       { x: 0, y: 0, w: 0.6, h: 0.6 },
@@ -63,7 +65,7 @@ describe('verifyCandidates', () => {
     const x = found.filter((m) => m.serial === 'X');
     expect(x).toHaveLength(1);
     expect(x[0]!.window).toEqual(windows[1]);
-    expect(x[0]!.similarity).toBe(0.6);
+    expect(x[0]!.similarity).toBe(0.66);
   });
 });
 
