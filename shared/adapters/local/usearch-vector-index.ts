@@ -18,6 +18,12 @@
  * removed), so filing a design again never leaves a stale neighbour behind, and a mark's other designs stay.
  * Metadata lives in memory beside the index.
  *
+ * Scalars: vectors are kept as f32, or as `i8` or `f16` where an index is made so (the sidecar records which): usearch
+ * quantises each vector as it is added and each query as it is asked (i8: the vector scaled to unit length, each
+ * value times 127, cut toward 0; a byte a dimension, a quarter of f32), so a 548-float descriptor takes 548 bytes.
+ * The score is the same mapping of the cosine usearch computes on what it keeps. The stores still make every index
+ * f32: what i8 costs the descriptor's recall at register scale is not measured yet (docs/logos-at-register-scale.md).
+ *
  * Files: `save(path)` writes the usearch index to `path` and the metadata to `path + '.json'`; `load(path)` reads both.
  * `load(path, { view: true })` maps the index file into memory instead of reading it (usearch's view): only the
  * pages a search touches are resident, and the index cannot be added to (`put` throws); for a process that only
@@ -36,9 +42,16 @@ const MIN_FETCH = 64;
 
 const FORMAT = 'usearch-logo-index/2';
 
+/** How an index keeps its vectors. */
+export type VectorScalar = 'f32' | 'f16' | 'i8';
+
+const SCALAR_KINDS: Record<VectorScalar, ScalarKind> = { f32: ScalarKind.F32, f16: ScalarKind.F16, i8: ScalarKind.I8 };
+
 interface Sidecar {
   format: typeof FORMAT;
   dimensions: number;
+  /** Absent in indexes written before scalars were chosen: f32. */
+  scalar?: VectorScalar;
   nextKey: number;
   entries: { key: number; metadata: LogoMetadata }[];
 }
@@ -54,13 +67,16 @@ export class UsearchVectorIndex implements VectorIndex {
   private nextKey = 1;
   private viewOnly = false;
 
-  constructor(readonly dimensions: number) {
+  constructor(
+    readonly dimensions: number,
+    readonly scalar: VectorScalar = 'f32',
+  ) {
     if (!Number.isInteger(dimensions) || dimensions <= 0)
       throw new RangeError(`dimensions must be a positive integer, got ${dimensions}`);
     this.index = new Index({
       dimensions,
       metric: MetricKind.Cos,
-      quantization: ScalarKind.F32,
+      quantization: SCALAR_KINDS[scalar],
       connectivity: CONNECTIVITY,
       expansion_add: EXPANSION_ADD,
       expansion_search: EXPANSION_SEARCH,
@@ -71,8 +87,9 @@ export class UsearchVectorIndex implements VectorIndex {
   static fromVectors(
     dimensions: number,
     items: readonly { vector: Float32Array; metadata: LogoMetadata }[],
+    scalar: VectorScalar = 'f32',
   ): UsearchVectorIndex {
-    const index = new UsearchVectorIndex(dimensions);
+    const index = new UsearchVectorIndex(dimensions, scalar);
     index.putNow(items);
     return index;
   }
@@ -81,7 +98,7 @@ export class UsearchVectorIndex implements VectorIndex {
     const sidecar = JSON.parse(readFileSync(`${path}.json`, 'utf8')) as Sidecar;
     if (sidecar.format !== FORMAT)
       throw new Error(`${path}.json is not a ${FORMAT} sidecar (an older index is rebuilt by ingest)`);
-    const index = new UsearchVectorIndex(sidecar.dimensions);
+    const index = new UsearchVectorIndex(sidecar.dimensions, sidecar.scalar ?? 'f32');
     if (options.view) {
       index.index.view(path);
       index.viewOnly = true;
@@ -109,6 +126,7 @@ export class UsearchVectorIndex implements VectorIndex {
     const sidecar: Sidecar = {
       format: FORMAT,
       dimensions: this.dimensions,
+      ...(this.scalar === 'f32' ? {} : { scalar: this.scalar }),
       nextKey: this.nextKey,
       entries: [...this.metadataByKey].map(([key, metadata]) => ({ key, metadata })),
     };

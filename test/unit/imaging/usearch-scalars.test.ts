@@ -1,0 +1,45 @@
+/**
+ * Logo indexes kept as smaller scalars (usearch-vector-index.ts, "Scalars"): the designs and their neighbours
+ * survive, and the scalar is kept through save and load.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { UsearchVectorIndex } from '../../../shared/adapters/local/usearch-vector-index';
+
+const DIMENSIONS = 548;
+
+function unitVector(seed: number): Float32Array {
+  let state = seed * 2654435761;
+  const vector = new Float32Array(DIMENSIONS).map(() => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648 - 0.5;
+  });
+  const norm = Math.hypot(...vector);
+  return vector.map((v) => v / norm);
+}
+
+const metadataOf = (i: number) => ({ serial: `S-${i}`, design: `d-${i}`, mark: `m ${i}`, nice: ['09'], isLive: true });
+
+describe('smaller logo indexes', () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = mkdtempSync(path.join(os.tmpdir(), 'usearch-scalars-'));
+  });
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('keeps an i8 index as i8 through save and load, a quarter of the f32 file, each design its own nearest', async () => {
+    const items = Array.from({ length: 300 }, (_, i) => ({ vector: unitVector(i + 1), metadata: metadataOf(i) }));
+    UsearchVectorIndex.fromVectors(DIMENSIONS, items).save(path.join(folder, 'f32.usearch'));
+    UsearchVectorIndex.fromVectors(DIMENSIONS, items, 'i8').save(path.join(folder, 'i8.usearch'));
+    const loaded = UsearchVectorIndex.load(path.join(folder, 'i8.usearch'), { view: true });
+    expect(loaded.scalar).toBe('i8');
+    const size = (name: string) => statSync(path.join(folder, name)).size;
+    expect(size('i8.usearch')).toBeLessThan(size('f32.usearch') / 2);
+    for (const { vector, metadata } of items.slice(0, 50)) {
+      const [first] = await loaded.query(vector, { topK: 1 });
+      expect(first).toMatchObject({ serial: metadata.serial, design: metadata.design });
+      expect(first!.score).toBeGreaterThan(0.97);
+    }
+  });
+});
