@@ -6,18 +6,11 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UsearchVectorIndex } from '../../../shared/adapters/local/usearch-vector-index';
+import { seededUnitVector } from '../../support/seeded-vectors';
 
 const DIMENSIONS = 548;
 
-function unitVector(seed: number): Float32Array {
-  let state = seed * 2654435761;
-  const vector = new Float32Array(DIMENSIONS).map(() => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648 - 0.5;
-  });
-  const norm = Math.hypot(...vector);
-  return vector.map((v) => v / norm);
-}
+const unitVector = (seed: number): Float32Array => seededUnitVector(seed, DIMENSIONS);
 
 const metadataOf = (i: number) => ({ serial: `S-${i}`, design: `d-${i}`, mark: `m ${i}`, nice: ['09'], isLive: true });
 

@@ -3,18 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsearchVectorIndex, scoreOfCosineDistance } from '../../../shared/adapters/local/usearch-vector-index';
 import type { LogoMetadata } from '../../../shared/ports';
+import { seededUnitVector } from '../../support/seeded-vectors';
 
 const DIMENSIONS = 32;
 
-function unitVector(seed: number): Float32Array {
-  let state = seed * 2654435761;
-  const vector = new Float32Array(DIMENSIONS).map(() => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648 - 0.5;
-  });
-  const norm = Math.hypot(...vector);
-  return vector.map((v) => v / norm);
-}
+const unitVector = (seed: number): Float32Array => seededUnitVector(seed, DIMENSIONS);
 
 function metadataOf(i: number, overrides: Partial<LogoMetadata> = {}): LogoMetadata {
   return {
