@@ -34,7 +34,7 @@ export async function benchImageSearch(options: { distractors?: string } = {}): 
     await loadSampleCorpus(stores);
     const distractors = options.distractors;
     if (distractors)
-      for (const file of readdirSync(distractors).filter((f) => /^US-.*\.usearch(\.json)?$/.test(f)))
+      for (const file of readdirSync(distractors).filter((f) => /^US-.*\.usearch(\.json|\.meta)?$/.test(f)))
         copyFileSync(path.join(distractors, file), path.join(stack.config.logos.indexDir, file));
     await loadSampleLogos(buildLogoIngest(stack.config, stores));
     const server = await startTestServer(stack);

@@ -1,12 +1,12 @@
 /**
- * In-process logo indexes kept as usearch files in a folder: `<market>-<embedder>.usearch` and its metadata
- * sidecar. Locally the folder is .local/indexes; in Lambda it is /tmp, filled from S3 by S3UsearchIndexStore.
+ * In-process logo indexes kept as usearch files in a folder: `<market>-<embedder>.usearch` and its metadata file
+ * (`.meta`; an index saved before it has a `.json` sidecar instead, read until the next save). Locally the folder is .local/indexes; in Lambda it is /tmp, filled from S3 by S3UsearchIndexStore.
  */
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Market } from '../../marks/mark-record';
 import type { Embedder, LogoIndexStore, VectorIndex } from '../../ports';
-import { UsearchVectorIndex } from './usearch-vector-index';
+import { UsearchVectorIndex, legacySidecarOf, metadataFileOf } from './usearch-vector-index';
 
 export class FolderUsearchIndexStore implements LogoIndexStore {
   constructor(private readonly folder: string) {}
@@ -34,7 +34,8 @@ export class FolderUsearchIndexStore implements LogoIndexStore {
     const file = this.fileOf(market, embedder);
     const partial = `${file}.partial`;
     index.save(partial);
-    renameSync(`${partial}.json`, `${file}.json`);
+    renameSync(metadataFileOf(partial), metadataFileOf(file));
     renameSync(partial, file);
+    rmSync(legacySidecarOf(file), { force: true });
   }
 }
