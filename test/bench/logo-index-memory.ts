@@ -1,7 +1,8 @@
 /**
  * What a logo index costs to serve: a fresh process loads the index folder's files as the search does
  * (FolderUsearchIndexStore, the learned embedder's index and the descriptor's), and reports for each the time to load,
- * the RSS and JS heap it added, and its files' size on disk.
+ * the RSS and JS heap it added, its files' size on disk, and the bytes its metadata table holds outside the heap.
+ * An index folder still holding JSON sidecars (saved before the `.meta` file) is read through the conversion.
  *
  *   node --expose-gc --import tsx test/bench/logo-index-memory.ts --index-dir DIR [--view]
  *
@@ -10,10 +11,10 @@
  *
  * Output: one line of JSON (IndexMemoryReport).
  */
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { FolderUsearchIndexStore } from '../../shared/adapters/local/usearch-index-store';
-import { UsearchVectorIndex } from '../../shared/adapters/local/usearch-vector-index';
+import { UsearchVectorIndex, legacySidecarOf, metadataFileOf } from '../../shared/adapters/local/usearch-vector-index';
 import { PerceptualDescriptorEmbedder } from '../../shared/imaging/perceptual-descriptor';
 
 interface LoadedIndex {
@@ -23,7 +24,10 @@ interface LoadedIndex {
   rssAddedBytes: number;
   heapAddedBytes: number;
   fileBytes: number;
-  sidecarBytes: number;
+  /** The `.meta` file, or the JSON sidecar of an index saved before it. */
+  metadataFileBytes: number;
+  /** The metadata table's typed arrays and pool (outside the JS heap; part of rssAddedBytes). */
+  metadataTableBytes: number;
 }
 
 export interface IndexMemoryReport {
@@ -62,6 +66,7 @@ async function main(): Promise<void> {
     held.push(index);
     const after = settle();
     const file = store.fileOf('US', embedder);
+    const metadataFile = existsSync(metadataFileOf(file)) ? metadataFileOf(file) : legacySidecarOf(file);
     indexes.push({
       embedder: embedder.name,
       vectors: index instanceof UsearchVectorIndex ? index.size : Number.NaN,
@@ -69,7 +74,8 @@ async function main(): Promise<void> {
       rssAddedBytes: after.rss - before.rss,
       heapAddedBytes: after.heapUsed - before.heapUsed,
       fileBytes: statSync(file).size,
-      sidecarBytes: statSync(`${file}.json`).size,
+      metadataFileBytes: statSync(metadataFile).size,
+      metadataTableBytes: index instanceof UsearchVectorIndex ? index.metadataBytes : Number.NaN,
     });
   }
   const report: IndexMemoryReport = {
