@@ -30,7 +30,7 @@ import { namesDeviceOfPart } from './device-reference';
 import { evasionCandidates, isEvasionSpelling } from './evasion';
 import { KeyResolver, type KeyCacheOptions } from './key-resolver';
 import { nominativeCueAfterNormalised, nominativeCueOfNormalised } from './lexicon';
-import { isStrongItemBrand, namesStrongMark } from './mark-strength';
+import { isStrongItemBrand, namesChineseMark, namesStrongMark } from './mark-strength';
 import { isMisspeltOrdinaryWord } from './misspelt-words';
 import { isPlaceholder } from './placeholders';
 import { NO_MATCHES, knownToMatchNothing, verifiedMatches, type RunMatch } from './run-matches';
@@ -257,7 +257,7 @@ export class TitleScreener {
           nominativeCueAfterNormalised(ctx.normalised, candidate.end) ||
           namesDeviceOfPart(ctx, candidate);
       }
-      const strong = namesStrongMark(ctx, candidate, match, nominative);
+      const strong = namesStrongMark(ctx, candidate, match, nominative) || namesChineseMark(ctx, candidate, match);
       conflicts.consider({
         match,
         candidate,
