@@ -20,7 +20,7 @@ import {
 } from './lexicon';
 import type { RunMatch } from './run-matches';
 import type { TitleContext } from './title-context';
-import { distinctivenessOf, isCommonPhrase } from './word-frequencies';
+import { distinctivenessOf, isCommonPhrase, isDescribingWord } from './word-frequencies';
 import { GENERAL_WORDS, generalRankOf, similarityOfRanks } from './word-vectors';
 
 export const FEATURE_NAMES = [
@@ -115,6 +115,10 @@ export const FEATURE_NAMES = [
   'general_rank_log',
   'similar_next',
   'similar_prev',
+  'describing_all',
+  'describing_x_first',
+  'plain_noun_x_first',
+  'goods_word_elsewhere',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -161,6 +165,8 @@ interface WordSummary {
   /** Every word (any word) is an English dictionary word. */
   englishAll: boolean;
   englishAny: boolean;
+  /** Every word is one WordNet reads mainly as an adjective, or a descriptor (colour, material, size). */
+  describingAll: boolean;
 }
 
 /**
@@ -195,6 +201,7 @@ function summariseWords(title: TitleContext, candidate: Candidate, evasion: bool
     maxFreq: 0,
     englishAll: true,
     englishAny: false,
+    describingAll: true,
   };
   for (const word of lexiconWords) {
     const f = word.facts;
@@ -211,6 +218,7 @@ function summariseWords(title: TitleContext, candidate: Candidate, evasion: bool
     sum.maxFreq = Math.max(sum.maxFreq, count);
     sum.englishAll &&= english;
     sum.englishAny ||= english;
+    sum.describingAll &&= f.descriptor || isDescribingWord(word.norm);
   }
   return sum;
 }
@@ -337,6 +345,20 @@ function setContext(out: Float64Array, title: TitleContext, candidate: Candidate
   put(out, F.title_lower, casing.lower);
   put(out, F.title_words_log, Math.log(words.length + 1));
   setGeneralText(out, norms, start, end);
+  put(out, F.goods_word_elsewhere, namesOtherGoods(title, candidate));
+}
+
+/**
+ * The run names goods of its own, none of the item's class nor of one that travels with it: "Ring" in "Ring Video
+ * Doorbell", "Candy" in "Candy House Polo T-Shirt". Such a word stands in the title for something else than its
+ * goods, as a name does ("Ring light", where the word's goods are the item's, is left to the other features).
+ */
+function namesOtherGoods(title: TitleContext, candidate: Candidate): boolean {
+  const own: string[] = [];
+  for (let i = candidate.start; i < candidate.end; i++)
+    for (const { nice } of title.words[i]!.facts.classes) own.push(nice);
+  if (own.length === 0) return false;
+  return classRelationOf(own, title.itemClassesAround(candidate)).relation === 'other';
 }
 
 /** No word beside the run, or one of the two not among general text's commonest words. */
@@ -417,6 +439,10 @@ function setInteractions(
   put(out, F.english_any, w.englishAny);
   put(out, F.english_x_first, w.englishAll && first);
   put(out, F.english_x_class_same, w.englishAll && same);
+  put(out, F.describing_all, w.describingAll);
+  put(out, F.describing_x_first, w.describingAll && first);
+  // "Harp Metal Necklace", "Pilot Ball Pen": an everyday noun first that neither describes nor names goods.
+  put(out, F.plain_noun_x_first, first && w.englishAll && !w.describingAll && !w.anyProduct && !w.stop);
 }
 
 /** The features that depend on the candidate alone: its words and where and how the title writes them. */

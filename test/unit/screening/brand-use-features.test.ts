@@ -114,6 +114,47 @@ describe('general_rank_log, similar_next, similar_prev', () => {
   });
 });
 
+describe('describing_all, describing_x_first, plain_noun_x_first', () => {
+  it('tell a describing word first ("Stylish", "Black") from an everyday noun first that describes nothing', () => {
+    const stylish = featuresOf('Stylish Stone Necklace', 'stylish', 'Stylish', 'exact');
+    expect([stylish('describing_all'), stylish('describing_x_first'), stylish('plain_noun_x_first')]).toEqual([
+      1, 1, 0,
+    ]);
+    const trident = featuresOf('Trident Cotton Towels', 'trident', 'Trident', 'exact');
+    expect([trident('describing_all'), trident('describing_x_first'), trident('plain_noun_x_first')]).toEqual([
+      0, 0, 1,
+    ]);
+    const pilot = featuresOf('Pilot Ball Pen', 'pilot', 'Pilot', 'exact');
+    expect(pilot('plain_noun_x_first')).toBe(1);
+  });
+
+  it('leave a noun that is not first, a word no word list knows, and a word naming goods out of plain_noun_x_first', () => {
+    expect(featuresOf('Cotton Trident Towels', 'trident', 'Trident', 'exact')('plain_noun_x_first')).toBe(0);
+    expect(featuresOf('Harp Metal Necklace', 'harp', 'Harp', 'exact')('plain_noun_x_first')).toBe(0);
+    expect(featuresOf('Karatcraft Gold Ring', 'karatcraft', 'Karatcraft', 'exact')('plain_noun_x_first')).toBe(0);
+    expect(featuresOf('Necklace Metal Harp', 'necklace', 'Necklace', 'exact')('plain_noun_x_first')).toBe(0);
+  });
+
+  it('read a colour or material (a descriptor) as describing, first or not', () => {
+    const black = featuresOf('Cotton Black Leggings', 'black', 'Black', 'exact');
+    expect([black('describing_all'), black('describing_x_first')]).toEqual([1, 0]);
+  });
+});
+
+describe('goods_word_elsewhere', () => {
+  it('is set for a word naming goods of another class than the item the rest of the title names', () => {
+    expect(featuresOf('Ring Video Doorbell Wired', 'ring', 'Ring', 'exact')('goods_word_elsewhere')).toBe(1);
+    expect(featuresOf('Candy House Solid Polo T-Shirt', 'candy', 'Candy', 'exact')('goods_word_elsewhere')).toBe(1);
+    expect(featuresOf('Harp Metal Necklace', 'harp', 'Harp', 'exact')('goods_word_elsewhere')).toBe(1);
+  });
+
+  it("is not set when the word names the item's goods or goods that travel with them, nor for a word naming none", () => {
+    expect(featuresOf('Sterling Silver Ring for Women', 'ring', 'Ring', 'exact')('goods_word_elsewhere')).toBe(0);
+    expect(featuresOf('Trident Cotton Towels', 'trident', 'Trident', 'exact')('goods_word_elsewhere')).toBe(0);
+    expect(featuresOf('Ring', 'ring', 'Ring', 'exact')('goods_word_elsewhere')).toBe(0);
+  });
+});
+
 describe('FeatureFiller: the candidate part worked out once for its matches', () => {
   const titles = [
     'Apple iPhone 12 Case Black Leather',

@@ -29,7 +29,7 @@ describe.each([
 });
 
 // An override left open runs to the end of the title (UAX #9), so this title shows "seohs gninnur Nike": the brand
-// is read there, as an evasive spelling (model 2026-11-28-3654b697 puts it over the 中 threshold).
+// is read there, as an evasive spelling (models 2026-11-28-3654b697 and 8384e830 put it over the 中 threshold).
 it('a brand written backwards in an override left open is found: "\\u202EekiN running shoes"', async () => {
   const result = await screen('\u202EekiN running shoes');
 

@@ -33,14 +33,14 @@ const GENERIC_TITLES = [
 ];
 
 /**
- * Trade terms and materials the lexicon does not know (poly, OEM, kraft) or that stand first as a seller's
- * adjective (deluxe): known misses of 2026-11-28-3654b697, which answers 高 on POLY, OEM and KRAFT and 中 on
- * DELUXE. The test fails the day a model gets them right.
+ * Trade terms and materials the lexicon does not know (poly, OEM, kraft): known misses of 2026-11-28-3654b697 and
+ * of 2026-11-28-8384e830, which answer 高 on POLY, OEM and KRAFT. The test fails the day a model gets them right.
+ * ("Deluxe Projection Screen", a seller's adjective first, was one until the describing-word features of
+ * 8384e830: it is with the ordinary words below.)
  */
 const TRADE_TERM_TITLES = [
   'Acid-Free Poly Folder Letter Size',
   'Bulk OEM Hard Drive 500GB',
-  'Deluxe Projection Screen 100 Inch',
   'Kraft Folders Pack of 25',
 ];
 
@@ -56,6 +56,7 @@ const ORDINARY_WORD_TITLES = [
   'Memory Foam Pillow Standard Size',
   'Genuine Leather Wallet for Men',
   'Premium Ink Cartridge Black',
+  'Deluxe Projection Screen 100 Inch',
 ];
 
 const BRANDED_TITLES: [string, string][] = [
