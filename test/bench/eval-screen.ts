@@ -441,15 +441,38 @@ async function figuresOn(label: string, model: BrandUseModel, titles: SplitTitle
   );
   const flagged = removed.filter((x) => x.risk !== '低');
   const unexplained = flagged.filter((x) => !namesAnotherBrand(x));
+  // The flags read by hand were drawn at random from every flag; a title flagged several times is read once, so
+  // the share of false alarms is taken over the distinct (title, mark) pairs read.
+  const verdicts = heldOutVerdicts();
+  const keys = new Set(flagged.map((x) => `${x.name}\t${x.top_conflict}`));
+  const judged = [...keys].flatMap((key) => {
+    const verdict = verdicts.get(key);
+    return verdict ? [verdict] : [];
+  });
+  const falseAlarms = judged.filter((verdict) => verdict === 'false alarm').length;
   return [
     `${label}: brand recall ${pct(r.hits, r.n)} (${r.n - r.hits} of ${r.n} missed); ordinary-word brands ${pct(r.ordinaryHits, r.ordinaryN)} of ${r.ordinaryN}; brand-removed flagged ${pct(flagged.length, removed.length)} of ${removed.length}, not on a coined brand word ${pct(unexplained.length, removed.length)} (${unexplained.length}; 高 ${unexplained.filter((x) => x.risk === '高').length})`,
+    `  flagged titles read by hand (${HELD_OUT_CHECKED}): ${judged.length} of ${keys.size} distinct flags; false alarms among them ${falseAlarms} (${pct(falseAlarms, judged.length)}), so about ${pct((falseAlarms / Math.max(1, judged.length)) * flagged.length, removed.length)} of the brand-removed titles`,
     ...(process.argv.includes('--list')
       ? [
           ...r.misses.map((m) => `  missed ${m}`),
-          ...unexplained.map((x) => `  flagged ${x.risk} ${x.top_conflict}\t${x.name}`),
+          ...flagged.map(
+            (x) => `  flagged ${x.risk} ${x.top_conflict}\t${namesAnotherBrand(x) ? 'coined' : 'plain'}\t${x.name}`,
+          ),
         ]
       : []),
   ];
+}
+
+const HELD_OUT_CHECKED = 'test/fixtures/screening/held-out-flags-hand-checked.json';
+
+/**
+ * Flagged brand-removed titles of the held-out marketplaces read by hand (HELD_OUT_CHECKED: drawn at random from every
+ * flag of the three hold-out models, `npm run eval:screen -- --hold-out SET --model FILE --register FILE --list`).
+ */
+function heldOutVerdicts(): Map<string, HandChecked['verdict']> {
+  const checked = JSON.parse(readFileSync(path.join(__dirname, '../..', HELD_OUT_CHECKED), 'utf8')) as HandChecked[];
+  return new Map(checked.map((c) => [`${c.title}\t${c.mark}`, c.verdict]));
 }
 
 /**
