@@ -8,26 +8,17 @@ import {
   FeatureFiller,
   fillFeatures,
 } from '../../../shared/screening/brand-use-features';
-import type { Candidate } from '../../../shared/screening/candidates';
 import { RunTable } from '../../../shared/screening/candidates';
 import type { MatchKind, RunMatch } from '../../../shared/screening/run-matches';
 import { TitleContext } from '../../../shared/screening/title-context';
 import { wordsOfTitle } from '../../../shared/screening/title-words';
 import { plainWordCount } from '../../../shared/screening/word-frequencies';
 import { GENERAL_WORDS, generalRankOf, similarityOfRanks } from '../../../shared/screening/word-vectors';
+import { candidateCovering } from '../../support/title-candidates';
 
 /** The features of the candidate of `title` that covers the words `text` (as normalised), matched to `mark`. */
 function featuresOf(title: string, text: string, mark: string, kind: MatchKind, distance = 0) {
-  const words = wordsOfTitle(title);
-  const context = new TitleContext({ title }, words);
-  const candidate = new RunTable().candidatesOf(words).find(
-    (c: Candidate) =>
-      words
-        .slice(c.start, c.end)
-        .map((w) => w.norm)
-        .join(' ') === text,
-  );
-  if (candidate === undefined) throw new Error(`no candidate "${text}" in ${title}`);
+  const { context, candidate } = candidateCovering(title, text);
   const match: RunMatch = {
     mark,
     serial: 'US-TEST-1',

@@ -3,26 +3,14 @@
  * shared/screening/mark-strength.ts): the brand-use model was fitted on no Chinese title, so the register and the
  * brand's place decide there, not the model's extrapolation.
  */
-import type { Candidate } from '../../../shared/screening/candidates';
-import { RunTable } from '../../../shared/screening/candidates';
 import { namesChineseMark } from '../../../shared/screening/mark-strength';
 import type { MatchKind, RunMatch } from '../../../shared/screening/run-matches';
-import { TitleContext } from '../../../shared/screening/title-context';
-import { wordsOfTitle } from '../../../shared/screening/title-words';
 import { createInMemoryScreening } from '../../support/in-memory-screening';
+import { candidateCovering } from '../../support/title-candidates';
 
 /** Whether the run of `title` that starts at word `start` and holds `text` names the CN mark `mark`. */
 function names(title: string, text: string, mark: { nice: string[]; cn?: boolean; kind?: MatchKind }) {
-  const words = wordsOfTitle(title);
-  const context = new TitleContext({ title }, words);
-  const candidate = new RunTable().candidatesOf(words).find(
-    (c: Candidate) =>
-      words
-        .slice(c.start, c.end)
-        .map((w) => w.norm)
-        .join('') === text,
-  );
-  if (candidate === undefined) throw new Error(`no candidate "${text}" in ${title}`);
+  const { context, candidate } = candidateCovering(title, text, '');
   const match: RunMatch = {
     mark: text,
     serial: 'CN-TEST-1',
