@@ -20,7 +20,7 @@ import {
 } from './lexicon';
 import type { RunMatch } from './run-matches';
 import type { TitleContext } from './title-context';
-import { distinctivenessOf, isCommonPhrase, isDescribingWord } from './word-frequencies';
+import { distinctivenessOf, isCommonPhrase } from './word-frequencies';
 import { GENERAL_WORDS, generalRankOf, similarityOfRanks } from './word-vectors';
 
 export const FEATURE_NAMES = [
@@ -218,7 +218,7 @@ function summariseWords(title: TitleContext, candidate: Candidate, evasion: bool
     sum.maxFreq = Math.max(sum.maxFreq, count);
     sum.englishAll &&= english;
     sum.englishAny ||= english;
-    sum.describingAll &&= f.descriptor || isDescribingWord(word.norm);
+    sum.describingAll &&= f.describing;
   }
   return sum;
 }

@@ -10,6 +10,7 @@
  */
 import lexiconData from '../../data/lexicon/lexicon.json';
 import { normalizeText } from '../marks/lookup-keys';
+import { isDescribingWord } from './word-frequencies';
 
 export interface NiceWeight {
   /** Two-digit Nice class, "09". */
@@ -178,6 +179,8 @@ export interface WordFacts {
   readonly classes: readonly NiceWeight[];
   /** isDescriptor */
   readonly descriptor: boolean;
+  /** A descriptor, or a word WordNet reads mainly as an adjective (isDescribingWord): "stylish", "deluxe". */
+  readonly describing: boolean;
   /** isGivenName */
   readonly givenName: boolean;
   /** Ends the part of a title naming the product ("for", "with" ...: see inferNiceClasses). */
@@ -205,6 +208,7 @@ export function factsOfNormalised(word: string): WordFacts {
       trivial: word.length < 2 || DIGITS_ONLY.test(word),
       classes: PRODUCT_CLASSES.get(word) ?? NO_CLASSES,
       descriptor: DESCRIPTORS.has(word),
+      describing: DESCRIPTORS.has(word) || isDescribingWord(word),
       givenName: GIVEN_NAMES.has(word),
       headBoundary: HEAD_BOUNDARIES.has(word),
       descriptorPrefix: DESCRIPTOR_PREFIXES.has(word),
