@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { FolderUsearchIndexStore } from '../../../shared/adapters/local/usearch-index-store';
 import { UsearchVectorIndex } from '../../../shared/adapters/local/usearch-vector-index';
 import type { LogoMetadata } from '../../../shared/ports';
+import { tempFolderEachTest } from '../../support/temp-folder';
 
 const EMBEDDER = { name: 'test-net', dimensions: 8 };
 
@@ -15,15 +13,11 @@ function item(i: number): { vector: Float32Array; metadata: LogoMetadata } {
 }
 
 describe('FolderUsearchIndexStore', () => {
-  let folder: string;
-  beforeEach(() => {
-    folder = mkdtempSync(path.join(os.tmpdir(), 'index-store-'));
-  });
-  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+  const folderOf = tempFolderEachTest('index-store-');
 
   it('maps the file for a search (read-only) and reads it for ingest (added to)', async () => {
     // Arrange
-    const store = new FolderUsearchIndexStore(folder);
+    const store = new FolderUsearchIndexStore(folderOf());
     await store.save('US', EMBEDDER, UsearchVectorIndex.fromVectors(EMBEDDER.dimensions, [item(1), item(2)]));
     // Act
     const searched = await store.load('US', EMBEDDER, { readOnly: true });
@@ -37,7 +31,7 @@ describe('FolderUsearchIndexStore', () => {
 
   it('keeps a mapped index answering while a newer one is saved in its place', async () => {
     // Arrange
-    const store = new FolderUsearchIndexStore(folder);
+    const store = new FolderUsearchIndexStore(folderOf());
     await store.save('US', EMBEDDER, UsearchVectorIndex.fromVectors(EMBEDDER.dimensions, [item(1), item(2)]));
     const searched = await store.load('US', EMBEDDER, { readOnly: true });
     // Act: the next batch saves a larger index

@@ -1,9 +1,9 @@
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { UsearchVectorIndex } from '../../../shared/adapters/local/usearch-vector-index';
 import type { LogoMetadata, VectorMatch } from '../../../shared/ports';
 import { seededUnitVector } from '../../support/seeded-vectors';
+import { tempFolderEachTest } from '../../support/temp-folder';
 
 const DIMENSIONS = 16;
 const ALL_CLASSES = Array.from({ length: 45 }, (_, c) => String(c + 1).padStart(2, '0'));
@@ -38,22 +38,18 @@ async function answers(index: UsearchVectorIndex): Promise<VectorMatch[][]> {
 }
 
 describe('UsearchVectorIndex metadata file', () => {
-  let folder: string;
-  beforeEach(() => {
-    folder = mkdtempSync(path.join(os.tmpdir(), 'usearch-meta-'));
-  });
-  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+  const folderOf = tempFolderEachTest('usearch-meta-');
 
   it('saves and loads many designs with unicode marks and all 45 classes, read or mapped', async () => {
     const many = Array.from({ length: 3000 }, (_, i) => item(i));
     const index = UsearchVectorIndex.fromVectors(DIMENSIONS, many);
-    const file = path.join(folder, 'US-test.usearch');
+    const file = path.join(folderOf(), 'US-test.usearch');
 
     index.save(file);
     const loaded = UsearchVectorIndex.load(file);
     const mapped = UsearchVectorIndex.load(file, { view: true });
 
-    expect(readdirSync(folder).sort()).toEqual(['US-test.usearch', 'US-test.usearch.meta']);
+    expect(readdirSync(folderOf()).sort()).toEqual(['US-test.usearch', 'US-test.usearch.meta']);
     expect(loaded.size).toBe(3000);
     const first = (await loaded.query(many[0]!.vector, { topK: 1 }))[0]!;
     expect(first).toMatchObject({ ...many[0]!.metadata, score: expect.closeTo(1, 5) });
@@ -67,7 +63,7 @@ describe('UsearchVectorIndex metadata file', () => {
     const index = UsearchVectorIndex.fromVectors(DIMENSIONS, ITEMS);
     const oldVector = ITEMS[10]!.vector;
     await index.put([{ ...item(10, 9999), metadata: { ...ITEMS[10]!.metadata, mark: 'REFILED' } }]);
-    const file = path.join(folder, 'US-test.usearch');
+    const file = path.join(folderOf(), 'US-test.usearch');
     index.save(file);
 
     for (const searched of [index, UsearchVectorIndex.load(file)]) {
@@ -90,7 +86,7 @@ describe('UsearchVectorIndex metadata file', () => {
       await index.put(
         ITEMS.map((it, i) => ({ ...item(i, round * 1000 + i), metadata: { ...it.metadata, mark: `r${round}` } })),
       );
-    const file = path.join(folder, 'US-test.usearch');
+    const file = path.join(folderOf(), 'US-test.usearch');
     index.save(file);
     const loaded = UsearchVectorIndex.load(file);
 
@@ -108,7 +104,7 @@ describe('UsearchVectorIndex metadata file', () => {
   });
 
   it('loads an index saved with a JSON sidecar and answers as an index built from the same designs', async () => {
-    const file = path.join(folder, 'US-test.usearch');
+    const file = path.join(folderOf(), 'US-test.usearch');
     copyFileSync(LEGACY, file);
     copyFileSync(`${LEGACY}.json`, `${file}.json`);
     const rebuilt = UsearchVectorIndex.fromVectors(DIMENSIONS, ITEMS);
@@ -128,7 +124,7 @@ describe('UsearchVectorIndex metadata file', () => {
   });
 
   it('writes the new file on the next save of a legacy index, and drops the JSON sidecar', async () => {
-    const file = path.join(folder, 'US-test.usearch');
+    const file = path.join(folderOf(), 'US-test.usearch');
     copyFileSync(LEGACY, file);
     copyFileSync(`${LEGACY}.json`, `${file}.json`);
     const legacy = UsearchVectorIndex.load(file);
