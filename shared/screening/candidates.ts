@@ -15,7 +15,7 @@
  */
 import { phoneticSkeleton } from '../marks/lookup-keys';
 import type { MarkSummary } from '../ports';
-import { NO_MATCHES, type KeyEntry, type RunMatch } from './run-matches';
+import { editBudget, NO_MATCHES, type KeyEntry, type RunMatch } from './run-matches';
 import type { TitleWord } from './title-words';
 import type { TroIndex } from './tro-index';
 
@@ -34,7 +34,11 @@ const joinedToNext = (word: TitleWord) => word.continued || word.hyphen || word.
  * itself, where one read finds it, not in objects of its own.
  */
 export class Run {
-  /** Only for runs of one or two Latin words: longer marks are rarely misspelt into a match. */
+  /**
+   * Only for runs of one or two Latin words (longer marks are rarely misspelt into a match) long enough for a
+   * misspelling to be allowed at all: under 5 letters editBudget allows none, so the key could only find the run's
+   * own text, which the exact key finds.
+   */
   readonly phoneticKey: string | undefined;
   /** The phonetic skeleton behind `phoneticKey`. */
   readonly skeleton: string | undefined;
@@ -67,7 +71,7 @@ export class Run {
   ) {
     this.exactKey = `e:${joined}`;
     this.skeleton = cjk || words > 2 ? undefined : phoneticSkeleton(joined);
-    this.phoneticKey = this.skeleton ? `p:${this.skeleton}` : undefined;
+    this.phoneticKey = this.skeleton && editBudget(joined.length) > 0 ? `p:${this.skeleton}` : undefined;
   }
 }
 

@@ -5,6 +5,9 @@
  *
  *   npx tsx test/bench/screening-answers.ts --register FILE --out answers.json [--compare before.json] [--rate]
  *     [--refresh-ms N]
+ *
+ * It also prints what the first pass read of the register per title (every key a fresh instance looks up, so the
+ * figure to compare across register sizes): keys found, marks they hold, and those marks' summaries in bytes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadCorpus } from '../../builders/screening/screening-dataset';
@@ -22,13 +25,22 @@ async function main() {
   const t0 = Date.now();
   // `--refresh-ms 1`: every key read again for each batch, as a warm instance does once its entries are stale.
   const refreshMs = argument('--refresh-ms');
+  const read = { keys: 0, marks: 0, bytes: 0, counting: false };
   const corpus = await loadCorpus('shipped', refreshMs ? { refreshMs: Number(refreshMs) } : {}, {
     register: register ?? null,
+    onFound: (marks) => {
+      if (!read.counting) return;
+      const list = [...marks];
+      read.keys++;
+      read.marks += list.length;
+      read.bytes += JSON.stringify(list).length;
+    },
   });
   console.error(`loaded ${corpus.marks} marks in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   const titles = realTitles();
   const answers: unknown[] = [];
   const t1 = process.cpuUsage();
+  read.counting = true;
   for (let i = 0; i < titles.length; i += 1000) {
     const results = await corpus.screener.screen(
       titles.slice(i, i + 1000).map((title) => ({ title })),
@@ -37,6 +49,11 @@ async function main() {
     answers.push(...results);
   }
   const cold = process.cpuUsage(t1);
+  read.counting = false;
+  const perTitle = (x: number) => (x / titles.length).toFixed(2);
+  console.error(
+    `register read by the first pass, per title: ${perTitle(read.keys)} keys found, ${perTitle(read.marks)} marks, ${perTitle(read.bytes)} bytes of mark summaries (JSON)`,
+  );
   console.error(`${titles.length} titles, first pass ${((cold.user + cold.system) / 1e6).toFixed(1)} CPU s`);
   if (out) writeFileSync(out, `${JSON.stringify(answers, null, 0).replace(/\},\{"name"/g, '},\n{"name"')}\n`);
   if (compare) {

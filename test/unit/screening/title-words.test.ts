@@ -109,6 +109,19 @@ describe('wordsOfTitle', () => {
 });
 
 describe('RunTable', () => {
+  it('gives a run a sounds-alike key only where a misspelling of a mark could be what the title wrote', () => {
+    const keys = (title: string) =>
+      Object.fromEntries(
+        new RunTable().candidatesOf(wordsOfTitle(title)).map((c) => [c.run.joined, c.run.phoneticKey]),
+      );
+
+    expect(keys('Nikee Air Sneakers')).toMatchObject({ nikee: 'p:nk', nikeeair: 'p:nkr', airsneakers: 'p:arsnkrs' });
+    // Under five letters no misspelling is allowed (editBudget), so only the exact key could find anything.
+    expect(keys('Nyke Air Shoes')).toMatchObject({ nyke: undefined, air: undefined, shoes: 'p:ks' });
+    // Three words and more have none.
+    expect(keys('Zorblaxa Nikee Qwerty')).toMatchObject({ zorblaxanikeeqwerty: undefined });
+  });
+
   it('gives each run the joined text and keys of its words, and the same run to every title that has it', () => {
     const table = new RunTable();
 
