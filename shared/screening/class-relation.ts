@@ -74,21 +74,69 @@ export function readingClassesOf(item: ItemClasses): string[] {
   return item.classes.filter(({ weight }) => readingWeight(item, weight) > 0).map(({ nice }) => nice);
 }
 
+/**
+ * A class as a bit of a two-word mask (classes 1-30 in the low word, 31-45 in the high one), so that a mark's
+ * classes are compared with the item's without a string search: this runs for every match of every title.
+ */
+function classNumber(nice: string): number {
+  if (nice.length !== 2) return -1;
+  const tens = nice.charCodeAt(0) - 48;
+  const units = nice.charCodeAt(1) - 48;
+  if (tens < 0 || tens > 9 || units < 0 || units > 9) return -1;
+  const n = tens * 10 + units;
+  return n >= 1 && n <= 45 ? n : -1;
+}
+
+const lowBit = (n: number) => (n >= 1 && n <= 30 ? 1 << n : 0);
+const highBit = (n: number) => (n > 30 ? 1 << (n - 30) : 0);
+
+/** By class number: the bits of the classes whose goods travel with it (RELATED). */
+const RELATED_LOW = new Int32Array(46);
+const RELATED_HIGH = new Int32Array(46);
+for (const [a, b] of RELATED) {
+  for (const [from, to] of [
+    [a!, b!],
+    [b!, a!],
+  ]) {
+    const f = classNumber(from!);
+    const t = classNumber(to!);
+    RELATED_LOW[f] = RELATED_LOW[f]! | lowBit(t);
+    RELATED_HIGH[f] = RELATED_HIGH[f]! | highBit(t);
+  }
+}
+
+const UNKNOWN: { relation: ClassRelation; strength: number } = Object.freeze({ relation: 'unknown', strength: 0 });
+const OTHER: { relation: ClassRelation; strength: number } = Object.freeze({ relation: 'other', strength: 0 });
+
 /** The closest relation, and how strongly the item points at the class that gives it (1 when the seller said). */
 export function classRelationOf(
   markClasses: readonly string[],
   item: ItemClasses,
 ): { relation: ClassRelation; strength: number } {
-  if (markClasses.length === 0 || item.classes.length === 0) return { relation: 'unknown', strength: 0 };
+  if (markClasses.length === 0 || item.classes.length === 0) return UNKNOWN;
+  let low = 0;
+  let high = 0;
+  let unusual = false;
+  for (let i = 0; i < markClasses.length; i++) {
+    const n = classNumber(markClasses[i]!);
+    if (n < 0) unusual = true;
+    low |= lowBit(n);
+    high |= highBit(n);
+  }
   let related = 0;
   let same = 0;
   for (const { nice, weight } of item.classes) {
     const w = readingWeight(item, weight);
     if (w === 0) continue;
-    if (markClasses.includes(nice)) same = Math.max(same, w);
-    else if (isRelated(markClasses, nice)) related = Math.max(related, w);
+    const n = classNumber(nice);
+    if (n < 0 || unusual) {
+      // A class written otherwise than as two digits: compared as written.
+      if (markClasses.includes(nice)) same = Math.max(same, w);
+      else if (isRelated(markClasses, nice)) related = Math.max(related, w);
+    } else if ((low & lowBit(n)) !== 0 || (high & highBit(n)) !== 0) same = Math.max(same, w);
+    else if ((low & RELATED_LOW[n]!) !== 0 || (high & RELATED_HIGH[n]!) !== 0) related = Math.max(related, w);
   }
   if (same > 0) return { relation: 'same', strength: same };
   if (related > 0) return { relation: 'related', strength: related };
-  return { relation: 'other', strength: 0 };
+  return OTHER;
 }

@@ -31,7 +31,19 @@ export function isPlainLanguageMark(mark: string): boolean {
   return plain;
 }
 
+/**
+ * The answer for each fuzzy match, kept as long as the match is: a run's matches are judged again in every title
+ * and batch that has the run, and at register scale a batch meets more mark texts than `plainLanguage` keeps.
+ */
+const misspelt = new WeakMap<RunMatch, boolean>();
+
 /** A misspelt (fuzzy) match of a plain-language mark that is neither a TRO brand nor strong: no use of the mark. */
 export function isMisspeltOrdinaryWord(match: RunMatch): boolean {
-  return match.kind === 'fuzzy' && !match.tro && !isStrongMark(match) && isPlainLanguageMark(match.mark);
+  if (match.kind !== 'fuzzy') return false;
+  let answer = misspelt.get(match);
+  if (answer === undefined) {
+    answer = !match.tro && !isStrongMark(match) && isPlainLanguageMark(match.mark);
+    misspelt.set(match, answer);
+  }
+  return answer;
 }
