@@ -336,28 +336,42 @@ export function lookupKeysOfMark(markText: string, transliteration?: string, own
   return [...keys];
 }
 
+/** Rows of editDistance, reused from call to call (screening compares a run with every text of a key). */
+let rowBefore = new Int32Array(64);
+let rowPrevious = new Int32Array(64);
+let rowCurrent = new Int32Array(64);
+
 /** Damerau-Levenshtein distance (adjacent transpositions count one), bounded: returns max + 1 once it exceeds max. */
 export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   const rows = a.length + 1;
   const cols = b.length + 1;
-  let previous2 = new Array<number>(cols).fill(0);
-  let previous = Array.from({ length: cols }, (_, j) => j);
+  if (rowCurrent.length < cols) {
+    rowBefore = new Int32Array(cols * 2);
+    rowPrevious = new Int32Array(cols * 2);
+    rowCurrent = new Int32Array(cols * 2);
+  }
+  let previous2 = rowBefore;
+  let previous = rowPrevious;
+  let current = rowCurrent;
+  for (let j = 0; j < cols; j++) previous[j] = j;
   for (let i = 1; i < rows; i++) {
-    const current = new Array<number>(cols);
     current[0] = i;
     let rowMin = i;
+    const ai = a.charCodeAt(i - 1);
     for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const cost = ai === b.charCodeAt(j - 1) ? 0 : 1;
       let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1))
         value = Math.min(value, previous2[j - 2]! + 1);
       current[j] = value;
       if (value < rowMin) rowMin = value;
     }
     if (rowMin > max) return max + 1;
+    const spare = previous2;
     previous2 = previous;
     previous = current;
+    current = spare;
   }
   return previous[cols - 1]!;
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   editDistance,
   exactKey,
@@ -91,5 +92,39 @@ describe('editDistance', () => {
 
   it('stops early past the bound', () => {
     expect(editDistance('abcdefgh', 'zyxwvuts', 2)).toBe(3);
+  });
+
+  /** The textbook table (optimal string alignment), one fresh row per character: what editDistance must equal. */
+  function tableDistance(a: string, b: string): number {
+    const d = Array.from({ length: a.length + 1 }, (_, i) =>
+      Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    );
+    for (let i = 1; i <= a.length; i++)
+      for (let j = 1; j <= b.length; j++) {
+        d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+          d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      }
+    return d[a.length]![b.length]!;
+  }
+
+  it('equals the textbook table within its bound and exceeds the bound past it, in whatever order it is asked', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'n', 'é'), maxLength: 90 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(word, word, fc.constantFrom(0, 1, 2, 5, Number.POSITIVE_INFINITY)), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        (pairs) => {
+          for (const [a, b, max] of pairs) {
+            const want = tableDistance(a, b);
+            if (want <= max) expect(editDistance(a, b, max)).toBe(want);
+            else expect(editDistance(a, b, max)).toBeGreaterThan(max);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
