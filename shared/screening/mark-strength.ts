@@ -139,6 +139,26 @@ export function namesStrongMark(
   return !(item.explicit || (item.classes[0]?.weight ?? 0) >= CLEAR_ITEM_CLASS);
 }
 
+/**
+ * A TRO brand's registered name spelt one letter off as an English word, where the item's maker stands, for goods
+ * of the brand's own classes: "Channel Quilted Handbag" for CHANEL. Sellers choose the dictionary spelling because a
+ * filter of misspellings passes it; the word is still a word, and the title may mean it, so this is 中 for a reader
+ * to decide, never 高 on its own (the model may still say more). A word spelt where no word is ("Nikee") is
+ * isEvasiveSpelling's; a word that names goods ("Polo", whose goods the item would be), describes the item, or makes
+ * a term of ordinary language with a word beside it is left to the model, and so is any other class of goods
+ * ("Couch Cover" is no bag of COACH's).
+ */
+export function namesTroBrandInAWord(context: TitleContext, candidate: Candidate, match: RunMatch): boolean {
+  if (!isTroMark(match) || match.kind !== 'fuzzy' || match.distance !== 1) return false;
+  if (candidate.end - candidate.start !== 1) return false;
+  const word = context.words[candidate.start]!;
+  if (isUnordinaryWord(word) || word.facts.dualUse || word.facts.classes.length > 0) return false;
+  if (context.isPartOfToken(candidate) || context.isCutFromHyphenated(candidate)) return false;
+  const named = context.isBrandPosition(candidate) || MAKER_CUES.has(context.normalised[candidate.start - 1] ?? '');
+  if (!named || !standsAsName(context, candidate.start)) return false;
+  return classRelationOf(match.ownerClasses, context.itemClassesAround(candidate)).relation === 'same';
+}
+
 /** How many Chinese characters a CN mark's run needs before the rule below reads it as a name. */
 const LEAST_CHINESE_NAME_CHARS = 3;
 

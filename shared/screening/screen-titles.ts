@@ -30,7 +30,7 @@ import { namesDeviceOfPart } from './device-reference';
 import { evasionCandidates, isEvasionSpelling } from './evasion';
 import { KeyResolver, type KeyCacheOptions } from './key-resolver';
 import { nominativeCueAfterNormalised, nominativeCueOfNormalised } from './lexicon';
-import { isStrongItemBrand, namesChineseMark, namesStrongMark } from './mark-strength';
+import { isStrongItemBrand, namesChineseMark, namesStrongMark, namesTroBrandInAWord } from './mark-strength';
 import { isMisspeltOrdinaryWord } from './misspelt-words';
 import { isPlaceholder } from './placeholders';
 import { NO_MATCHES, knownToMatchNothing, verifiedMatches, type RunMatch } from './run-matches';
@@ -266,6 +266,7 @@ export class TitleScreener {
         nominative,
         strong,
         strongItemBrand: isStrongItemBrand(ctx, candidate, strong, nominative),
+        troNameAsWord: !strong && namesTroBrandInAWord(ctx, candidate, match),
         relation: detail ? classRelationOf(match.niceClasses, ctx.itemClassesAround(candidate)).relation : 'unknown',
         ordinaryWords,
       });

@@ -49,6 +49,8 @@ export interface Conflict {
   strong: boolean;
   /** Strong and named as the item's own brand (isStrongItemBrand): ranked before the title's maker. */
   strongItemBrand: boolean;
+  /** A TRO brand's name spelt as an English word where the maker stands (namesTroBrandInAWord): 中 at least. */
+  troNameAsWord?: boolean;
   evasion: boolean;
   relation: ClassRelation;
   /** Every word of the run is a lexicon word (a product, descriptive or ordinary word). */
@@ -85,7 +87,8 @@ export class TitleConflicts {
   levelOf(c: Conflict): number {
     // Under the model's threshold only strength counts: a TRO brand's named as the item's maker is 高, as any TRO
     // brand that counts is; another strong mark's is 中.
-    if (c.probability < this.model.medium) return c.strong ? (c.match.tro && !c.nominative ? 2 : 1) : 0;
+    if (c.probability < this.model.medium)
+      return c.strong ? (c.match.tro && !c.nominative ? 2 : 1) : c.troNameAsWord ? 1 : 0;
     if (c.match.tro) return 2;
     return c.probability >= this.model.high && !c.nominative ? 2 : 1;
   }
@@ -222,6 +225,8 @@ function reasonOf(conflict: Conflict, item: ScreeningItem): string {
             : classes,
     );
     if (match.tro) parts.push('the owner files Schedule A TRO suits');
+    if (conflict.troNameAsWord)
+      parts.push(`spelt as the word "${conflict.candidate.run.joined}", one letter from the brand's name`);
     if (conflict.strong && !match.tro)
       parts.push(
         `a strong mark: its owner holds ${match.ownerRegistrations} live registrations of it in ${match.ownerClasses.length} classes`,

@@ -90,6 +90,33 @@ describe("a TRO brand's name spelt a letter off", () => {
     const result = await screen(suing, 'Poach Pouch Leather Handbag');
     expect(result.tro_hit).toBe(false);
   });
+
+  it.each([
+    ['Couch Leather Crossbody Handbag', undefined],
+    ['Couch Signature Canvas Tote', '18'],
+  ])(
+    'an English word a letter off, sounding the same, where the maker stands, for the brand\'s goods, is 中 at least: "%s"',
+    async (title, nice) => {
+      const result = await screen(suing, title, nice);
+      expect(result.risk).not.toBe('低');
+      expect(result.tro_hit).toBe(true);
+      expect(result.top_conflict.toUpperCase()).toBe('COACH');
+      expect(result.conflicts![0]!.reason).toContain('spelt as the word "couch", one letter from the brand\'s name');
+    },
+  );
+
+  it.each([
+    ['Couch Cover for 3 Seater Sofa', undefined, 'goods of another class'],
+    ['Couch Leather Crossbody Handbag', '20', 'goods of another class, as the seller says'],
+    ['Leather Crossbody Handbag Couch Style', undefined, 'not where the maker stands'],
+  ])('the same word is left to the model otherwise: "%s" (nice %s), %s', async (title, nice) => {
+    const result = await screen(suing, title, nice);
+    expect(result).toMatchObject({ risk: '低', tro_hit: false });
+  });
+
+  it('nor is it raised where the brand files no TRO suits', async () => {
+    expect(await screen(quiet, 'Couch Leather Crossbody Handbag')).toMatchObject({ risk: '低', tro_hit: false });
+  });
 });
 
 describe('a TRO brand is not raised where the title does not name it for its goods', () => {
