@@ -146,7 +146,7 @@ export function namesStrongMark(
  * to decide, never 高 on its own (the model may still say more). A word spelt where no word is ("Nikee") is
  * isEvasiveSpelling's; a word that names goods ("Polo", whose goods the item would be), describes the item, or makes
  * a term of ordinary language with a word beside it is left to the model, and so is any other class of goods
- * ("Couch Cover" is no bag of COACH's).
+ * ("Couch Cover" is no bag of COACH's) and a word the title names as the start of its maker's longer name.
  */
 export function namesTroBrandInAWord(context: TitleContext, candidate: Candidate, match: RunMatch): boolean {
   if (!isTroMark(match) || match.kind !== 'fuzzy' || match.distance !== 1) return false;
@@ -155,8 +155,21 @@ export function namesTroBrandInAWord(context: TitleContext, candidate: Candidate
   if (isUnordinaryWord(word) || word.facts.dualUse || word.facts.classes.length > 0) return false;
   if (context.isPartOfToken(candidate) || context.isCutFromHyphenated(candidate)) return false;
   const named = context.isBrandPosition(candidate) || MAKER_CUES.has(context.normalised[candidate.start - 1] ?? '');
-  if (!named || !standsAsName(context, candidate.start)) return false;
+  if (!named || !standsAsName(context, candidate.start) || makerNameGoesOn(context.normalised, candidate.start))
+    return false;
   return classRelationOf(match.ownerClasses, context.itemClassesAround(candidate)).relation === 'same';
+}
+
+/**
+ * The title names its maker after "by" or "from" with the word at `at` and the word after it too ("Channel Nine ...
+ * by Channel Nine"): the word is the first of the maker's longer name, not a name of its own.
+ */
+function makerNameGoesOn(words: readonly string[], at: number): boolean {
+  const next = words[at + 1];
+  if (next === undefined) return false;
+  for (let i = 0; i + 2 < words.length; i++)
+    if (MAKER_CUES.has(words[i]!) && i + 1 !== at && words[i + 1] === words[at] && words[i + 2] === next) return true;
+  return false;
 }
 
 /** How many Chinese characters a CN mark's run needs before the rule below reads it as a name. */

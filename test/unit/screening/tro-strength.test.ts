@@ -105,10 +105,11 @@ describe("a TRO brand's name spelt a letter off", () => {
     },
   );
 
-  it.each([
+  it.each<[string, string | undefined, string]>([
     ['Couch Cover for 3 Seater Sofa', undefined, 'goods of another class'],
     ['Couch Leather Crossbody Handbag', '20', 'goods of another class, as the seller says'],
     ['Leather Crossbody Handbag Couch Style', undefined, 'not where the maker stands'],
+    ['Couch Nine Leather Crossbody Handbag by Couch Nine', undefined, "the first word of the maker's longer name"],
   ])('the same word is left to the model otherwise: "%s" (nice %s), %s', async (title, nice) => {
     const result = await screen(suing, title, nice);
     expect(result).toMatchObject({ risk: '低', tro_hit: false });
