@@ -5,12 +5,14 @@
  *
  *   e:<joined>     the normalised text with spaces removed ("Coca-Cola" and "coca cola" are both e:cocacola)
  *   p:<skeleton>   a phonetic consonant skeleton of the joined Latin text, for misspellings and sound-alikes
- *                  ("Nikee" and "Nike" are both p:nk; "Addidas" and "Adidas" are both p:ads)
+ *                  ("Nikee" and "Nike" are both p:nk; "Addidas" and "Adidas" are both p:ads); records that are not
+ *                  dead only (lookupKeysOfRecord)
  *   o:<owner>      the owner's name without its corporate form ("NIKE, INC." and "Nike Inc" are both o:nike), so
  *                  that a plaintiff named in a court case finds the marks it owns (shared/data-jobs/tro-docket-job.ts)
  *
  * Screening looks up e: and p: keys only: a title's words never find a mark through its owner's name.
  */
+import type { MarkRecord } from './mark-record';
 
 const MARK_SYMBOLS = /[™®©℠℗]/g;
 /**
@@ -210,9 +212,11 @@ export function exactKey(text: string): string | undefined {
   return key ? `e:${key}` : undefined;
 }
 
+const PHONETIC_PREFIX = 'p:';
+
 export function phoneticKey(text: string): string | undefined {
   const skeleton = phoneticSkeleton(joined(normalizeText(text)));
-  return skeleton ? `p:${skeleton}` : undefined;
+  return skeleton ? `${PHONETIC_PREFIX}${skeleton}` : undefined;
 }
 
 /**
@@ -334,6 +338,19 @@ export function lookupKeysOfMark(markText: string, transliteration?: string, own
   const ownerKey = owner === undefined ? undefined : ownerKeyOf(owner);
   if (ownerKey) keys.add(ownerKey);
   return [...keys];
+}
+
+/**
+ * The keys a stored record is filed under: those of lookupKeysOfMark, except that a dead record is not filed under
+ * its sounds-alike keys. Only screening reads those, and a dead registration raises no risk there (it is dropped as
+ * a key is fetched); in a register of real size nearly half the records are dead, and the sounds-alike keys hold
+ * most of what screening reads. Its exact, script and owner keys stay, for the lookups that want every record.
+ */
+export function lookupKeysOfRecord(
+  record: Pick<MarkRecord, 'markText' | 'transliteration' | 'owner' | 'statusCategory'>,
+): string[] {
+  const keys = lookupKeysOfMark(record.markText, record.transliteration, record.owner);
+  return record.statusCategory === 'dead' ? keys.filter((key) => !key.startsWith(PHONETIC_PREFIX)) : keys;
 }
 
 /** Rows of editDistance, reused from call to call (screening compares a run with every text of a key). */

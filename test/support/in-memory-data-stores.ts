@@ -7,7 +7,7 @@
  */
 import { pack, unpack } from '../../shared/adapters/aws/mark-key-items';
 import { KeyFilter } from '../../shared/marks/key-filter';
-import { lookupKeysOfMark } from '../../shared/marks/lookup-keys';
+import { lookupKeysOfRecord } from '../../shared/marks/lookup-keys';
 import type { Market, MarkRecord } from '../../shared/marks/mark-record';
 import { troBrandKey, type TroEntry } from '../../shared/marks/tro-csv';
 import type {
@@ -75,7 +75,7 @@ export class InMemoryMarkStore implements MarkStore {
         continue;
       }
       if (previous) for (const key of previous.keys) this.keys[market].get(key)?.delete(record.serial);
-      const keys = lookupKeysOfMark(record.markText, record.transliteration, record.owner);
+      const keys = lookupKeysOfRecord(record);
       const stored: StoredMark = { record, keys, summary: summaryOf(record) };
       this.marks[market].set(record.serial, stored);
       for (const key of keys) {

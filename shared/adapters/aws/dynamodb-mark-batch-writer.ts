@@ -3,7 +3,7 @@
  * change, which keys they leave and join, and the joins it holds back until the batch ends.
  */
 import { createHash } from 'node:crypto';
-import { lookupKeysOfMark } from '../../marks/lookup-keys';
+import { lookupKeysOfRecord } from '../../marks/lookup-keys';
 import type { Market, MarkRecord } from '../../marks/mark-record';
 import type { KnownAbsent, MarkBatchWriter, MarkWriteResult } from '../../ports';
 import type { DynamoDbMarkStore, StoredMarkState } from './dynamodb-mark-store';
@@ -159,7 +159,7 @@ export class DynamoDbMarkBatchWriter implements MarkBatchWriter {
         result.stale++;
         continue;
       }
-      const lookupKeys = lookupKeysOfMark(record.markText, record.transliteration, record.owner);
+      const lookupKeys = lookupKeysOfRecord(record);
       // The same content filed under other keys (stored before a kind of key was added) is filed again.
       if (before && before.contentHash === contentHash && sameKeys(before.lookupKeys, lookupKeys)) {
         result.unchanged++;

@@ -5,7 +5,14 @@
  */
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbMarkStore } from '../../../shared/adapters/aws/dynamodb-mark-store';
-import { KEY_ITEM_BUDGET_BYTES, KeyItemTooLargeError, packedParts } from '../../../shared/adapters/aws/mark-key-items';
+import { contentHashOf } from '../../../shared/adapters/aws/dynamodb-mark-batch-writer';
+import {
+  KEY_ITEM_BUDGET_BYTES,
+  KeyItemTooLargeError,
+  pack,
+  packedParts,
+} from '../../../shared/adapters/aws/mark-key-items';
+import { lookupKeysOfMark } from '../../../shared/marks/lookup-keys';
 import type { MarkRecord, StatusCategory } from '../../../shared/marks/mark-record';
 import { markRecord, markTables } from '../../support/mark-records';
 
@@ -54,6 +61,69 @@ describe('a key shared by many marks', () => {
     const again = await store.upsertMarks(records);
 
     expect(again).toMatchObject({ written: 0, unchanged: 30, stale: 0, keys: [] });
+  });
+});
+
+describe('a dead record and its sounds-alike key', () => {
+  it('leaves the key when it dies and joins it again when it lives, keeping its exact key throughout', async () => {
+    const serials = (found: Map<string, { serial: string }[]>, key: string) =>
+      (found.get(key) ?? []).map((m) => m.serial).sort();
+    const keys = ['e:sprondelix', 'p:sprndlks'];
+    await store.upsertMarks([mark('SOUND-1', 'Sprondelix'), mark('SOUND-2', 'Sprondelix')]);
+
+    const died = await store.upsertMarks([
+      mark('SOUND-2', 'Sprondelix', {
+        statusCode: '602',
+        statusCategory: 'dead',
+        isLive: false,
+        batchDate: '2026-11-02',
+      }),
+    ]);
+    const whileDead = await store.lookup('US', keys);
+    await store.upsertMarks([mark('SOUND-2', 'Sprondelix', { batchDate: '2026-11-03' })]);
+    const alive = await store.lookup('US', keys);
+
+    expect(died).toMatchObject({ written: 1 });
+    expect(serials(whileDead, 'e:sprondelix')).toEqual(['SOUND-1', 'SOUND-2']);
+    expect(serials(whileDead, 'p:sprndlks')).toEqual(['SOUND-1']);
+    expect(serials(alive, 'p:sprndlks')).toEqual(['SOUND-1', 'SOUND-2']);
+    expect((await store.getMark('US', 'SOUND-2'))!.lookupKeys.sort()).toEqual(keys);
+  });
+
+  it('files a record stored with its old keys again when the same content comes back (a re-ingest moves it)', async () => {
+    const dead = mark('SOUND-3', 'Quorvantile', {
+      statusCode: '602',
+      statusCategory: 'dead',
+      isLive: false,
+    });
+    // As the writer before dead records left their sounds-alike keys stored it: every key, that one included.
+    await store.putMarks([
+      {
+        record: dead,
+        state: {
+          markId: 'US#SOUND-3',
+          batchDate: dead.batchDate,
+          contentHash: contentHashOf(dead),
+          lookupKeys: lookupKeysOfMark(dead.markText),
+        },
+      },
+    ]);
+    await store.writeKeyChanges(['US#e:quorvantile', 'US#p:krvntl'], () => ({
+      absent: true,
+      leaving: [],
+      joining: [[dead.serial, pack(dead)]],
+    }));
+    const before = await store.lookup('US', ['p:krvntl']);
+
+    const again = await store.upsertMarks([dead]);
+
+    expect(before.get('p:krvntl')?.map((m) => m.serial)).toEqual(['SOUND-3']);
+    expect(again).toMatchObject({ written: 1, unchanged: 0 });
+    expect((await store.lookup('US', ['p:krvntl'])).get('p:krvntl')).toBeUndefined();
+    expect((await store.lookup('US', ['e:quorvantile'])).get('e:quorvantile')?.map((m) => m.serial)).toEqual([
+      'SOUND-3',
+    ]);
+    expect((await store.getMark('US', 'SOUND-3'))!.lookupKeys).toEqual(['e:quorvantile']);
   });
 });
 

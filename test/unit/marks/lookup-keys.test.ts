@@ -3,6 +3,7 @@ import {
   editDistance,
   exactKey,
   lookupKeysOfMark,
+  lookupKeysOfRecord,
   normalizeText,
   phoneticKey,
 } from '../../../shared/marks/lookup-keys';
@@ -74,6 +75,17 @@ describe('lookupKeysOfMark', () => {
 
   it('a word mark has an exact and a phonetic key', () => {
     expect(lookupKeysOfMark('NIKE')).toEqual(['e:nike', 'p:nk']);
+  });
+
+  it('files a dead record under every key but its sounds-alike ones (lookupKeysOfRecord)', () => {
+    const record = { markText: 'NIKE', owner: 'Nike, Inc.', transliteration: '耐克' };
+    expect(lookupKeysOfRecord({ ...record, statusCategory: 'registered' })).toEqual(
+      lookupKeysOfMark('NIKE', '耐克', 'Nike, Inc.'),
+    );
+    expect(lookupKeysOfRecord({ ...record, statusCategory: 'pending' })).toContain('p:nk');
+    expect(lookupKeysOfRecord({ ...record, statusCategory: 'dead' })).toEqual(
+      lookupKeysOfMark('NIKE', '耐克', 'Nike, Inc.').filter((key) => !key.startsWith('p:')),
+    );
   });
 });
 
