@@ -63,9 +63,16 @@ async function waitUntilListening(endpoint: string, child: ChildProcess, timeout
   throw new Error(`DynamoDB Local did not start within ${timeoutMs} ms: ${String(lastError)}`);
 }
 
-/** In memory unless `dbPath` is given (a folder: the data then outlives a restart, which fault tests need). */
+/** The engine's Java heap unless a caller asks for more: enough for the tests and the sample register. */
+const DEFAULT_HEAP_MB = 1024;
+
+/**
+ * In memory unless `dbPath` is given (a folder: the data then outlives a restart, which fault tests need).
+ * `heapMb` raises the Java heap: a register of a million marks loaded from scratch needs about 4 GB, and the
+ * engine stops its last writes with an internal error when it runs short.
+ */
 export async function startDynamoDbLocal(
-  options: { port?: number; timeoutMs?: number; dbPath?: string } = {},
+  options: { port?: number; timeoutMs?: number; dbPath?: string; heapMb?: number } = {},
 ): Promise<DynamoDbLocal> {
   assertJavaAvailable();
   const port = options.port ?? (await freePort());
@@ -74,7 +81,7 @@ export async function startDynamoDbLocal(
     'java',
     [
       `-Djava.library.path=${path.join(dir, 'DynamoDBLocal_lib')}`,
-      '-Xmx1g',
+      `-Xmx${options.heapMb ?? DEFAULT_HEAP_MB}m`,
       '-jar',
       path.join(dir, 'DynamoDBLocal.jar'),
       ...(options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory']),

@@ -187,18 +187,25 @@ async function openRegisterDatabase(
     register && stat ? `${path.basename(register.file)}-${stat.size}-${Math.floor(stat.mtimeMs)}` : 'sample-only',
   );
   const markerFile = path.join(dir, MARKER);
+  // A fresh load of a million marks needs about 4 GB of Java heap (the default 1 GB fails at its last key writes).
+  const heapMb = Math.max(1024, Math.ceil((register?.marks ?? 0) / 250));
   if (register && stat && existsSync(markerFile)) {
     const marker = JSON.parse(readFileSync(markerFile, 'utf8')) as LoadedMarker;
     if (marker.bytes === stat.size && marker.mtimeMs === stat.mtimeMs && marker.file === register.file) {
       log(`reusing ${dir} (loaded ${marker.loadedAt})`);
-      return { engine: await startDynamoDbLocal({ dbPath: dir, timeoutMs: 120_000 }), dir, marker, reused: true };
+      return {
+        engine: await startDynamoDbLocal({ dbPath: dir, timeoutMs: 120_000, heapMb }),
+        dir,
+        marker,
+        reused: true,
+      };
     }
   }
   rmSync(dir, { recursive: true, force: true });
   const stage = STAGE_ROOT ? mkdtempSync(path.join(STAGE_ROOT, 'tmk-regbench-')) : dir;
   mkdirSync(stage, { recursive: true });
   const batchDate = new Date(stat?.mtimeMs ?? Date.now()).toISOString().slice(0, 10);
-  let engine = await startDynamoDbLocal({ dbPath: stage });
+  let engine = await startDynamoDbLocal({ dbPath: stage, heapMb });
   try {
     const { raw } = createDynamoDbClients({ region: 'us-east-1', endpoint: engine.endpoint });
     await createTables(raw, TABLE_PREFIX);
@@ -223,7 +230,7 @@ async function openRegisterDatabase(
     if (stage !== dir) {
       await engine.stop();
       moveFolderContents(stage, dir);
-      engine = await startDynamoDbLocal({ dbPath: dir, timeoutMs: 120_000 });
+      engine = await startDynamoDbLocal({ dbPath: dir, timeoutMs: 120_000, heapMb });
     }
     const marker: LoadedMarker = {
       file: register?.file ?? '',
