@@ -4,13 +4,20 @@
  * verifies each candidate with an edit distance. Both sides call these functions, so they cannot drift apart.
  *
  *   e:<joined>     the normalised text with spaces removed ("Coca-Cola" and "coca cola" are both e:cocacola)
- *   p:<skeleton>   a phonetic consonant skeleton of the joined Latin text, for misspellings and sound-alikes
- *                  ("Nikee" and "Nike" are both p:nk; "Addidas" and "Adidas" are both p:ads); records that are not
- *                  dead only (lookupKeysOfRecord)
+ *   d:<text>       the one-edit neighbourhood of a Latin text of 4 to 9 letters: the text itself and each of its
+ *                  one-letter deletions ("nike" is d:nike; "nikee" is d:nikee, d:ikee, d:nkee, d:niee, d:nike; the
+ *                  two share d:nike). Two texts share a d: key when one edit (an adjacent transposition included)
+ *                  takes one to the other, so a run of 5 to 8 letters (one misspelling allowed: editBudget) reads
+ *                  the marks it could match and no others. Records that are not dead only (lookupKeysOfRecord)
+ *   p:<skeleton>   a phonetic consonant skeleton of the joined Latin text, for misspellings of longer names (two
+ *                  edits allowed from 9 letters: "Addidass" and "Adidas" are both p:ads); only for texts of 7
+ *                  letters and more, which a run of 9 may be two edits from; records that are not dead only
  *   o:<owner>      the owner's name without its corporate form ("NIKE, INC." and "Nike Inc" are both o:nike), so
  *                  that a plaintiff named in a court case finds the marks it owns (shared/data-jobs/tro-docket-job.ts)
  *
- * Screening looks up e: and p: keys only: a title's words never find a mark through its owner's name.
+ * Screening looks up e:, d: and p: keys only: a title's words never find a mark through its owner's name. Whichever
+ * fuzzy key found a mark, the match is the same: the run's text within editBudget edits of the mark's, and the same
+ * phonetic skeleton (run-matches.ts).
  */
 import type { MarkRecord } from './mark-record';
 
@@ -213,11 +220,53 @@ export function exactKey(text: string): string | undefined {
 }
 
 const PHONETIC_PREFIX = 'p:';
+const NEAR_PREFIX = 'd:';
 
 export function phoneticKey(text: string): string | undefined {
   const skeleton = phoneticSkeleton(joined(normalizeText(text)));
   return skeleton ? `${PHONETIC_PREFIX}${skeleton}` : undefined;
 }
+
+/** Edits a misspelling may have: none for short words (too many real words are one letter apart). */
+export function editBudget(length: number): number {
+  return length < 5 ? 0 : length < 9 ? 1 : 2;
+}
+
+/** The one-letter deletions of a text, each once ("books": ooks, boks, book). */
+function deletions(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    // Deleting either letter of a doubled pair gives the same text.
+    if (i > 0 && text.charCodeAt(i) === text.charCodeAt(i - 1)) continue;
+    out.push(text.slice(0, i) + text.slice(i + 1));
+  }
+  return out;
+}
+
+/**
+ * The d: keys a run of title words looks up for its misspellings: its own text and each one-letter deletion, for a
+ * run allowed exactly one edit (5 to 8 letters) that has a phonetic skeleton; none otherwise.
+ */
+export function nearKeysOfRun(joinedText: string): string[] {
+  if (editBudget(joinedText.length) !== 1 || !phoneticSkeleton(joinedText)) return [];
+  return [joinedText, ...deletions(joinedText)].map((text) => NEAR_PREFIX + text);
+}
+
+/**
+ * The d: keys a mark's joined text is filed under: what a run of 5 to 8 letters one edit away looks up. A text of
+ * 4 letters is found by a run's deletion (its own text), one of 9 by a run's own text (its deletions), one of 5 to 8
+ * by either. Only for a text with a phonetic skeleton: a match also needs the run's skeleton to be the mark's.
+ */
+export function nearKeysOfMark(joinedText: string): string[] {
+  const length = joinedText.length;
+  if (length < 4 || length > 9 || !phoneticSkeleton(joinedText)) return [];
+  const texts =
+    length === 4 ? [joinedText] : length === 9 ? deletions(joinedText) : [joinedText, ...deletions(joinedText)];
+  return texts.map((text) => NEAR_PREFIX + text);
+}
+
+/** A run of 9 letters may be two edits from a mark of 7: shorter marks need no p: key. */
+const SHORTEST_PHONETIC_MARK = 7;
 
 /**
  * Corporate forms dropped from the end of an owner's name, as the words normalizeText leaves of them ("L.L.C." is
@@ -318,7 +367,8 @@ export function ownerKeyOf(owner: string): string | undefined {
 
 /**
  * The keys a mark is filed under: its whole text, and for a mark that mixes scripts ("星河织造 XINGHE WEAVE")
- * each script's part on its own; its transliteration; the phonetic key of every Latin form; and its owner's key.
+ * each script's part on its own; its transliteration; the phonetic key of every Latin form (for a mark of 7 letters
+ * or more); the one-edit neighbourhood of its text (for 4 to 9 Latin letters); and its owner's key.
  */
 export function lookupKeysOfMark(markText: string, transliteration?: string, owner?: string): string[] {
   const keys = new Set<string>();
@@ -329,20 +379,25 @@ export function lookupKeysOfMark(markText: string, transliteration?: string, own
     forms.push(words.filter((w) => hasCjk(w)).join(' '), words.filter((w) => !hasCjk(w)).join(' '));
   }
   if (transliteration) forms.push(transliteration);
+  const markJoined = joined(normalized);
   for (const form of forms) {
     const exact = exactKey(form);
     if (exact) keys.add(exact);
-    const phonetic = phoneticKey(form);
+    const phonetic = markJoined.length >= SHORTEST_PHONETIC_MARK ? phoneticKey(form) : undefined;
     if (phonetic) keys.add(phonetic);
   }
+  for (const near of nearKeysOfMark(markJoined)) keys.add(near);
   const ownerKey = owner === undefined ? undefined : ownerKeyOf(owner);
   if (ownerKey) keys.add(ownerKey);
   return [...keys];
 }
 
+/** A key only screening's misspellings read (d: or p:). */
+export const isFuzzyKey = (key: string) => key.startsWith(NEAR_PREFIX) || key.startsWith(PHONETIC_PREFIX);
+
 /**
  * The keys a stored record is filed under: those of lookupKeysOfMark, except that a dead record is not filed under
- * its sounds-alike keys. Only screening reads those, and a dead registration raises no risk there (it is dropped as
+ * its fuzzy keys (d: and p:). Only screening reads those, and a dead registration raises no risk there (it is dropped as
  * a key is fetched); in a register of real size nearly half the records are dead, and the sounds-alike keys hold
  * most of what screening reads. Its exact, script and owner keys stay, for the lookups that want every record.
  */
@@ -350,7 +405,7 @@ export function lookupKeysOfRecord(
   record: Pick<MarkRecord, 'markText' | 'transliteration' | 'owner' | 'statusCategory'>,
 ): string[] {
   const keys = lookupKeysOfMark(record.markText, record.transliteration, record.owner);
-  return record.statusCategory === 'dead' ? keys.filter((key) => !key.startsWith(PHONETIC_PREFIX)) : keys;
+  return record.statusCategory === 'dead' ? keys.filter((key) => !isFuzzyKey(key)) : keys;
 }
 
 /** Rows of editDistance, reused from call to call (screening compares a run with every text of a key). */

@@ -13,9 +13,9 @@
  * the time spent finding its candidates. A title's candidates point at the shared runs; the one owner of a table (a
  * TitleScreener) keeps what it found for a run on the run itself.
  */
-import { phoneticSkeleton } from '../marks/lookup-keys';
+import { editBudget, nearKeysOfRun, phoneticSkeleton } from '../marks/lookup-keys';
 import type { MarkSummary } from '../ports';
-import { editBudget, NO_MATCHES, type KeyEntry, type RunMatch } from './run-matches';
+import { NO_MATCHES, type KeyEntry, type RunMatch } from './run-matches';
 import type { TitleWord } from './title-words';
 import type { TroIndex } from './tro-index';
 
@@ -23,6 +23,9 @@ export const MAX_LATIN_WORDS = 4;
 export const MAX_CJK_WORDS = 6;
 /** The most words a Latin run spans, however few tokens they are written as. */
 export const MAX_LATIN_PARTS = 8;
+
+const NO_KEYS: string[] = [];
+const NO_ENTRIES: readonly KeyEntry[] = Object.freeze([]);
 
 /** The word is written joined to the next one, in one token ("3D", "Post-it", "Lock&Lock"). */
 const joinedToNext = (word: TitleWord) => word.continued || word.hyphen || word.ampersand;
@@ -35,12 +38,9 @@ const joinedToNext = (word: TitleWord) => word.continued || word.hyphen || word.
  */
 export class Run {
   /**
-   * Only for runs of one or two Latin words (longer marks are rarely misspelt into a match) long enough for a
-   * misspelling to be allowed at all: under 5 letters editBudget allows none, so the key could only find the run's
-   * own text, which the exact key finds.
+   * The phonetic skeleton of a run of one or two Latin words (longer runs are rarely misspelt marks), which a fuzzy
+   * match must share with its mark (run-matches.ts).
    */
-  readonly phoneticKey: string | undefined;
-  /** The phonetic skeleton behind `phoneticKey`. */
   readonly skeleton: string | undefined;
   readonly exactKey: string;
 
@@ -48,13 +48,15 @@ export class Run {
   batch = 0;
   /** What each lookup key held when it was fetched (or known absent from the key filter). */
   usExact: KeyEntry | undefined = undefined;
-  usPhonetic: KeyEntry | undefined = undefined;
   cnExact: KeyEntry | undefined = undefined;
+  /** Those of the run's fuzzy keys (fuzzyKeys) that held marks, and when the oldest of them was fetched. */
+  usFuzzy: readonly KeyEntry[] = NO_ENTRIES;
+  usFuzzyAt = Number.NEGATIVE_INFINITY;
   /** When the oldest of the key entries the run needs was fetched (-Infinity until it has them all). */
   entriesAt = Number.NEGATIVE_INFINITY;
   /** The marks of each entry, and the TRO list, that `matches` was verified from. */
   verifiedUsExact: readonly MarkSummary[] | undefined = undefined;
-  verifiedUsPhonetic: readonly MarkSummary[] | undefined = undefined;
+  verifiedUsFuzzy: readonly (readonly MarkSummary[])[] | undefined = undefined;
   verifiedCnExact: readonly MarkSummary[] | undefined = undefined;
   verifiedTro: TroIndex | undefined = undefined;
   matches: readonly RunMatch[] = NO_MATCHES;
@@ -71,7 +73,19 @@ export class Run {
   ) {
     this.exactKey = `e:${joined}`;
     this.skeleton = cjk || words > 2 ? undefined : phoneticSkeleton(joined);
-    this.phoneticKey = this.skeleton && editBudget(joined.length) > 0 ? `p:${this.skeleton}` : undefined;
+  }
+
+  /**
+   * The keys that find the run's misspellings (shared/marks/lookup-keys.ts): from 5 to 8 letters its one-edit
+   * neighbourhood (d:), from 9 its skeleton (p:); none without a skeleton or under 5 letters, where editBudget
+   * allows no misspelling and only the exact key could find anything. Worked out when asked, not kept: a run
+   * table holds hundreds of thousands of runs, and a run asks only when its entries are fetched.
+   */
+  fuzzyKeys(): string[] {
+    if (this.skeleton === undefined) return NO_KEYS;
+    const budget = editBudget(this.joined.length);
+    if (budget === 0) return NO_KEYS;
+    return budget === 1 ? nearKeysOfRun(this.joined) : [`p:${this.skeleton}`];
   }
 }
 

@@ -60,6 +60,8 @@ export class KeyResolver {
     const oldest = this.oldestFresh(now);
     const batch = ++this.batches;
     const pending: Run[] = [];
+    /** The fuzzy keys of each pending run, when they are fetched in this batch (undefined when still fresh). */
+    const pendingFuzzy: (string[] | undefined)[] = [];
     const wanted: Record<Market, Set<string>> = { US: new Set(), CN: new Set() };
     for (const candidates of candidateLists) {
       for (const { run } of candidates) {
@@ -68,7 +70,9 @@ export class KeyResolver {
         if (this.isFresh(run, oldest)) continue;
         pending.push(run);
         if (!fresh(run.usExact, oldest)) wanted.US.add(run.exactKey);
-        if (run.phoneticKey !== undefined && !fresh(run.usPhonetic, oldest)) wanted.US.add(run.phoneticKey);
+        const fuzzy = run.usFuzzyAt > oldest ? undefined : run.fuzzyKeys();
+        pendingFuzzy.push(fuzzy);
+        if (fuzzy) for (const key of fuzzy) wanted.US.add(key);
         if (run.cjk && !fresh(run.cnExact, oldest)) wanted.CN.add(run.exactKey);
       }
     }
@@ -77,15 +81,24 @@ export class KeyResolver {
     await Promise.all(
       (['US', 'CN'] as const).map((market) => this.fetch(market, wanted[market], entries[market], now, oldest)),
     );
-    for (const run of pending) {
+    for (let i = 0; i < pending.length; i++) {
+      const run = pending[i]!;
       run.usExact = entries.US.get(run.exactKey) ?? run.usExact;
-      if (run.phoneticKey !== undefined) run.usPhonetic = entries.US.get(run.phoneticKey) ?? run.usPhonetic;
+      const fuzzy = pendingFuzzy[i];
+      if (fuzzy) {
+        // Only the keys that hold marks are kept; a key known absent is as good as fetched now.
+        const held: KeyEntry[] = [];
+        let at = Number.POSITIVE_INFINITY;
+        for (const key of fuzzy) {
+          const entry = entries.US.get(key)!;
+          if (entry.at < at) at = entry.at;
+          if (entry.marks.length > 0) held.push(entry);
+        }
+        run.usFuzzy = held.length > 0 ? held : NO_ENTRIES;
+        run.usFuzzyAt = at;
+      }
       if (run.cjk) run.cnExact = entries.CN.get(run.exactKey) ?? run.cnExact;
-      run.entriesAt = Math.min(
-        fetchedAt(run.usExact, true),
-        fetchedAt(run.usPhonetic, run.phoneticKey !== undefined),
-        fetchedAt(run.cnExact, run.cjk),
-      );
+      run.entriesAt = Math.min(fetchedAt(run.usExact, true), run.usFuzzyAt, fetchedAt(run.cnExact, run.cjk));
     }
   }
 
@@ -167,6 +180,8 @@ function sameMarks(a: readonly MarkSummary[], b: readonly MarkSummary[]): boolea
   }
   return true;
 }
+
+const NO_ENTRIES: readonly KeyEntry[] = Object.freeze([]);
 
 const fresh = (entry: KeyEntry | undefined, oldest: number) => entry !== undefined && entry.at > oldest;
 

@@ -5,7 +5,7 @@
  * A TRO brand the run names counts even when no registration of it is in the data. The verified matches stay on
  * the run (see candidates.ts) until one of its key entries or the TRO list changes.
  */
-import { editDistance, hasCjk, joined, normalizeText } from '../marks/lookup-keys';
+import { editBudget, editDistance, hasCjk, joined, normalizeText, phoneticSkeleton } from '../marks/lookup-keys';
 import type { MarkSummary } from '../ports';
 import type { Run } from './candidates';
 import type { TroIndex } from './tro-index';
@@ -48,10 +48,7 @@ export const NO_MARKS: readonly MarkSummary[] = Object.freeze([]);
 export const NO_MATCHES: readonly RunMatch[] = Object.freeze([]);
 const NO_CLASSES: readonly string[] = Object.freeze([]);
 
-/** Edits a misspelling may have: none for short words (too many real words are one letter apart). */
-export function editBudget(length: number): number {
-  return length < 5 ? 0 : length < 9 ? 1 : 2;
-}
+export { editBudget };
 
 /**
  * `matches` still holds: it was verified against this TRO list and the marks the run's entries hold now. An entry
@@ -61,10 +58,23 @@ function stillVerified(run: Run, tro: TroIndex): boolean {
   return (
     run.verifiedTro === tro &&
     run.verifiedUsExact === run.usExact?.marks &&
-    run.verifiedUsPhonetic === run.usPhonetic?.marks &&
+    sameEntryMarks(run.verifiedUsFuzzy, run.usFuzzy) &&
     run.verifiedCnExact === run.cnExact?.marks
   );
 }
+
+function sameEntryMarks(verified: readonly (readonly MarkSummary[])[] | undefined, entries: readonly KeyEntry[]) {
+  if (verified === undefined || verified.length !== entries.length) return false;
+  for (let i = 0; i < verified.length; i++) if (verified[i] !== entries[i]!.marks) return false;
+  return true;
+}
+
+/**
+ * How a key's marks are checked against a run: found by its exact text ('exact'), under a p: key ('phonetic': every
+ * mark filed there shares a skeleton with one of its forms) or under a d: key ('near': the skeleton is checked here,
+ * as the p: key did before).
+ */
+type Via = 'exact' | 'phonetic' | 'near';
 
 /** The run's matches were verified from the marks its entries hold and this TRO list, and there were none. */
 export function knownToMatchNothing(run: Run, tro: TroIndex): boolean {
@@ -77,13 +87,14 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
   const troMatch = tro.match(run.joined, run.skeleton, editBudget(run.joined.length));
   const matches: RunMatch[] = [];
   let troAmongMarks = false;
-  const sources: [KeyEntry | undefined, boolean, boolean][] = [
-    [run.usExact, true, false],
-    [run.usPhonetic, false, false],
-    [run.cnExact, true, true],
+  const fuzzyVia = editBudget(run.joined.length) === 1 ? 'near' : 'phonetic';
+  const sources: [KeyEntry | undefined, Via, boolean][] = [
+    [run.usExact, 'exact', false],
+    ...run.usFuzzy.map((entry): [KeyEntry, Via, boolean] => [entry, fuzzyVia, false]),
+    [run.cnExact, 'exact', true],
   ];
   const serials = new Set<string>();
-  for (const [entry, viaExactKey, cn] of sources) {
+  for (const [entry, via, cn] of sources) {
     const marks = entry?.marks ?? NO_MARKS;
     // A key's marks share few texts (one word filed by many owners, in many classes): each text is verified once.
     const byText = new Map<string, TextMatch | null>();
@@ -95,7 +106,7 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
       if (mark.statusCategory === 'dead' || serials.has(mark.serial)) continue;
       let textMatch = byText.get(mark.markText);
       if (textMatch === undefined) {
-        const match = matchOf(run, joinedMarkText(mark.markText), viaExactKey);
+        const match = matchOf(run, joinedMarkText(mark.markText), via);
         textMatch = match
           ? {
               ...match,
@@ -156,7 +167,7 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
   }
   run.matches = matches.length ? matches : NO_MATCHES;
   run.verifiedUsExact = run.usExact?.marks;
-  run.verifiedUsPhonetic = run.usPhonetic?.marks;
+  run.verifiedUsFuzzy = run.usFuzzy.map((entry) => entry.marks);
   run.verifiedCnExact = run.cnExact?.marks;
   run.verifiedTro = tro;
   return run.matches;
@@ -219,17 +230,15 @@ function joinedMarkText(markText: string): string {
   return value;
 }
 
-function matchOf(
-  run: Run,
-  markJoined: string,
-  viaExactKey: boolean,
-): { kind: MatchKind; distance: number } | undefined {
+function matchOf(run: Run, markJoined: string, via: Via): { kind: MatchKind; distance: number } | undefined {
   if (markJoined === run.joined) return { kind: 'exact', distance: 0 };
-  if (viaExactKey) {
+  if (via === 'exact') {
     // Found under an exact key but written otherwise: one script's part of a mixed mark, or its transliteration.
     return { kind: run.cjk !== hasCjk(markJoined) || hasCjk(markJoined) ? 'transliteration' : 'exact', distance: 0 };
   }
   const budget = editBudget(run.joined.length);
   const distance = editDistance(run.joined, markJoined, budget);
-  return distance <= budget ? { kind: 'fuzzy', distance } : undefined;
+  if (distance > budget) return undefined;
+  if (via === 'near' && phoneticSkeleton(markJoined) !== run.skeleton) return undefined;
+  return { kind: 'fuzzy', distance };
 }

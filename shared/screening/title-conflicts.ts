@@ -101,7 +101,7 @@ export class TitleConflicts {
    * character before the maker that licensed it: "Rubies Teenage Mutant Ninja Turtles"; but "Empire ... for Samsung
    * Galaxy" and "Lapguard HP Pavilion dv5-1005ef Battery" stay on their maker); then the title's first words, where
    * its maker's name stands ("3M Scotch Tape" is on 3M, "Empire ... for Samsung" on Empire); then by probability; at
-   * equal probability the earlier words.
+   * equal probability the earlier words, the closer spelling, and registerOrder.
    */
   ranked(): Conflict[] {
     const all = this.uncrossed();
@@ -119,7 +119,22 @@ export class TitleConflicts {
         Number(b.candidate.start === 0) - Number(a.candidate.start === 0) ||
         b.probability - a.probability ||
         a.candidate.start - b.candidate.start ||
-        a.match.distance - b.match.distance,
+        a.match.distance - b.match.distance ||
+        this.registerOrder(a, b),
+    );
+  }
+
+  /**
+   * The last word between conflicts alike in all the above: a live registration, then the owner's stronger
+   * portfolio (more registrations of the text, more classes), then the serial, so that the answer never depends on
+   * the order the register's keys hold their marks in.
+   */
+  private registerOrder(a: Conflict, b: Conflict): number {
+    return (
+      Number(b.match.isLive) - Number(a.match.isLive) ||
+      b.match.ownerRegistrations - a.match.ownerRegistrations ||
+      b.match.ownerClasses.length - a.match.ownerClasses.length ||
+      (a.match.serial < b.match.serial ? -1 : a.match.serial > b.match.serial ? 1 : 0)
     );
   }
 

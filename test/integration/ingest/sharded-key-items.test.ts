@@ -47,22 +47,28 @@ const VOWEL_RUNS: string[] = [];
   if (run.length < 3) for (const v of 'aeiou') if (!run.endsWith(v)) grow(run + v);
 })('');
 
-/** `count` marks with distinct texts that all share one phonetic key: the consonants of `frame`, vowels between. */
+/**
+ * `count` marks with distinct texts that all share one phonetic key: the consonants of `frame`, vowels between; each
+ * of 7 letters or more, as only those are filed under a phonetic key (lookupKeysOfMark).
+ */
 function family(
   frame: string,
   count: number,
   serialPrefix: string,
   overrides: Partial<MarkRecord> = {},
 ): { key: string; records: MarkRecord[] } {
-  const records = Array.from({ length: count }, (_, i) => {
+  const records: MarkRecord[] = [];
+  for (let i = 0; records.length < count; i++) {
     let n = i;
     let text = '';
     for (const consonant of frame) {
       text += consonant + VOWEL_RUNS[n % VOWEL_RUNS.length];
       n = Math.floor(n / VOWEL_RUNS.length);
     }
-    return mark(`${serialPrefix}-${String(i).padStart(5, '0')}`, text[0]!.toUpperCase() + text.slice(1), overrides);
-  });
+    if (text.length < 7) continue;
+    const serial = `${serialPrefix}-${String(records.length).padStart(5, '0')}`;
+    records.push(mark(serial, text[0]!.toUpperCase() + text.slice(1), overrides));
+  }
   const key = phoneticKey(records[0]!.markText)!;
   for (const r of records) if (phoneticKey(r.markText) !== key) throw new Error(`${r.markText} is not under ${key}`);
   return { key, records };

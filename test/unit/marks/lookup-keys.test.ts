@@ -4,8 +4,11 @@ import {
   exactKey,
   lookupKeysOfMark,
   lookupKeysOfRecord,
+  nearKeysOfMark,
+  nearKeysOfRun,
   normalizeText,
   phoneticKey,
+  phoneticSkeleton,
 } from '../../../shared/marks/lookup-keys';
 
 describe('normalizeText', () => {
@@ -73,19 +76,98 @@ describe('lookupKeysOfMark', () => {
     );
   });
 
-  it('a word mark has an exact and a phonetic key', () => {
-    expect(lookupKeysOfMark('NIKE')).toEqual(['e:nike', 'p:nk']);
+  it('a word mark of 4 to 9 letters has an exact key and its one-edit neighbourhood; from 7 letters a phonetic key', () => {
+    expect(lookupKeysOfMark('NIKE')).toEqual(['e:nike', 'd:nike']);
+    expect(lookupKeysOfMark('Adidas')).toEqual(
+      expect.arrayContaining([
+        'e:adidas',
+        'd:adidas',
+        'd:didas',
+        'd:aidas',
+        'd:addas',
+        'd:adias',
+        'd:adids',
+        'd:adida',
+      ]),
+    );
+    expect(lookupKeysOfMark('Adidas')).toHaveLength(8);
+    expect(lookupKeysOfMark('Stanley')).toEqual(
+      expect.arrayContaining(['e:stanley', 'p:stnl', 'd:stanley', 'd:stanly']),
+    );
+    // Nine letters: only a run of eight, one edit away, finds it through d: (its deletions, not its text).
+    expect(lookupKeysOfMark('Blackberry')).toEqual(['e:blackberry', 'p:blkbr']);
+    expect(lookupKeysOfMark('Starbucks')).toEqual(expect.arrayContaining(['d:tarbucks', 'd:starbuck']));
+    expect(lookupKeysOfMark('Starbucks')).not.toContain('d:starbucks');
+    // No phonetic skeleton (other scripts, three letters, a lone sound): no fuzzy key at all.
+    expect(lookupKeysOfMark('GAP')).toEqual(['e:gap']);
+    expect(lookupKeysOfMark('Aiea')).toEqual(['e:aiea']);
+    expect(lookupKeysOfMark('耐克')).toEqual(['e:耐克']);
   });
 
-  it('files a dead record under every key but its sounds-alike ones (lookupKeysOfRecord)', () => {
-    const record = { markText: 'NIKE', owner: 'Nike, Inc.', transliteration: '耐克' };
-    expect(lookupKeysOfRecord({ ...record, statusCategory: 'registered' })).toEqual(
-      lookupKeysOfMark('NIKE', '耐克', 'Nike, Inc.'),
+  it('files a dead record under every key but its fuzzy ones (lookupKeysOfRecord)', () => {
+    const record = { markText: 'STANLEY', owner: 'Stanley Works', transliteration: '史丹利' };
+    const all = lookupKeysOfMark('STANLEY', '史丹利', 'Stanley Works');
+    expect(lookupKeysOfRecord({ ...record, statusCategory: 'registered' })).toEqual(all);
+    expect(lookupKeysOfRecord({ ...record, statusCategory: 'pending' })).toEqual(
+      expect.arrayContaining(['p:stnl', 'd:stanly']),
     );
-    expect(lookupKeysOfRecord({ ...record, statusCategory: 'pending' })).toContain('p:nk');
     expect(lookupKeysOfRecord({ ...record, statusCategory: 'dead' })).toEqual(
-      lookupKeysOfMark('NIKE', '耐克', 'Nike, Inc.').filter((key) => !key.startsWith('p:')),
+      all.filter((key) => !key.startsWith('p:') && !key.startsWith('d:')),
     );
+    expect(lookupKeysOfRecord({ ...record, statusCategory: 'dead' })).toEqual(
+      expect.arrayContaining(['e:stanley', 'e:史丹利', 'o:stanley works']),
+    );
+  });
+});
+
+describe('one-edit neighbourhoods (d: keys)', () => {
+  const letters = fc.constantFrom(...'abeiknorst');
+  const word = (min: number, max: number) =>
+    fc.array(letters, { minLength: min, maxLength: max }).map((chars) => chars.join(''));
+  /** A text one edit from `text`: a letter deleted, inserted, changed, or two neighbours swapped. */
+  const oneEditFrom = (text: string) =>
+    fc
+      .tuple(fc.nat(text.length), letters, fc.constantFrom('delete', 'insert', 'change', 'swap'))
+      .map(([at, letter, edit]) => {
+        const i = Math.min(at, text.length - 1);
+        if (edit === 'delete') return text.slice(0, i) + text.slice(i + 1);
+        if (edit === 'insert') return text.slice(0, at) + letter + text.slice(at);
+        if (edit === 'change') return text.slice(0, i) + letter + text.slice(i + 1);
+        return i + 1 < text.length ? text.slice(0, i) + text[i + 1] + text[i] + text.slice(i + 2) : text;
+      });
+
+  it('a run of 5 to 8 letters shares a d: key with every mark one edit from it that has a skeleton', () => {
+    fc.assert(
+      fc.property(
+        word(5, 8).chain((run) => fc.tuple(fc.constant(run), oneEditFrom(run))),
+        ([run, mark]) => {
+          fc.pre(phoneticSkeleton(run) !== undefined && phoneticSkeleton(mark) !== undefined);
+          expect(editDistance(run, mark)).toBeLessThanOrEqual(1);
+          const runKeys = new Set(nearKeysOfRun(run));
+          expect(nearKeysOfMark(mark).some((key) => runKeys.has(key))).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a shared d: key means at most two edits, and the same text shares one', () => {
+    fc.assert(
+      fc.property(word(5, 8), word(4, 9), (run, mark) => {
+        const runKeys = new Set(nearKeysOfRun(run));
+        if (nearKeysOfMark(mark).some((key) => runKeys.has(key)))
+          expect(editDistance(run, mark)).toBeLessThanOrEqual(2);
+        if (phoneticSkeleton(run)) expect(nearKeysOfMark(run).some((key) => runKeys.has(key))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('gives a run outside 5 to 8 letters, or without a skeleton, no d: key', () => {
+    expect(nearKeysOfRun('nike')).toEqual([]);
+    expect(nearKeysOfRun('starbucks')).toEqual([]);
+    expect(nearKeysOfRun('aiiea')).toEqual([]);
+    expect(nearKeysOfRun('nikee')).toEqual(['d:nikee', 'd:ikee', 'd:nkee', 'd:niee', 'd:nike']);
   });
 });
 
