@@ -22,6 +22,7 @@ import {
   type IngestSummary,
 } from '../shared/ingest/ingest-batch';
 import { ingestBlob } from '../shared/ingest/ingest-blob';
+import { refileKeys } from '../shared/ingest/refile-keys';
 import { isCalendarDate, MARKETS, type Market } from '../shared/marks/mark-record';
 import type { BlobStore } from '../shared/ports';
 import { announcingStores } from './announcing-stores';
@@ -31,6 +32,10 @@ const HELP = `Usage: npm run ingest -- <kind> <path | s3://bucket/key> [options]
 
 kinds: ${BATCH_KINDS.join(', ')}   (.xml, .jsonl, .csv, each also .gz or inside a .zip)
        logos   a logo batch: the folder's logos.jsonl manifest (data/FORMATS.md), images beside it
+
+       npm run ingest -- refile-keys [--market US|CN]
+               no file: every stored mark of the market filed under the lookup keys this code gives (run once
+               after deploying a change of keys; a second run changes nothing)
 
   --market US|CN         default US
   --batch-date YYYY-MM-DD  the data date; taken from a USPTO file name (apc261120.zip) when not given
@@ -91,6 +96,7 @@ export async function runIngestCli(
     out(HELP);
     return undefined;
   }
+  if (kind === 'refile-keys') return refileCli(o.market, env, out, stores);
   if (kind !== 'logos' && !(BATCH_KINDS as readonly string[]).includes(kind))
     throw new Error(`unknown kind "${kind}"; one of ${BATCH_KINDS.join(', ')}, logos`);
   if (!target) throw new Error('give the batch: a file path or s3://bucket/key');
@@ -161,6 +167,35 @@ export async function runIngestCli(
       `Stopped by: ${summary.failure}\nFix the cause and run the same command again: written records are kept, the rest is written then.`,
     );
   return summary;
+}
+
+async function refileCli(
+  marketOption: string | undefined,
+  env: EnvironmentSource,
+  out: (line: string) => void,
+  stores: IngestStores | undefined,
+): Promise<IngestSummary> {
+  const market = (marketOption ?? 'US') as Market;
+  if (!(MARKETS as readonly string[]).includes(market)) throw new Error('--market must be US or CN');
+  const resolved = resolveEnvironment(env);
+  const writeTo = stores ?? announcingStores(loadConfig(resolved), resolved, out);
+  const summary = await refileKeys(writeTo, {
+    market,
+    holder: `${os.hostname()}:${process.pid}`,
+    onProgress: (p) => out(`  read ${p.read.toLocaleString('en')}  refiled ${p.refiled.toLocaleString('en')}`),
+  });
+  out(
+    `Complete: refile-keys (${market}) in ${summary.seconds.toFixed(1)} s: ${summary.read} marks read, ${summary.refiled} filed under their keys again`,
+  );
+  return {
+    batchId: 'refile-keys',
+    read: summary.read,
+    written: summary.refiled,
+    unchanged: summary.read - summary.refiled,
+    stale: 0,
+    rejected: 0,
+    complete: true,
+  };
 }
 
 if (require.main === module) {

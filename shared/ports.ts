@@ -347,6 +347,11 @@ export interface MarkStore {
   allKeys(market: Market): AsyncIterable<string>;
   /** Every serial of a market, for rebuilding its serial filter. */
   allSerials(market: Market): AsyncIterable<string>;
+  /**
+   * Every stored mark of a market with the keys it is filed under now (shared/ingest/refile-keys.ts files again
+   * those whose keys are no longer what lookupKeysOfRecord gives).
+   */
+  storedMarks(market: Market): AsyncIterable<{ record: MarkRecord; lookupKeys: string[] }>;
 }
 
 export interface MarkBatchWriter {

@@ -231,8 +231,8 @@ export interface CorpusOptions {
   termMarks?: boolean;
   /** A marks-jsonl file of a register-scale corpus; REGISTER_SLICE by default, none with null. */
   register?: string | null;
-  /** Told of every mark each lookup of the screener found (builders/build-register-slice.ts). */
-  onFound?: (marks: Iterable<MarkSummary>) => void;
+  /** Told of every mark each lookup of the screener found, with its key (builders/build-register-slice.ts). */
+  onFound?: (marks: Iterable<MarkSummary>, key: string) => void;
   /** A marks-jsonl batch ingested last (the marks sellers' reports name: feedback-examples.ts). */
   extra?: { batch: string; source: string };
 }
@@ -248,7 +248,7 @@ export async function loadCorpus(
     const lookup = stores.marks.lookup.bind(stores.marks);
     stores.marks.lookup = async (market, keys) => {
       const found = await lookup(market, keys);
-      for (const marks of found.values()) onFound(marks);
+      for (const [key, marks] of found) onFound(marks, key);
       return found;
     };
   }

@@ -92,7 +92,7 @@ export interface IngestStores {
   events?: BatchEvents;
 }
 
-const LOCK_SECONDS = 15 * 60;
+export const LOCK_SECONDS = 15 * 60;
 /**
  * Records per chunk. A chunk's key items are read and written once however many of its records share them, and
  * its DynamoDB calls go out together, so big chunks are cheaper; memory holds two (one parsing, one writing), a
@@ -271,13 +271,13 @@ async function writeMarks(
  * "no" mean absent, and `absent` lets the writes skip reading what cannot be there; otherwise everything is read,
  * as it must be after an interrupted batch, and the filters are rebuilt from the store at the end.
  */
-interface MarketFilters {
+export interface MarketFilters {
   keys: GrowingKeyFilter | undefined;
   serials: GrowingKeyFilter | undefined;
   absent: KnownAbsent | undefined;
 }
 
-async function openFilters(stores: IngestStores, market: Market, firstBatch: boolean): Promise<MarketFilters> {
+export async function openFilters(stores: IngestStores, market: Market, firstBatch: boolean): Promise<MarketFilters> {
   const [keys, serials] = await Promise.all([
     stores.keyFilters.loadSealed(market, 'keys'),
     stores.keyFilters.loadSealed(market, 'serials'),
@@ -311,7 +311,7 @@ async function openFilters(stores: IngestStores, market: Market, firstBatch: boo
  * (or only sealed when nothing was added); any other is rebuilt from every key or serial in the store, in one pass sized from what
  * is known (a second pass only when the store holds more than that).
  */
-async function sealFilters(stores: IngestStores, market: Market, filters: MarketFilters): Promise<void> {
+export async function sealFilters(stores: IngestStores, market: Market, filters: MarketFilters): Promise<void> {
   const all: Record<FilterName, () => AsyncIterable<string>> = {
     keys: () => stores.marks.allKeys(market),
     serials: () => stores.marks.allSerials(market),

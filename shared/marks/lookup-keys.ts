@@ -408,6 +408,13 @@ export function lookupKeysOfRecord(
   return record.statusCategory === 'dead' ? keys.filter((key) => !isFuzzyKey(key)) : keys;
 }
 
+/** Two lists of keys hold the same keys, whatever their order (a stored mark filed as its record says now). */
+export function sameKeys(stored: readonly string[] | undefined, now: readonly string[]): boolean {
+  if (!stored || stored.length !== now.length) return false;
+  const held = new Set(stored);
+  return now.every((key) => held.has(key));
+}
+
 /** Rows of editDistance, reused from call to call (screening compares a run with every text of a key). */
 let rowBefore = new Int32Array(64);
 let rowPrevious = new Int32Array(64);

@@ -26,14 +26,20 @@ async function main() {
   // `--refresh-ms 1`: every key read again for each batch, as a warm instance does once its entries are stale.
   const refreshMs = argument('--refresh-ms');
   const read = { keys: 0, marks: 0, bytes: 0, counting: false };
+  /** By kind of key (e:, d:, p:): keys found and the marks they hold. */
+  const byKind = new Map<string, { keys: number; marks: number }>();
   const corpus = await loadCorpus('shipped', refreshMs ? { refreshMs: Number(refreshMs) } : {}, {
     register: register ?? null,
-    onFound: (marks) => {
+    onFound: (marks, key) => {
       if (!read.counting) return;
       const list = [...marks];
       read.keys++;
       read.marks += list.length;
       read.bytes += JSON.stringify(list).length;
+      const kind = byKind.get(key.slice(0, 2)) ?? { keys: 0, marks: 0 };
+      kind.keys++;
+      kind.marks += list.length;
+      byKind.set(key.slice(0, 2), kind);
     },
   });
   console.error(`loaded ${corpus.marks} marks in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
@@ -53,6 +59,12 @@ async function main() {
   const perTitle = (x: number) => (x / titles.length).toFixed(2);
   console.error(
     `register read by the first pass, per title: ${perTitle(read.keys)} keys found, ${perTitle(read.marks)} marks, ${perTitle(read.bytes)} bytes of mark summaries (JSON)`,
+  );
+  console.error(
+    `  by kind of key: ${[...byKind]
+      .sort()
+      .map(([kind, n]) => `${kind} ${perTitle(n.keys)} keys, ${perTitle(n.marks)} marks`)
+      .join('; ')}`,
   );
   console.error(`${titles.length} titles, first pass ${((cold.user + cold.system) / 1e6).toFixed(1)} CPU s`);
   if (out) writeFileSync(out, `${JSON.stringify(answers, null, 0).replace(/\},\{"name"/g, '},\n{"name"')}\n`);

@@ -7,7 +7,7 @@
  */
 import { pack, unpack } from '../../shared/adapters/aws/mark-key-items';
 import { KeyFilter } from '../../shared/marks/key-filter';
-import { lookupKeysOfRecord } from '../../shared/marks/lookup-keys';
+import { lookupKeysOfRecord, sameKeys } from '../../shared/marks/lookup-keys';
 import type { Market, MarkRecord } from '../../shared/marks/mark-record';
 import { troBrandKey, type TroEntry } from '../../shared/marks/tro-csv';
 import type {
@@ -70,12 +70,13 @@ export class InMemoryMarkStore implements MarkStore {
         result.stale++;
         continue;
       }
-      if (previous && sameContent(previous.record, record)) {
+      const keys = lookupKeysOfRecord(record);
+      // The same content filed under other keys (stored before a kind of key was added) is filed again.
+      if (previous && sameContent(previous.record, record) && sameKeys(previous.keys, keys)) {
         result.unchanged++;
         continue;
       }
       if (previous) for (const key of previous.keys) this.keys[market].get(key)?.delete(record.serial);
-      const keys = lookupKeysOfRecord(record);
       const stored: StoredMark = { record, keys, summary: summaryOf(record) };
       this.marks[market].set(record.serial, stored);
       for (const key of keys) {
@@ -107,6 +108,11 @@ export class InMemoryMarkStore implements MarkStore {
 
   async *allSerials(market: Market): AsyncIterable<string> {
     yield* this.marks[market].keys();
+  }
+
+  async *storedMarks(market: Market): AsyncIterable<{ record: MarkRecord; lookupKeys: string[] }> {
+    for (const stored of [...this.marks[market].values()])
+      yield { record: stored.record, lookupKeys: [...stored.keys] };
   }
 }
 

@@ -3,7 +3,7 @@
  * change, which keys they leave and join, and the joins it holds back until the batch ends.
  */
 import { createHash } from 'node:crypto';
-import { lookupKeysOfRecord } from '../../marks/lookup-keys';
+import { lookupKeysOfRecord, sameKeys } from '../../marks/lookup-keys';
 import type { Market, MarkRecord } from '../../marks/mark-record';
 import type { KnownAbsent, MarkBatchWriter, MarkWriteResult } from '../../ports';
 import type { DynamoDbMarkStore, StoredMarkState } from './dynamodb-mark-store';
@@ -15,12 +15,6 @@ export function contentHashOf(record: MarkRecord): string {
     .update(JSON.stringify(content, Object.keys(content).sort()))
     .digest('base64url')
     .slice(0, 22);
-}
-
-function sameKeys(stored: readonly string[] | undefined, computed: readonly string[]): boolean {
-  if (!stored || stored.length !== computed.length) return false;
-  const held = new Set(stored);
-  return computed.every((key) => held.has(key));
 }
 
 /**

@@ -196,6 +196,26 @@ export class DynamoDbMarkStore implements MarkStore {
     );
   }
 
+  /** Every stored mark of a market with the keys it is filed under, a page at a time (a scan of the marks table). */
+  async *storedMarks(market: Market): AsyncIterable<{ record: MarkRecord; lookupKeys: string[] }> {
+    const pages = paginateScan(
+      { client: this.doc },
+      {
+        TableName: this.tables.marks,
+        ProjectionExpression: '#record, lookupKeys',
+        FilterExpression: 'begins_with(markId, :market)',
+        ExpressionAttributeNames: { '#record': 'record' },
+        ExpressionAttributeValues: { ':market': `${market}#` },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) {
+      for (const item of (page.Items ?? []) as Pick<StoredMark, 'record' | 'lookupKeys'>[]) {
+        yield { record: JSON.parse(item.record) as MarkRecord, lookupKeys: item.lookupKeys };
+      }
+    }
+  }
+
   /** The stored marks of a market written by the given batches, a page at a time. */
   async *marksOfBatches(
     market: Market,

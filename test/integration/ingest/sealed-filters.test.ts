@@ -69,6 +69,7 @@ function failingOn(store: MarkStore, failOn: number): MarkStore {
     getMark: (market, serial) => store.getMark(market, serial),
     allKeys: (market) => store.allKeys(market),
     allSerials: (market) => store.allSerials(market),
+    storedMarks: (market) => store.storedMarks(market),
     upsertMarks: (records, options) => store.upsertMarks(records, options),
     openBatchWriter: (options) => {
       const writer = store.openBatchWriter(options);
