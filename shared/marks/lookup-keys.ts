@@ -4,11 +4,12 @@
  * verifies each candidate with an edit distance. Both sides call these functions, so they cannot drift apart.
  *
  *   e:<joined>     the normalised text with spaces removed ("Coca-Cola" and "coca cola" are both e:cocacola)
- *   d:<text>       the one-edit neighbourhood of a Latin text of 4 to 9 letters: the text itself and each of its
- *                  one-letter deletions ("nike" is d:nike; "nikee" is d:nikee, d:ikee, d:nkee, d:niee, d:nike; the
- *                  two share d:nike). Two texts share a d: key when one edit (an adjacent transposition included)
- *                  takes one to the other, so a run of 5 to 8 letters (one misspelling allowed: editBudget) reads
- *                  the marks it could match and no others. Records that are not dead only (lookupKeysOfRecord)
+ *   d:<text>/<sk>  the one-edit neighbourhood of a Latin text of 4 to 9 letters, with its phonetic skeleton: the
+ *                  text itself and each of its one-letter deletions ("nike" is d:nike/nk; "nikee" is d:nikee/nk,
+ *                  d:ikee/nk, d:nkee/nk, d:niee/nk, d:nike/nk; the two share d:nike/nk). Two texts share a d: key
+ *                  when one edit (an adjacent transposition included) takes one to the other and they sound alike,
+ *                  so a run of 5 to 8 letters (one misspelling allowed: editBudget) reads the marks it matches and
+ *                  hardly any others. Records that are not dead only (lookupKeysOfRecord)
  *   p:<skeleton>   a phonetic consonant skeleton of the joined Latin text, for misspellings of longer names (two
  *                  edits allowed from 9 letters: "Addidass" and "Adidas" are both p:ads); only for texts of 7
  *                  letters and more, which a run of 9 may be two edits from; records that are not dead only
@@ -16,8 +17,8 @@
  *                  that a plaintiff named in a court case finds the marks it owns (shared/data-jobs/tro-docket-job.ts)
  *
  * Screening looks up e:, d: and p: keys only: a title's words never find a mark through its owner's name. Whichever
- * fuzzy key found a mark, the match is the same: the run's text within editBudget edits of the mark's, and the same
- * phonetic skeleton (run-matches.ts).
+ * fuzzy key found a mark, the match is the same: the run's text within editBudget edits of the mark's (run-matches.ts)
+ * and the same phonetic skeleton (both kinds of key hold it).
  */
 import type { MarkRecord } from './mark-record';
 
@@ -244,25 +245,28 @@ function deletions(text: string): string[] {
 }
 
 /**
- * The d: keys a run of title words looks up for its misspellings: its own text and each one-letter deletion, for a
- * run allowed exactly one edit (5 to 8 letters) that has a phonetic skeleton; none otherwise.
+ * The d: keys a run of title words looks up for its misspellings: its own text and each one-letter deletion, with
+ * its skeleton, for a run allowed exactly one edit (5 to 8 letters) that has a phonetic skeleton; none otherwise.
  */
 export function nearKeysOfRun(joinedText: string): string[] {
-  if (editBudget(joinedText.length) !== 1 || !phoneticSkeleton(joinedText)) return [];
-  return [joinedText, ...deletions(joinedText)].map((text) => NEAR_PREFIX + text);
+  const skeleton = editBudget(joinedText.length) === 1 ? phoneticSkeleton(joinedText) : undefined;
+  if (!skeleton) return [];
+  return [joinedText, ...deletions(joinedText)].map((text) => `${NEAR_PREFIX}${text}/${skeleton}`);
 }
 
 /**
- * The d: keys a mark's joined text is filed under: what a run of 5 to 8 letters one edit away looks up. A text of
- * 4 letters is found by a run's deletion (its own text), one of 9 by a run's own text (its deletions), one of 5 to 8
- * by either. Only for a text with a phonetic skeleton: a match also needs the run's skeleton to be the mark's.
+ * The d: keys a mark's joined text is filed under: what a run of 5 to 8 letters one edit away, with the same
+ * skeleton, looks up. A text of 4 letters is found by a run's deletion (its own text), one of 9 by a run's own text
+ * (its deletions), one of 5 to 8 by either. Only for a text with a phonetic skeleton: a fuzzy match needs the run's
+ * skeleton to be the mark's, and with the skeleton in the key a run never reads a neighbour that sounds otherwise.
  */
 export function nearKeysOfMark(joinedText: string): string[] {
   const length = joinedText.length;
-  if (length < 4 || length > 9 || !phoneticSkeleton(joinedText)) return [];
+  const skeleton = length >= 4 && length <= 9 ? phoneticSkeleton(joinedText) : undefined;
+  if (!skeleton) return [];
   const texts =
     length === 4 ? [joinedText] : length === 9 ? deletions(joinedText) : [joinedText, ...deletions(joinedText)];
-  return texts.map((text) => NEAR_PREFIX + text);
+  return texts.map((text) => `${NEAR_PREFIX}${text}/${skeleton}`);
 }
 
 /** A run of 9 letters may be two edits from a mark of 7: shorter marks need no p: key. */

@@ -5,7 +5,7 @@
  * A TRO brand the run names counts even when no registration of it is in the data. The verified matches stay on
  * the run (see candidates.ts) until one of its key entries or the TRO list changes.
  */
-import { editBudget, editDistance, hasCjk, joined, normalizeText, phoneticSkeleton } from '../marks/lookup-keys';
+import { editBudget, editDistance, hasCjk, joined, normalizeText } from '../marks/lookup-keys';
 import type { MarkSummary } from '../ports';
 import type { Run } from './candidates';
 import type { TroIndex } from './tro-index';
@@ -69,12 +69,8 @@ function sameEntryMarks(verified: readonly (readonly MarkSummary[])[] | undefine
   return true;
 }
 
-/**
- * How a key's marks are checked against a run: found by its exact text ('exact'), under a p: key ('phonetic': every
- * mark filed there shares a skeleton with one of its forms) or under a d: key ('near': the skeleton is checked here,
- * as the p: key did before).
- */
-type Via = 'exact' | 'phonetic' | 'near';
+/** How a key's marks are checked against a run: found by its exact text, or by a fuzzy key (d: or p:). */
+type Via = 'exact' | 'fuzzy';
 
 /** The run's matches were verified from the marks its entries hold and this TRO list, and there were none. */
 export function knownToMatchNothing(run: Run, tro: TroIndex): boolean {
@@ -87,10 +83,9 @@ export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
   const troMatch = tro.match(run.joined, run.skeleton, editBudget(run.joined.length));
   const matches: RunMatch[] = [];
   let troAmongMarks = false;
-  const fuzzyVia = editBudget(run.joined.length) === 1 ? 'near' : 'phonetic';
   const sources: [KeyEntry | undefined, Via, boolean][] = [
     [run.usExact, 'exact', false],
-    ...run.usFuzzy.map((entry): [KeyEntry, Via, boolean] => [entry, fuzzyVia, false]),
+    ...run.usFuzzy.map((entry): [KeyEntry, Via, boolean] => [entry, 'fuzzy', false]),
     [run.cnExact, 'exact', true],
   ];
   const serials = new Set<string>();
@@ -238,7 +233,5 @@ function matchOf(run: Run, markJoined: string, via: Via): { kind: MatchKind; dis
   }
   const budget = editBudget(run.joined.length);
   const distance = editDistance(run.joined, markJoined, budget);
-  if (distance > budget) return undefined;
-  if (via === 'near' && phoneticSkeleton(markJoined) !== run.skeleton) return undefined;
-  return { kind: 'fuzzy', distance };
+  return distance <= budget ? { kind: 'fuzzy', distance } : undefined;
 }

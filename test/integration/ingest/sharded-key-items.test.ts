@@ -305,7 +305,7 @@ describe('an interrupted write of a sharded key', () => {
     await store.upsertMarks(records);
     const change = [
       { ...records[3]!, markText: 'Oxbowlyth', batchDate: '2026-11-02' },
-      mark('CUTBEFORE-NEW', 'Karupe', { batchDate: '2026-11-02' }),
+      mark('CUTBEFORE-NEW', 'Kaaruupee', { batchDate: '2026-11-02' }),
     ];
     const after = [...records.filter((r) => r.serial !== records[3]!.serial), change[1]!];
     const genBefore = (await itemsOfKey(key)).find((item) => item.lookupKey === `US#${key}`)!.gen as number;
@@ -333,7 +333,7 @@ describe('an interrupted write of a sharded key', () => {
     await store.upsertMarks(records);
     const change = [
       { ...records[7]!, ...dead, batchDate: '2026-11-02' },
-      mark('CUTAFTER-NEW', 'Furote', { batchDate: '2026-11-02' }),
+      mark('CUTAFTER-NEW', 'Fuuroottee', { batchDate: '2026-11-02' }),
     ];
     // The record gone dead leaves the sounds-alike key (lookupKeysOfRecord).
     const after = [...records.filter((r) => r.serial !== change[0]!.serial), change[1]!];
