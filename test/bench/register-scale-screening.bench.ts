@@ -21,6 +21,7 @@
  *  - the process's RSS (and DynamoDB Local's) after the load and after the measurements.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   closeSync,
   copyFileSync,
@@ -45,6 +46,8 @@ import { loadConfig } from '../../shared/config';
 import { buildApiHandler } from '../../shared/http/api-handler';
 import { issueApiKey, openAccount } from '../../shared/metering/accounts';
 import type { MarkStore } from '../../shared/ports';
+import { refileKeys } from '../../shared/ingest/refile-keys';
+import { lookupKeysOfRecord } from '../../shared/marks/lookup-keys';
 import { createScreeningService } from '../../shared/screening/screening-service';
 import { batchScreenOperation } from '../../functions/batch-screen/handler';
 import { ROUTES } from '../../functions/routes';
@@ -137,6 +140,53 @@ interface LoadedMarker {
   sampleSeconds: number;
   stagedOn: string;
   loadedAt: string;
+  /** The keys its marks are filed under (keyLayout); absent: loaded before the bench recorded it. */
+  keyLayout?: string;
+  /** How the database was last filed again under this code's keys (refile-keys), when it was. */
+  refileLine?: string;
+}
+
+/**
+ * What this code files marks under, as a short fingerprint: the keys lookupKeysOfRecord gives a few marks that
+ * cover every kind of key. A database loaded with other keys is filed again (refile-keys), as a deployed store is.
+ */
+function keyLayout(): string {
+  const probes = [
+    { markText: 'Nike', statusCategory: 'registered' },
+    { markText: 'Adidas', statusCategory: 'registered', owner: 'adidas AG' },
+    { markText: 'Stanley', statusCategory: 'pending' },
+    { markText: 'Starbucks Coffee', statusCategory: 'registered' },
+    { markText: 'Blackberry', statusCategory: 'dead' },
+    { markText: '耐克 NIKE', statusCategory: 'registered', transliteration: 'naike' },
+  ] as const;
+  const keys = probes.map((probe) => lookupKeysOfRecord(probe));
+  return createHash('sha256').update(JSON.stringify(keys)).digest('hex').slice(0, 12);
+}
+
+/**
+ * Files a database loaded with other keys under this code's (shared/ingest/refile-keys.ts, as
+ * `npm run ingest -- refile-keys` does for a deployed store): on tmpfs when STAGE_ROOT is set, then moved back.
+ */
+async function refileDatabase(dir: string, heapMb: number, log: (line: string) => void): Promise<string> {
+  const stage = STAGE_ROOT ? mkdtempSync(path.join(STAGE_ROOT, 'tmk-regbench-')) : dir;
+  if (stage !== dir) for (const entry of readdirSync(dir)) copyFileSync(path.join(dir, entry), path.join(stage, entry));
+  const engine = await startDynamoDbLocal({ dbPath: stage, timeoutMs: 120_000, heapMb });
+  let line: string;
+  try {
+    const summary = await refileKeys(storesAt(engine.endpoint), {
+      market: 'US',
+      holder: `register-bench:${process.pid}`,
+      onProgress: (p) => {
+        if (p.read % 100_000 < 4_000) log(`  refile: read ${n(p.read)}, refiled ${n(p.refiled)}`);
+      },
+    });
+    line = `${n(summary.read)} marks read, ${n(summary.refiled)} filed again in ${summary.seconds.toFixed(0)} s`;
+    log(`refiled: ${line}`);
+  } finally {
+    await engine.stop();
+  }
+  if (stage !== dir) moveFolderContents(stage, dir);
+  return line;
 }
 
 function moveFolderContents(from: string, to: string): void {
@@ -193,6 +243,12 @@ async function openRegisterDatabase(
     const marker = JSON.parse(readFileSync(markerFile, 'utf8')) as LoadedMarker;
     if (marker.bytes === stat.size && marker.mtimeMs === stat.mtimeMs && marker.file === register.file) {
       log(`reusing ${dir} (loaded ${marker.loadedAt})`);
+      if (marker.keyLayout !== keyLayout()) {
+        log(`its marks are filed under other keys (${marker.keyLayout ?? 'unrecorded'}): refile-keys`);
+        marker.refileLine = await refileDatabase(dir, heapMb, log);
+        marker.keyLayout = keyLayout();
+        writeFileSync(markerFile, JSON.stringify(marker, null, 2));
+      }
       return {
         engine: await startDynamoDbLocal({ dbPath: dir, timeoutMs: 120_000, heapMb }),
         dir,
@@ -243,6 +299,7 @@ async function openRegisterDatabase(
       sampleSeconds,
       stagedOn: stage === dir ? 'disk' : `tmpfs (${STAGE_ROOT})`,
       loadedAt: new Date().toISOString(),
+      keyLayout: keyLayout(),
     };
     writeFileSync(markerFile, JSON.stringify(marker, null, 2));
     return { engine, dir, marker, reused: false };
@@ -477,7 +534,7 @@ async function benchRegisterScale(register: RegisterFile | undefined): Promise<s
 
     const loaded = `written on ${marker.stagedOn}${marker.stagedOn === 'disk' ? '' : `, then moved to ${dir}`}`;
     const registerLine = register
-      ? `Register: ${path.basename(register.file)}, ${n(register.marks)} US marks (builders/register-scale-corpus.ts), ingested with \`local/ingest-cli.ts marks-jsonl\` (${marker.ingestLine.replace(/^Complete: marks-jsonl /, '')}), then the sample corpus on top (${marker.sampleSeconds.toFixed(0)} s); ${reused ? `loaded ${marker.loadedAt.slice(0, 16)}Z (${loaded}) and reused by this run` : `loaded by this run (${loaded})`}.`
+      ? `Register: ${path.basename(register.file)}, ${n(register.marks)} US marks (builders/register-scale-corpus.ts), ingested with \`local/ingest-cli.ts marks-jsonl\` (${marker.ingestLine.replace(/^Complete: marks-jsonl /, '')}), then the sample corpus on top (${marker.sampleSeconds.toFixed(0)} s); ${reused ? `loaded ${marker.loadedAt.slice(0, 16)}Z (${loaded}) and reused by this run` : `loaded by this run (${loaded})`}.${marker.refileLine ? ` Loaded with earlier lookup keys and filed again under this code's (refile-keys: ${marker.refileLine}).` : ''}`
       : `Register: none; the sample corpus alone (${marker.sampleSeconds.toFixed(0)} s to load, ${loaded}), for the trend.`;
     return `Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`${register?.command ?? 'npm run bench -- screening --register none'}\`.
 ${registerLine}
