@@ -1,5 +1,5 @@
 /**
- * The owner index (`o:` keys) is for the TRO docket job only: screening asks for e: and p: keys, so a title that
+ * The owner index (`o:` keys) is for the TRO docket job only: screening asks for e:, d: and p: keys, so a title that
  * names a mark's owner, even written as an owner key, never raises that mark.
  */
 import { Readable } from 'node:stream';
