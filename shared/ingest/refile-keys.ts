@@ -24,7 +24,12 @@ export interface RefileSummary extends RefileProgress {
   seconds: number;
 }
 
-const CHUNK = 4000;
+/**
+ * Marks per write. A mark refiled leaves keys as well as joining them, and a key left is written at once with the
+ * whole chunk's changes: the crowded keys many short marks leave are rewritten once a chunk. At 4,000 a store of
+ * 300,000 marks was refiled at about 130 marks a second on DynamoDB Local; a larger chunk rewrites them less often.
+ */
+const CHUNK = 50_000;
 
 export async function refileKeys(
   stores: IngestStores,

@@ -146,6 +146,9 @@ interface LoadedMarker {
   refileLine?: string;
 }
 
+/** DynamoDB Local's Java heap: a fresh load of a million marks needs about 4 GB (1 GB fails at its last key writes). */
+const heapMbFor = (register: RegisterFile | undefined) => Math.max(1024, Math.ceil((register?.marks ?? 0) / 250));
+
 /**
  * What this code files marks under, as a short fingerprint: the keys lookupKeysOfRecord gives a few marks that
  * cover every kind of key. A database loaded with other keys is filed again (refile-keys), as a deployed store is.
@@ -237,8 +240,7 @@ async function openRegisterDatabase(
     register && stat ? `${path.basename(register.file)}-${stat.size}-${Math.floor(stat.mtimeMs)}` : 'sample-only',
   );
   const markerFile = path.join(dir, MARKER);
-  // A fresh load of a million marks needs about 4 GB of Java heap (the default 1 GB fails at its last key writes).
-  const heapMb = Math.max(1024, Math.ceil((register?.marks ?? 0) / 250));
+  const heapMb = heapMbFor(register);
   if (register && stat && existsSync(markerFile)) {
     const marker = JSON.parse(readFileSync(markerFile, 'utf8')) as LoadedMarker;
     if (marker.bytes === stat.size && marker.mtimeMs === stat.mtimeMs && marker.file === register.file) {
@@ -549,7 +551,7 @@ ${workRow(`reads of a brand-new service per batch (a cold instance's first batch
 | per BatchGetItem call, warmed server | ${perTitle(warmed.keysRequested, Math.max(1, warmed.batchGets), 1)} keys requested, ${perTitle(warmed.itemsReturned, Math.max(1, warmed.batchGets), 1)} items returned | other calls during those batches: ${otherCalls || 'none'} |
 | DynamoDB size of every key item returned (all runs above) | ${sizeSummary(counter.itemSizes)} | eventually consistent: 0.5 RRU per item per started 4 KB; an absent key is billed as an item |
 | engine alone, warm cache, from the esbuild bundle the batch-screen function ships; median of 5 passes (slowest, fastest); machine load average ${load} on ${os.cpus().length} cores | ${n(rates.cpu[2]!)} titles per CPU second of the process (${n(rates.cpu[0]!)}, ${n(rates.cpu[4]!)}); ${n(rates.wall[2]!)} titles/s wall clock | none (all keys cached) |
-| process RSS | after the load ${mib(rssAfterLoad)}; after the HTTP batches ${mib(rssAfterHttp)}; at the end ${mib(rssEnd)} (heap used ${mib(heapEnd)}) | DynamoDB Local (Java, -Xmx1g): ${mib(javaRssAfterLoad)} after the load, ${mib(javaRssEnd)} at the end |
+| process RSS | after the load ${mib(rssAfterLoad)}; after the HTTP batches ${mib(rssAfterHttp)}; at the end ${mib(rssEnd)} (heap used ${mib(heapEnd)}) | DynamoDB Local (Java, -Xmx${heapMbFor(register)}m): ${mib(javaRssAfterLoad)} after the load, ${mib(javaRssEnd)} at the end |
 
 Price: DynamoDB on-demand reads in us-east-1 taken as $${USD_PER_MILLION_RRU} per million read request units, an assumption (the rate after the November 2024 price cut as https://airbyte.com/data-engineering-resources/dynamodb-pricing quotes it; https://aws.amazon.com/dynamodb/pricing/on-demand/ defines the units, 0.5 RRU per eventually consistent read of up to 4 KB). The key filter, TRO list and data-date reads of each instance (every 4 s) are not per title and are not in the price (the key filter's reload is one read unit unless a batch has added keys: "Key filter reloads").
 `;

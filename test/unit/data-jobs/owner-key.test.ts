@@ -57,11 +57,13 @@ describe('ownerKeyOf', () => {
   });
 
   it('files a mark with an owner under the owner key too, and one without under its text keys only', () => {
-    expect(lookupKeysOfMark('PAW PATROL', undefined, 'Spin Master Ltd.')).toEqual([
+    // Its one-edit neighbourhood (d: keys) aside, which lookup-keys.test.ts covers.
+    const textKeys = (keys: string[]) => keys.filter((key) => !key.startsWith('d:'));
+    expect(textKeys(lookupKeysOfMark('PAW PATROL', undefined, 'Spin Master Ltd.'))).toEqual([
       'e:pawpatrol',
       'p:pwptrl',
       'o:spin master',
     ]);
-    expect(lookupKeysOfMark('PAW PATROL')).toEqual(['e:pawpatrol', 'p:pwptrl']);
+    expect(textKeys(lookupKeysOfMark('PAW PATROL'))).toEqual(['e:pawpatrol', 'p:pwptrl']);
   });
 });
