@@ -2,6 +2,7 @@
  * The order of conflicts alike in everything a seller sees (same words, level, probability, spelling distance) is
  * the register's: a live registration first, then the owner's stronger portfolio, then the serial. It never depends
  * on the order the store's keys hold their marks in, which the ingest order (and a change of lookup keys) decides.
+ * Nor does the order of the examples the brand-use model is fitted on (its trees subsample rows).
  */
 import { Readable } from 'node:stream';
 import { ingestBatch } from '../../../shared/ingest/ingest-batch';
@@ -15,7 +16,7 @@ const LINES = [
   { serial: 'CO-2', mark: 'ZORVANAK', owner: 'Second Owner LLC' },
 ].map((line) => ({ ...line, nice: [25], is_live: true, drawing_kind: 'word' }));
 
-async function screenedAfterIngesting(lines: readonly object[]) {
+async function storesWith(lines: readonly object[]) {
   const stores = createInMemoryDataStores();
   const summary = await ingestBatch(stores, {
     kind: 'marks-jsonl',
@@ -26,6 +27,11 @@ async function screenedAfterIngesting(lines: readonly object[]) {
     holder: 'conflict-order-test',
   });
   expect(summary).toMatchObject({ complete: true, written: lines.length });
+  return stores;
+}
+
+async function screenedAfterIngesting(lines: readonly object[]) {
+  const stores = await storesWith(lines);
   const { results } = await createScreeningService(stores).screen(
     [{ title: 'Zorvanek Trail Running Shoes for Men', nice: '25' }],
     { detail: true },
@@ -41,5 +47,19 @@ it('orders equal conflicts by serial, whatever order the register was loaded in'
   const serials = forward.conflicts!.map((c) => c.serial);
   expect(serials).toEqual(['CO-1', 'CO-2', 'CO-3']);
   expect(forward.top_conflict).toBe('ZORVENEK');
+  expect(backward).toEqual(forward);
+});
+
+it('gives the examples of a title by its words, then by serial, whatever order the register was loaded in', async () => {
+  const examplesAfterIngesting = async (lines: readonly object[]) => {
+    const { screener } = createScreeningService(await storesWith(lines));
+    const [examples] = await screener.examples([{ title: 'Zorvanek Trail Running Shoes', nice: '25' }]);
+    return examples!.map((e) => [e.candidate.start, e.candidate.end, e.match.serial, [...e.features]]);
+  };
+
+  const forward = await examplesAfterIngesting(LINES);
+  const backward = await examplesAfterIngesting([...LINES].reverse());
+
+  expect(forward.map(([, , serial]) => serial)).toEqual(['CO-1', 'CO-2', 'CO-3']);
   expect(backward).toEqual(forward);
 });
