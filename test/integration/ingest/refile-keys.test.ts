@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { contentHashOf } from '../../../shared/adapters/aws/dynamodb-mark-batch-writer';
 import { createDynamoDbClients } from '../../../shared/adapters/aws/dynamodb-client';
-import { DynamoDbMarkStore } from '../../../shared/adapters/aws/dynamodb-mark-store';
+import type { DynamoDbMarkStore } from '../../../shared/adapters/aws/dynamodb-mark-store';
 import { pack } from '../../../shared/adapters/aws/mark-key-items';
 import { buildDataStores } from '../../../shared/composition/data-stores';
 import { ingestBatch, type IngestStores } from '../../../shared/ingest/ingest-batch';
