@@ -47,42 +47,70 @@ function sameBits(a: Uint32Array, b: Uint32Array): boolean {
   return true;
 }
 
-/** Trees per compiled function: each stays small enough for the JIT to optimise it. */
-const TREES_PER_FUNCTION = 32;
-
-/** A number as a literal that reads back as the same double (`String` gives the shortest such text). */
-function literal(value: number, what: string): string {
-  if (!Number.isFinite(value)) throw new Error(`brand-use model: ${what} is ${value}`);
-  return String(value);
+/**
+ * The trees laid end to end in typed arrays, one slot per node: the feature a node splits on (-1 at a leaf), its
+ * threshold, its children's slots, and at a leaf its value times the learning rate. Each tree's children stand after
+ * their parent (as scikit-learn writes them, and checked here), so a walk always ends at a leaf.
+ */
+interface PackedTrees {
+  roots: Int32Array;
+  feature: Int32Array;
+  threshold: Float64Array;
+  left: Int32Array;
+  right: Int32Array;
+  leaf: Float64Array;
 }
 
-/**
- * The trees as JavaScript source, one expression per tree (nested `x[f] <= t ? left : right`, the leaves' values
- * times the learning rate as literals), added onto `z` in tree order, so the sum is the same double as a walk of
- * the node arrays gives. A NaN feature goes right, as in scikit-learn's walk of a tree without missing values.
- */
-function treeSource(data: BrandUseModelData, t: number): string {
-  const tree = data.trees[t]!;
-  const node = (i: number, depth: number): string => {
-    if (depth > 64) throw new Error(`brand-use model ${data.version}: tree ${t} is deeper than 64`);
-    if (tree.left[i] === -1) return literal(data.learningRate * tree.value[i]!, `tree ${t}'s leaf ${i}`);
-    const feature = tree.feature[i]!;
-    if (!Number.isInteger(feature) || feature < 0 || feature >= FEATURE_COUNT)
-      throw new Error(`brand-use model ${data.version}: tree ${t} splits on feature ${feature}`);
-    const threshold = literal(tree.threshold[i]!, `tree ${t}'s threshold ${i}`);
-    return `(x[${feature}] <= ${threshold} ? ${node(tree.left[i]!, depth + 1)} : ${node(tree.right[i]!, depth + 1)})`;
+function packTrees(data: BrandUseModelData): PackedTrees {
+  const nodes = data.trees.reduce((sum, tree) => sum + tree.feature.length, 0);
+  const packed: PackedTrees = {
+    roots: new Int32Array(data.trees.length),
+    feature: new Int32Array(nodes),
+    threshold: new Float64Array(nodes),
+    left: new Int32Array(nodes),
+    right: new Int32Array(nodes),
+    leaf: new Float64Array(nodes),
   };
-  return `z += ${node(0, 0)};`;
+  let at = 0;
+  data.trees.forEach((tree, t) => {
+    const size = tree.feature.length;
+    packed.roots[t] = at;
+    for (let i = 0; i < size; i++) {
+      const slot = at + i;
+      const finite = (value: number | undefined, what: string) => {
+        if (value === undefined || !Number.isFinite(value))
+          throw new Error(`brand-use model ${data.version}: tree ${t}'s ${what} ${i} is ${value}`);
+        return value;
+      };
+      if (tree.left[i] === -1) {
+        packed.feature[slot] = -1;
+        packed.leaf[slot] = data.learningRate * finite(tree.value[i], 'leaf');
+        continue;
+      }
+      const feature = tree.feature[i]!;
+      if (!Number.isInteger(feature) || feature < 0 || feature >= FEATURE_COUNT)
+        throw new Error(`brand-use model ${data.version}: tree ${t} splits on feature ${feature}`);
+      const [left, right] = [tree.left[i]!, tree.right[i]!];
+      if (!(left > i && left < size && right > i && right < size))
+        throw new Error(`brand-use model ${data.version}: tree ${t}'s node ${i} has children out of order`);
+      packed.feature[slot] = feature;
+      packed.threshold[slot] = finite(tree.threshold[i], 'threshold');
+      packed.left[slot] = at + left;
+      packed.right[slot] = at + right;
+    }
+    at += size;
+  });
+  return packed;
 }
 
 export class BrandUseModel {
   /**
-   * The trees compiled once, at load, into plain functions of the float32 features (treeSource): a walk of a few
-   * hundred trees through node arrays was a sixth of screening's time, the compiled comparisons of constants a
-   * fraction of it. The source is built from the model file's numbers only, each checked to be a finite number or
-   * a feature index.
+   * The trees walked from typed arrays by one small loop (packTrees), which the JIT optimises within the first few
+   * hundred calls. Trees compiled into JavaScript functions of constants ran faster once optimised (3 us a vector
+   * against 8), but only after some 50,000 vectors: an instance met each new title's vectors at 20 to 50 us until
+   * then, a sixth of its time on titles new to it.
    */
-  private readonly compiled: readonly ((x: Float32Array, z: number) => number)[];
+  private readonly trees: PackedTrees;
   /** The features as float32, as scikit-learn reads them (filled from the caller's array on each call). */
   private readonly asFloat32 = new Float32Array(FEATURE_COUNT);
   /** The same bytes, which `remembered` is keyed by. */
@@ -102,16 +130,7 @@ export class BrandUseModel {
         `brand-use model ${data.version} was fitted on other features than the engine computes: run npm run train:screen`,
       );
     }
-    const compiled: ((x: Float32Array, z: number) => number)[] = [];
-    for (let from = 0; from < data.trees.length; from += TREES_PER_FUNCTION) {
-      const body: string[] = [];
-      for (let t = from; t < Math.min(data.trees.length, from + TREES_PER_FUNCTION); t++)
-        body.push(treeSource(data, t));
-      compiled.push(
-        new Function('x', 'z', `"use strict";\n${body.join('\n')}\nreturn z;`) as (typeof compiled)[number],
-      );
-    }
-    this.compiled = compiled;
+    this.trees = packTrees(data);
     this.init = data.init;
     this.plattA = data.platt.a;
     this.plattB = data.platt.b;
@@ -123,10 +142,24 @@ export class BrandUseModel {
   /** The trees' summed margin, before scaling. */
   margin(features: Float64Array): number {
     // sklearn's trees read features as float32: so does this walk, or a value next to a threshold goes astray.
+    this.asFloat32.set(features);
+    return this.walk();
+  }
+
+  /**
+   * The margin of the features in `asFloat32`: each tree walked from its root, `x <= threshold` to the left (a NaN
+   * goes right, as in scikit-learn's walk of a tree without missing values), its leaf added in tree order.
+   */
+  private walk(): number {
     const x = this.asFloat32;
-    x.set(features);
+    const { roots, feature, threshold, left, right, leaf } = this.trees;
     let z = this.init;
-    for (const part of this.compiled) z = part(x, z);
+    for (let t = 0; t < roots.length; t++) {
+      let node = roots[t]!;
+      for (let f = feature[node]!; f >= 0; f = feature[node]!)
+        node = x[f]! <= threshold[node]! ? left[node]! : right[node]!;
+      z += leaf[node]!;
+    }
     return z;
   }
 
@@ -142,8 +175,7 @@ export class BrandUseModel {
     const first = this.remembered.get(hash);
     for (let known = first; known !== undefined; known = known.next)
       if (sameBits(known.bits, bits)) return known.probability;
-    let z = this.init;
-    for (const part of this.compiled) z = part(x, z);
+    const z = this.walk();
     const probability = 1 / (1 + Math.exp(-(this.plattA * z + this.plattB)));
     if (this.remembered.size >= REMEMBERED_VECTORS) this.remembered.clear();
     this.remembered.set(hash, { bits: bits.slice(), probability, next: first });

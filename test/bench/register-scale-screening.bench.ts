@@ -62,11 +62,13 @@ import {
   marksIngestArguments,
   timedBatchScreen,
   engineRates,
+  newTitleRate,
   folderBytes,
   machineLine,
   percentile,
   realTitles,
   rssOf,
+  cpuSecondsOf,
 } from './bench-support';
 
 const ROOT = path.join(__dirname, '../..');
@@ -496,8 +498,15 @@ async function benchRegisterScale(register: RegisterFile | undefined): Promise<s
     const warmedBefore = counter.snapshot();
     const callsBefore = new Map(counter.calls);
     const newTitleBatches: number[] = [];
+    // Where the time of those batches goes: this process (the server and the client sending the batches), and
+    // DynamoDB Local's Java process answering the reads.
+    const nodeCpu0 = process.cpuUsage();
+    const javaCpu0 = cpuSecondsOf(engine.pid);
     for (let i = 5000; i + 1000 <= titles.length; i += 1000)
       newTitleBatches.push(await post(titles.slice(i, i + 1000)));
+    const nodeCpu = process.cpuUsage(nodeCpu0);
+    const nodeCpuMs = (nodeCpu.user + nodeCpu.system) / 1000 / newTitleBatches.length;
+    const javaCpuMs = ((cpuSecondsOf(engine.pid) - javaCpu0) * 1000) / newTitleBatches.length;
     const warmed = since(warmedBefore, counter.snapshot());
     const warmedTitles = newTitleBatches.length * 1000;
     const otherCalls = [...counter.calls]
@@ -516,6 +525,11 @@ async function benchRegisterScale(register: RegisterFile | undefined): Promise<s
       },
     );
     const rates = await engineRates(bundled.screener, titles);
+    const fresh = (await bundledScreeningService('register-scale-bench-fresh')).createScreeningService(
+      buildDataStores(config),
+      { refreshMs: 3_600_000 },
+    );
+    const newRate = await newTitleRate(fresh.screener, titles);
     const load = os.loadavg()[0]!.toFixed(1);
     const rssEnd = process.memoryUsage().rss;
     const heapEnd = process.memoryUsage().heapUsed;
@@ -546,11 +560,13 @@ DynamoDB Local from disk: -dbPath ${dir} (${mib(folderBytes(dir))} on disk). Tit
 |---|---|---|
 | 1,000-title batch over HTTP (auth, debit, screening), a warmed server, ${newTitleBatches.length} batches of titles new to the process (cold key cache, default 4 s refresh) | p50 ${p(newTitleBatches, 50)} ms, p95 ${p(newTitleBatches, 95)} ms, slowest ${p(newTitleBatches, 100)} ms | see the next rows |
 | the same server's first ${firstBatches.length} batches | p50 ${p(firstBatches, 50)} ms, first ${firstBatches[0]!.toFixed(0)} ms | |
+| CPU of the warmed-server batches, per batch | this process (server and client) ${nodeCpuMs.toFixed(0)} ms; DynamoDB Local (Java) ${javaCpuMs.toFixed(0)} ms | |
 ${workRow(`reads of the ${newTitleBatches.length} warmed-server batches (${n(warmedTitles)} titles)`, warmed, warmedTitles)}
 ${workRow(`reads of a brand-new service per batch (a cold instance's first batch; ${coldBatches.length} batches)`, cold, coldTitles)}
 | per BatchGetItem call, warmed server | ${perTitle(warmed.keysRequested, Math.max(1, warmed.batchGets), 1)} keys requested, ${perTitle(warmed.itemsReturned, Math.max(1, warmed.batchGets), 1)} items returned | other calls during those batches: ${otherCalls || 'none'} |
 | DynamoDB size of every key item returned (all runs above) | ${sizeSummary(counter.itemSizes)} | eventually consistent: 0.5 RRU per item per started 4 KB; an absent key is billed as an item |
 | engine alone, warm cache, from the esbuild bundle the batch-screen function ships; median of 5 passes (slowest, fastest); machine load average ${load} on ${os.cpus().length} cores | ${n(rates.cpu[2]!)} titles per CPU second of the process (${n(rates.cpu[0]!)}, ${n(rates.cpu[4]!)}); ${n(rates.wall[2]!)} titles/s wall clock | none (all keys cached) |
+| engine alone on titles new to it: a fresh copy of the bundle (its own model, tables and JIT state) given the first 5,000 titles, then the other ${n(titles.length - 5000)} each for the first time (key entries read from DynamoDB Local, counted in the CPU of this process only) | ${n(newRate)} titles per CPU second of the process | as a cold key cache reads |
 | process RSS | after the load ${mib(rssAfterLoad)}; after the HTTP batches ${mib(rssAfterHttp)}; at the end ${mib(rssEnd)} (heap used ${mib(heapEnd)}) | DynamoDB Local (Java, -Xmx${heapMbFor(register)}m): ${mib(javaRssAfterLoad)} after the load, ${mib(javaRssEnd)} at the end |
 
 Price: DynamoDB on-demand reads in us-east-1 taken as $${USD_PER_MILLION_RRU} per million read request units, an assumption (the rate after the November 2024 price cut as https://airbyte.com/data-engineering-resources/dynamodb-pricing quotes it; https://aws.amazon.com/dynamodb/pricing/on-demand/ defines the units, 0.5 RRU per eventually consistent read of up to 4 KB). The key filter, TRO list and data-date reads of each instance (every 4 s) are not per title and are not in the price (the key filter's reload is one read unit unless a batch has added keys: "Key filter reloads").

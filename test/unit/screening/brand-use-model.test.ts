@@ -82,6 +82,33 @@ describe('BrandUseModel', () => {
         ],
       }),
     ).toThrow(/splits on feature/);
+    // A child that points back at its parent would never reach a leaf.
+    expect(() =>
+      model({
+        trees: [
+          {
+            feature: [DISTANCE, -1, -1],
+            threshold: [0, 0, 0],
+            left: [0, -1, -1],
+            right: [2, -1, -1],
+            value: [0, 0, 0],
+          },
+        ],
+      }),
+    ).toThrow(/children out of order/);
+    expect(() =>
+      model({
+        trees: [
+          {
+            feature: [DISTANCE, -1, -1],
+            threshold: [0, 0, 0],
+            left: [1, -1, -1],
+            right: [2, -1, -1],
+            value: [0, NaN, 0],
+          },
+        ],
+      }),
+    ).toThrow(/leaf 1 is NaN/);
   });
 
   it('ships a model whose thresholds are ordered probabilities and whose answers are probabilities', () => {
