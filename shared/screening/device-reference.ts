@@ -125,11 +125,29 @@ function deviceNounAfter(context: TitleContext, candidate: Candidate): number {
 }
 
 /**
+ * A laptop line's model number: one or two letters and three digits ("Lenovo IdeaPad V470", "ThinkPad L420",
+ * "X230"). Too short to read as a model code anywhere (TitleContext.isModelCodeAt wants five characters: "USB3",
+ * "Cat6" are no models), it names a device when a part's title puts it after the maker.
+ */
+const SHORT_MODEL_NUMBER = /^[a-z]{1,2}\d{3}$/;
+
+/** Where the device's model code starts after the mark in a part's title (a short model number too), or -1. */
+function deviceCodeAfter(context: TitleContext, candidate: Candidate): number {
+  const last = Math.min(context.words.length, candidate.end + MODEL_CODE_REACH);
+  for (let i = candidate.end; i < last; i++) {
+    if (context.isModelCodeAt(i)) return i;
+    const token = context.codeTokenAt(i);
+    if (token !== undefined && SHORT_MODEL_NUMBER.test(token)) return i;
+  }
+  return -1;
+}
+
+/**
  * The mark names the device a part is made for, in a part's title: followed by the device's model code, or by a
  * device noun ("Apple Watch band 45mm", "Fitbit smartwatch straps"), with the part noun as the title's head after it.
  */
 export function namesDeviceOfPart(context: TitleContext, candidate: Candidate): boolean {
-  const code = modelCodeAfter(context, candidate);
+  const code = deviceCodeAfter(context, candidate);
   const device = code >= 0 ? code : deviceNounAfter(context, candidate);
   if (device < 0) return false;
   const head = headNounIndex(context, device + 1);

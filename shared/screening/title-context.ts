@@ -108,20 +108,29 @@ export class TitleContext {
    * ("T-Shirt", "Wi-Fi") has no digit and is none.
    */
   isModelCodeAt(index: number): boolean {
+    const token = this.codeTokenAt(index);
+    return token !== undefined && token.length >= MODEL_CODE_MIN_CHARS && !isNumberLike(token);
+  }
+
+  /**
+   * The token of letters and digits (both) that starts at `index`, its parts joined ("EW-73C" -> ew73c), or
+   * undefined when none starts there (a word inside a token, a CJK word, letters or digits alone).
+   */
+  codeTokenAt(index: number): string | undefined {
     const words = this.words;
-    if (index > 0 && (words[index - 1]!.continued || words[index - 1]!.hyphen)) return false;
+    if (index > 0 && (words[index - 1]!.continued || words[index - 1]!.hyphen)) return undefined;
     let letters = false;
     let digits = false;
     let token = '';
     for (let i = index; i < words.length; i++) {
       const word = words[i]!;
-      if (word.cjk) return false;
+      if (word.cjk) return undefined;
       if (/^\d/.test(word.norm)) digits = true;
       else letters = true;
       token += word.norm;
       if (!word.continued && !word.hyphen) break;
     }
-    return letters && digits && token.length >= MODEL_CODE_MIN_CHARS && !isNumberLike(token);
+    return letters && digits ? token : undefined;
   }
 
   /** The candidate is cut out of a longer token of letters and digits ("3m" in "cmso4gx3m1a1333c9"). */

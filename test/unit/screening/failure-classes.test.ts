@@ -228,6 +228,8 @@ describe("a device named by its model in a part's title is named nominatively", 
   it.each([
     ['HP Pavilion dv5-1008ax 6 Cell Laptop Battery', 'HP'],
     ['Sony Vaio VPC-EH1E1E 75W Laptop Adapter, Black', 'Sony'],
+    // A laptop line's short model number (a letter or two and three digits) names the device too.
+    ['Lenovo IdeaPad V470 6 Cell Laptop Battery', 'Lenovo'],
   ])('"%s" is 中 on %s, as "battery for HP Pavilion" is', async (title, mark) => {
     const result = await screen(title);
 
@@ -247,6 +249,7 @@ describe("a device named by its model in a part's title is named nominatively", 
   it.each([
     ['HP Pavilion dv5-1008ax Laptop 15.6 inch', 'a whole product'],
     ['HP Laptop Battery 6 Cell', 'no model code'],
+    ['HP USB3 Cable', 'a standard, not a model: too short to read as a model code'],
   ])('"%s" keeps its brand use (%s)', async (title) => {
     const result = await screen(title);
 
