@@ -37,12 +37,9 @@ const joinedToNext = (word: TitleWord) => word.continued || word.hyphen || word.
  * itself, where one read finds it, not in objects of its own.
  */
 export class Run {
-  /**
-   * The phonetic skeleton of a run of one or two Latin words (longer runs are rarely misspelt marks), which a fuzzy
-   * match must share with its mark (run-matches.ts).
-   */
-  readonly skeleton: string | undefined;
-  readonly exactKey: string;
+  /** The skeleton once worked out (null: none), or undefined before. */
+  private skeletonOf: string | null | undefined = undefined;
+  private exactKeyOf: string | undefined = undefined;
 
   /** The batch that last checked this run's key entries. */
   batch = 0;
@@ -70,9 +67,23 @@ export class Run {
     readonly lookedUp: boolean,
     /** Where the run stands in its RunTable (-1: in none). */
     readonly index = -1,
-  ) {
-    this.exactKey = `e:${joined}`;
-    this.skeleton = cjk || words > 2 ? undefined : phoneticSkeleton(joined);
+  ) {}
+
+  /** The key of the run's own text (`e:` and the joined text), made when the run is first looked up. */
+  get exactKey(): string {
+    this.exactKeyOf ??= `e:${this.joined}`;
+    return this.exactKeyOf;
+  }
+
+  /**
+   * The phonetic skeleton of a run of one or two Latin words (longer runs are rarely misspelt marks), which its
+   * fuzzy keys and a fuzzy TRO match are found by. Worked out on first use: most runs of a title are never
+   * proposed as a brand span, and a run too short for a misspelling never needs it.
+   */
+  get skeleton(): string | undefined {
+    if (this.skeletonOf === undefined)
+      this.skeletonOf = (this.cjk || this.words > 2 ? undefined : phoneticSkeleton(this.joined)) ?? null;
+    return this.skeletonOf ?? undefined;
   }
 
   /**
@@ -82,9 +93,8 @@ export class Run {
    * table holds hundreds of thousands of runs, and a run asks only when its entries are fetched.
    */
   fuzzyKeys(): string[] {
-    if (this.skeleton === undefined) return NO_KEYS;
     const budget = editBudget(this.joined.length);
-    if (budget === 0) return NO_KEYS;
+    if (budget === 0 || this.skeleton === undefined) return NO_KEYS;
     return budget === 1 ? nearKeysOfRun(this.joined) : [`p:${this.skeleton}`];
   }
 }

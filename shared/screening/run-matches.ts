@@ -80,7 +80,9 @@ export function knownToMatchNothing(run: Run, tro: TroIndex): boolean {
 /** The run's verified matches, worked out again only when its entries' marks or the TRO list changed. */
 export function verifiedMatches(run: Run, tro: TroIndex): readonly RunMatch[] {
   if (stillVerified(run, tro)) return run.matches;
-  const troMatch = tro.match(run.joined, run.skeleton, editBudget(run.joined.length));
+  const budget = editBudget(run.joined.length);
+  // A run too short for a misspelling is matched by its text alone (its skeleton is not worked out).
+  const troMatch = tro.match(run.joined, budget === 0 ? undefined : run.skeleton, budget);
   const matches: RunMatch[] = [];
   let troAmongMarks = false;
   const sources: [KeyEntry | undefined, Via, boolean][] = [
