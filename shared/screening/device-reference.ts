@@ -151,5 +151,14 @@ export function namesDeviceOfPart(context: TitleContext, candidate: Candidate): 
   const device = code >= 0 ? code : deviceNounAfter(context, candidate);
   if (device < 0) return false;
   const head = headNounIndex(context, device + 1);
-  return head > device && PART_NOUNS.has(context.normalised[head]!);
+  return head > device && PART_NOUNS.has(context.normalised[head]!) && !isRadioBand(context, head);
+}
+
+/** How many radio bands a device works on ("Dual Band", "tri-band"). */
+const BAND_COUNTS: ReadonlySet<string> = new Set(['single', 'dual', 'tri', 'triple', 'quad', 'multi']);
+
+/** "TP-LINK N600 Wireless Dual Band": the band a router works on, not a strap made for a watch. */
+function isRadioBand(context: TitleContext, head: number): boolean {
+  const noun = context.normalised[head]!;
+  return (noun === 'band' || noun === 'bands') && head > 0 && BAND_COUNTS.has(context.normalised[head - 1]!);
 }

@@ -250,6 +250,7 @@ describe("a device named by its model in a part's title is named nominatively", 
     ['HP Pavilion dv5-1008ax Laptop 15.6 inch', 'a whole product'],
     ['HP Laptop Battery 6 Cell', 'no model code'],
     ['HP USB3 Cable', 'a standard, not a model: too short to read as a model code'],
+    ['HP N600 Wireless Dual Band', 'the band a router works on is no part'],
   ])('"%s" keeps its brand use (%s)', async (title) => {
     const result = await screen(title);
 
