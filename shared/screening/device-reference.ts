@@ -110,10 +110,16 @@ function headNounIndex(context: TitleContext, from: number): number {
   return -1;
 }
 
-/** Where the model code that follows the mark starts (within MODEL_CODE_REACH words), or -1. */
-export function modelCodeAfter(context: TitleContext, candidate: Candidate): number {
+/**
+ * Where the model code that follows the mark starts (within MODEL_CODE_REACH words), or -1. With `shortNumbers`, a
+ * laptop line's short model number counts too (SHORT_MODEL_NUMBER).
+ */
+export function modelCodeAfter(context: TitleContext, candidate: Candidate, shortNumbers = false): number {
   const last = Math.min(context.words.length, candidate.end + MODEL_CODE_REACH);
-  for (let i = candidate.end; i < last; i++) if (context.isModelCodeAt(i)) return i;
+  for (let i = candidate.end; i < last; i++) {
+    if (context.isModelCodeAt(i)) return i;
+    if (shortNumbers && SHORT_MODEL_NUMBER.test(context.codeTokenAt(i) ?? '')) return i;
+  }
   return -1;
 }
 
@@ -131,23 +137,12 @@ function deviceNounAfter(context: TitleContext, candidate: Candidate): number {
  */
 const SHORT_MODEL_NUMBER = /^[a-z]{1,2}\d{3}$/;
 
-/** Where the device's model code starts after the mark in a part's title (a short model number too), or -1. */
-function deviceCodeAfter(context: TitleContext, candidate: Candidate): number {
-  const last = Math.min(context.words.length, candidate.end + MODEL_CODE_REACH);
-  for (let i = candidate.end; i < last; i++) {
-    if (context.isModelCodeAt(i)) return i;
-    const token = context.codeTokenAt(i);
-    if (token !== undefined && SHORT_MODEL_NUMBER.test(token)) return i;
-  }
-  return -1;
-}
-
 /**
  * The mark names the device a part is made for, in a part's title: followed by the device's model code, or by a
  * device noun ("Apple Watch band 45mm", "Fitbit smartwatch straps"), with the part noun as the title's head after it.
  */
 export function namesDeviceOfPart(context: TitleContext, candidate: Candidate): boolean {
-  const code = deviceCodeAfter(context, candidate);
+  const code = modelCodeAfter(context, candidate, true);
   const device = code >= 0 ? code : deviceNounAfter(context, candidate);
   if (device < 0) return false;
   const head = headNounIndex(context, device + 1);
