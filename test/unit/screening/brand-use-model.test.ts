@@ -67,48 +67,19 @@ describe('BrandUseModel', () => {
     expect(m.probability(x)).toBeCloseTo(1 / (1 + Math.exp(-(2 * m.margin(x) + 0.5))), 12);
   });
 
-  it('refuses a model fitted on another list of features, and a tree that splits on none of them', () => {
+  it('refuses a model fitted on another list of features, a tree that splits on none of them, or one that cannot be walked', () => {
+    /** A stump on `feature` with the given children of its root and leaf values. */
+    const stump = (feature: number, left: number, value: number[]) =>
+      model({
+        trees: [{ feature: [feature, -1, -1], threshold: [0, 0, 0], left: [left, -1, -1], right: [2, -1, -1], value }],
+      });
+
     expect(() => model({ features: FEATURE_NAMES.slice(1) })).toThrow(/other features/);
-    expect(() =>
-      model({
-        trees: [
-          {
-            feature: [FEATURE_COUNT, -1, -1],
-            threshold: [0, 0, 0],
-            left: [1, -1, -1],
-            right: [2, -1, -1],
-            value: [0, 0, 0],
-          },
-        ],
-      }),
-    ).toThrow(/splits on feature/);
+    expect(() => stump(FEATURE_COUNT, 1, [0, 0, 0])).toThrow(/splits on feature/);
     // A child that points back at its parent would never reach a leaf.
-    expect(() =>
-      model({
-        trees: [
-          {
-            feature: [DISTANCE, -1, -1],
-            threshold: [0, 0, 0],
-            left: [0, -1, -1],
-            right: [2, -1, -1],
-            value: [0, 0, 0],
-          },
-        ],
-      }),
-    ).toThrow(/children out of order/);
-    expect(() =>
-      model({
-        trees: [
-          {
-            feature: [DISTANCE, -1, -1],
-            threshold: [0, 0, 0],
-            left: [1, -1, -1],
-            right: [2, -1, -1],
-            value: [0, NaN, 0],
-          },
-        ],
-      }),
-    ).toThrow(/leaf 1 is NaN/);
+    expect(() => stump(DISTANCE, 0, [0, 0, 0])).toThrow(/children out of order/);
+    expect(() => stump(DISTANCE, 1, [0, Number.NaN, 0])).toThrow(/leaf 1 is NaN/);
+    expect(() => stump(DISTANCE, 1, [0, 1, -1])).not.toThrow();
   });
 
   it('ships a model whose thresholds are ordered probabilities and whose answers are probabilities', () => {
