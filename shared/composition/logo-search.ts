@@ -13,7 +13,7 @@ import { lazyLearnedLogoEmbedder } from '../adapters/local/lazy-logo-embedder';
 import { FolderUsearchIndexStore } from '../adapters/local/usearch-index-store';
 import { type AppConfig, loadConfig } from '../config';
 import { createLogoSearchService, type LogoSearchService } from '../imaging/logo-search-service';
-import { normalizeImage } from '../imaging/normalize-image';
+import { INGEST_SVG_DEADLINE_MS, normalizeImage } from '../imaging/normalize-image';
 import { PerceptualDescriptorEmbedder } from '../imaging/perceptual-descriptor';
 import type { LogoIngestDeps } from '../ingest/ingest-logos';
 import type { Market } from '../marks/mark-record';
@@ -115,7 +115,7 @@ export function buildLogoIngest(config: AppConfig, stores = buildDataStores(conf
     batches: stores.batches,
     indexes,
     embedders,
-    normalize: (bytes) => normalizeImage(bytes),
+    normalize: (bytes) => normalizeImage(bytes, { svgDeadlineMs: INGEST_SVG_DEADLINE_MS }),
     now: stores.now,
   };
 }

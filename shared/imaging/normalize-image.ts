@@ -42,7 +42,16 @@ export const SVG_RENDER_SIDE = 512;
 export interface NormalizeImageOptions {
   /** Side of the square output; 224 unless given. */
   size?: number;
+  /**
+   * How long an SVG may take to render, waiting for the one render at a time included (SVG_RENDER_DEADLINE_MS
+   * unless given). A request keeps the default; a batch job, which nobody waits on and which prepares several
+   * images at once, gives itself longer (INGEST_SVG_DEADLINE_MS). The markup's budget bounds the work either way.
+   */
+  svgDeadlineMs?: number;
 }
+
+/** The SVG render deadline of batch jobs (logo ingest): a logo is not refused because the machine was busy. */
+export const INGEST_SVG_DEADLINE_MS = 30_000;
 
 type ImageFormat = 'png' | 'jpeg' | 'webp' | 'gif' | 'svg';
 
@@ -62,7 +71,7 @@ export async function normalizeImage(bytes: Buffer, options: NormalizeImageOptio
     const density = format === 'svg' ? svgDensity(width, height) : undefined;
     const flat =
       format === 'svg'
-        ? await renderSvgWithinDeadline(() => decodeOnWhite(input, density))
+        ? await renderSvgWithinDeadline(() => decodeOnWhite(input, density), options.svgDeadlineMs)
         : await decodeOnWhite(input, density);
     return await trimSquareAndResize(flat, size);
   } catch (error) {

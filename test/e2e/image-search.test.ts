@@ -20,7 +20,7 @@ import { ingestLogos } from '../../shared/ingest/ingest-logos';
 import { calibrationKey } from '../../shared/imaging/logo-calibrations';
 import { createLogoSearchService } from '../../shared/imaging/logo-search-service';
 import { REMOTE_WINDOWS } from '../../shared/imaging/regions';
-import { normalizeImage } from '../../shared/imaging/normalize-image';
+import { INGEST_SVG_DEADLINE_MS, normalizeImage } from '../../shared/imaging/normalize-image';
 import { SageMakerClipEmbedder } from '../../shared/adapters/aws/sagemaker-embedder';
 import { FolderUsearchIndexStore } from '../../shared/adapters/local/usearch-index-store';
 import { FileSystemBlobStore } from '../../shared/adapters/local/filesystem-blob-store';
@@ -93,7 +93,7 @@ async function loadLogos(
       batches: stores.batches,
       indexes: new FolderUsearchIndexStore(target.config.logos.indexDir),
       embedders,
-      normalize: (b) => normalizeImage(b),
+      normalize: (b) => normalizeImage(b, { svgDeadlineMs: INGEST_SVG_DEADLINE_MS }),
       now: () => new Date(),
     },
     {

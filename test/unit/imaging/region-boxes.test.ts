@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { LearnedLogoEmbedder, LOGO_NET_MODEL } from '../../../shared/adapters/local/learned-logo-embedder';
 import { UsearchVectorIndex } from '../../../shared/adapters/local/usearch-vector-index';
 import { LOGO_CALIBRATIONS } from '../../../shared/imaging/logo-calibrations';
-import { normalizeImage } from '../../../shared/imaging/normalize-image';
+import { INGEST_SVG_DEADLINE_MS, normalizeImage } from '../../../shared/imaging/normalize-image';
 import { candidateWindows } from '../../../shared/imaging/regions';
 import { searchLogos, type PictureRegion } from '../../../shared/imaging/search-logos';
 
@@ -85,7 +85,7 @@ async function search(picture: Buffer): Promise<{ serial: string; region: Pictur
       }),
       imageFromBase64: (text) => Buffer.from(text, 'base64'),
       imageFromUrl: async () => Buffer.alloc(0),
-      normalize: (bytes) => normalizeImage(bytes),
+      normalize: (bytes) => normalizeImage(bytes, { svgDeadlineMs: INGEST_SVG_DEADLINE_MS }),
       dataAsOf: async () => '2026-11-28',
       coverage: async () => undefined,
       primaryBudgetMs: 60_000,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { FileSystemBlobStore } from '../../../shared/adapters/local/filesystem-blob-store';
 import { FolderUsearchIndexStore } from '../../../shared/adapters/local/usearch-index-store';
 import type { UsearchVectorIndex } from '../../../shared/adapters/local/usearch-vector-index';
-import { normalizeImage } from '../../../shared/imaging/normalize-image';
+import { INGEST_SVG_DEADLINE_MS, normalizeImage } from '../../../shared/imaging/normalize-image';
 import { PerceptualDescriptorEmbedder } from '../../../shared/imaging/perceptual-descriptor';
 import { ingestBlob } from '../../../shared/ingest/ingest-blob';
 import { ingestLogos, type LogoIngestDeps } from '../../../shared/ingest/ingest-logos';
@@ -80,7 +80,7 @@ describe('logo ingest into a remote index', () => {
       batches: stores.batches,
       indexes,
       embedders: [{ embedder: descriptor }, { embedder: remoteEmbedder, remoteIndex: () => remote }],
-      normalize: (bytes) => normalizeImage(bytes),
+      normalize: (bytes) => normalizeImage(bytes, { svgDeadlineMs: INGEST_SVG_DEADLINE_MS }),
       now: () => new Date(),
       remotePutBatch: 3,
     };
