@@ -40,7 +40,8 @@ it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM'
     env: { ...process.env, PORT: '0', POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const banner = await waitForOutput(child, /Stop: Ctrl-C/, 60_000);
+  // Java and the sample corpus (marks, logos and their embeddings) take 20-60 s on a busy 2-core machine.
+  const banner = await waitForOutput(child, /Stop: Ctrl-C/, 150_000);
   const base = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
   const dynamoDb = /DynamoDB Local at (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
   const apiKey = /API key \(shown once\):\s+(tmk_local_\w{32})/.exec(banner)![1]!;
@@ -108,4 +109,4 @@ it('serves with a demo account, then stops DynamoDB Local and itself on SIGTERM'
   expect(existsSync(runtimeFile)).toBe(false);
   await expect(fetch(dynamoDb, { method: 'POST', signal: AbortSignal.timeout(2000) })).rejects.toThrow();
   await expect(fetch(base, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
-});
+}, 180_000);
