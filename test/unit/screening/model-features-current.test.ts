@@ -19,6 +19,8 @@ interface Recorded {
 }
 
 describe('the shipped brand-use model', () => {
+  // Every training example of the labelled titles worked out again: 260 s measured under the test run's own load on
+  // a 2-core machine, where it had 180 s.
   it('was fitted on the train, validation and cross-fit features the engine computes now (else: npm run train:screen)', async () => {
     const recorded = modelData.trainedOn as Recorded;
     const { train, validation, crossFitByTitle } = await trainingExamples(splitTitles());
@@ -32,5 +34,5 @@ describe('the shipped brand-use model', () => {
     expect(featureFingerprint(validation)).toBe(recorded.validationFeaturesSha256);
     expect(featureFingerprint(crossFit)).toBe(recorded.crossFit.featuresSha256);
     expect(featureFingerprint(train)).toBe(recorded.trainFeaturesSha256);
-  }, 180_000);
+  }, 600_000);
 });
