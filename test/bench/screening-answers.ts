@@ -4,12 +4,13 @@
  * to make screening faster can be shown to answer exactly as before:
  *
  *   npx tsx test/bench/screening-answers.ts --register FILE --out answers.json [--compare before.json] [--rate]
- *     [--refresh-ms N]
+ *     [--refresh-ms N] [--profile first-pass.cpuprofile]
  *
  * It also prints what the first pass read of the register per title (every key a fresh instance looks up, so the
  * figure to compare across register sizes): keys found, marks they hold, and those marks' summaries in bytes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { loadCorpus } from '../../builders/screening/screening-dataset';
 import { realTitles } from './bench-support';
 
@@ -45,6 +46,14 @@ async function main() {
   console.error(`loaded ${corpus.marks} marks in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   const titles = realTitles();
   const answers: unknown[] = [];
+  // `--profile FILE`: a CPU profile of the first pass alone (open it in Chrome's DevTools, Performance tab).
+  const profile = argument('--profile');
+  const session = profile ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
   const t1 = process.cpuUsage();
   read.counting = true;
   for (let i = 0; i < titles.length; i += 1000) {
@@ -56,6 +65,11 @@ async function main() {
   }
   const cold = process.cpuUsage(t1);
   read.counting = false;
+  if (session && profile) {
+    const { profile: taken } = await session.post('Profiler.stop');
+    writeFileSync(profile, JSON.stringify(taken));
+    session.disconnect();
+  }
   const perTitle = (x: number) => (x / titles.length).toFixed(2);
   console.error(
     `register read by the first pass, per title: ${perTitle(read.keys)} keys found, ${perTitle(read.marks)} marks, ${perTitle(read.bytes)} bytes of mark summaries (JSON)`,
