@@ -15,7 +15,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
-import { isUnordinaryWord } from '../../shared/screening/brand-spans';
+import { isNamePhrase, isUnordinaryWord } from '../../shared/screening/brand-spans';
 import { followsNominativeCue, inferNiceClassesOfFacts } from '../../shared/screening/lexicon';
 import { isCommonPhrase } from '../../shared/screening/word-frequencies';
 import type { MarkSummary } from '../../shared/ports';
@@ -301,7 +301,22 @@ export interface LabelledExample extends CandidateExample {
  */
 export function labelOf(example: CandidateExample, title: LabelledTitle): 0 | 1 {
   if (title.brandKeys.includes(brandKey(example.match.mark))) return 1;
-  return namesMarkInCoinedWords(example) || namesMarkNominatively(example) ? 1 : 0;
+  return namesMarkInCoinedWords(example) || namesMarkNominatively(example) || namesMarkAsName(example) ? 1 : 0;
+}
+
+/**
+ * The run names a registered name of two words or more as written, as whole words (isNamePhrase: "Star Wars" in
+ * "Hasbro Star Wars Clone Wars ... Playset", "League of Legends" on a maker's mug, "Amazon Echo" where the label
+ * says Echo). The labels give each title one brand, its maker; the licensed name or product line beside it is a
+ * brand use too. Called none, it taught the model that a famous name made of dictionary words is no brand after
+ * its licensee's name (0.017 for "Hasbro Star Wars Lightsaber" under 2026-11-29-67f7b5c3).
+ */
+export function namesMarkAsName(example: Pick<CandidateExample, 'match' | 'candidate' | 'words'>): boolean {
+  const { match, candidate, words } = example;
+  if (match.kind !== 'exact') return false;
+  const cut = (i: number) => words[i] !== undefined && (words[i]!.continued || words[i]!.hyphen);
+  if (cut(candidate.start - 1) || cut(candidate.end - 1)) return false;
+  return isNamePhrase(words, candidate.start, candidate.end);
 }
 
 /**

@@ -19,7 +19,7 @@ import type { Candidate } from './candidates';
 import { followsNominativeCue, nominativeCueOfNormalised } from './lexicon';
 import type { TitleWord } from './title-words';
 import type { TroIndex } from './tro-index';
-import { isEnglishWord } from './word-frequencies';
+import { isCommonPhrase, isEnglishWord } from './word-frequencies';
 
 const MAKER_CUES: ReadonlySet<string> = new Set(['by', 'from']);
 const JOINERS: ReadonlySet<string> = new Set(['and', 'or', '&']);
@@ -35,6 +35,30 @@ export function isUnordinaryWord(word: TitleWord): boolean {
     facts.trivial ||
     isEnglishWord(word.norm)
   );
+}
+
+const HAS_DIGIT = /\d/;
+
+/**
+ * Words `start` to `end` (exclusive) could only be read together as a name: two words or more of letters (two or
+ * more each, no digits: not "TE-D820R" read as "te", "d820r"), no term of ordinary language ("Star Wars", "League of
+ * Legends", "Kylo Ren", not "Stainless Steel"), holding a word that names no goods and describes nothing (not
+ * "Cotton Kurta", "Black Leather"), and not a person's name ("Victor Hugo"). Registered as written, such a run is a
+ * name wherever the title puts it: the labels call it a brand use (builders/screening/screening-dataset.ts), and
+ * its words say whose the item is, not what it is (TitleContext.setNames).
+ */
+export function isNamePhrase(words: readonly TitleWord[], start: number, end: number): boolean {
+  if (end - start < 2 || words[start]!.facts.givenName || words[start - 1]?.facts.givenName) return false;
+  let nameWord = false;
+  let joined = '';
+  for (let i = start; i < end; i++) {
+    const word = words[i]!;
+    if (word.cjk || (word.norm.length < 2 && !word.facts.stopword) || HAS_DIGIT.test(word.norm)) return false;
+    const facts = word.facts;
+    nameWord ||= !(facts.generic || facts.describing || facts.descriptor || facts.stopword || facts.trivial);
+    joined = i === start ? word.norm : `${joined} ${word.norm}`;
+  }
+  return nameWord && !isCommonPhrase(joined);
 }
 
 export class BrandSpans {

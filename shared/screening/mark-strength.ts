@@ -198,3 +198,23 @@ export function namesChineseMark(context: TitleContext, candidate: Candidate, ma
 export function isStrongItemBrand(context: TitleContext, candidate: Candidate, strong: boolean, nominative: boolean) {
   return strong && !nominative && modelCodeAfter(context, candidate) < 0;
 }
+
+/**
+ * A device's own name of two words or more, named as the device a part is made for ("Apple Watch band 45mm": the
+ * APPLE WATCH registration), matched as written to a live registration: 中 at least, however the model reads the
+ * words. A part's title names the device to say what it fits, which is a nominative use, a risk on marketplaces that
+ * the seller should see; the model, fitted on titles where a brand's own goods follow it, reads "Apple Watch" before
+ * "band" as ordinary words. The run must be a name, not a term ("watch band" is no device), and its words besides the
+ * device noun must name no goods and describe nothing ("Leather Watch" is a band's material and a watch).
+ */
+export function namesDeviceByItsName(context: TitleContext, candidate: Candidate, match: RunMatch): boolean {
+  if (match.kind !== 'exact' || !match.isLive || candidate.end - candidate.start < 2) return false;
+  if (!isDistinctiveRun(context, candidate, match)) return false;
+  for (let i = candidate.start; i < candidate.end - 1; i++) {
+    const facts = context.words[i]!.facts;
+    if (facts.descriptor || facts.describing || facts.stopword) return false;
+    // A product word or an ordinary word of goods, unless brands are also named by it ("Apple", "Blackberry").
+    if ((facts.generic || facts.classes.length > 0) && !facts.dualUse) return false;
+  }
+  return true;
+}

@@ -23,14 +23,20 @@ import type { MarkStore } from '../ports';
 import { isSpelledOutAbbreviation } from './abbreviations';
 import { shippedBrandUseModel, type BrandUseModel } from './brand-use-model';
 import { FEATURE_COUNT, FeatureFiller, fillFeatures, type CandidateFacts } from './brand-use-features';
-import { BrandSpans } from './brand-spans';
+import { BrandSpans, isNamePhrase } from './brand-spans';
 import { RunTable, type Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
 import { namesDeviceOfPart } from './device-reference';
 import { evasionCandidates, isEvasionSpelling } from './evasion';
 import { KeyResolver, type KeyCacheOptions } from './key-resolver';
 import { nominativeCueAfterNormalised, nominativeCueOfNormalised } from './lexicon';
-import { isStrongItemBrand, namesChineseMark, namesStrongMark, namesTroBrandInAWord } from './mark-strength';
+import {
+  isStrongItemBrand,
+  namesChineseMark,
+  namesDeviceByItsName,
+  namesStrongMark,
+  namesTroBrandInAWord,
+} from './mark-strength';
 import { isMisspeltOrdinaryWord } from './misspelt-words';
 import { isPlaceholder } from './placeholders';
 import { NO_MATCHES, knownToMatchNothing, verifiedMatches, type RunMatch } from './run-matches';
@@ -229,16 +235,28 @@ export class TitleScreener {
     visit: (context: TitleContext, candidate: Candidate, match: RunMatch, facts: CandidateFacts) => void,
   ): TitleContext | undefined {
     let context: TitleContext | undefined;
+    let names: Candidate[] | undefined;
+    const matched: [number, readonly RunMatch[]][] = [];
     title.candidates.forEach((candidate, index) => {
       const matches = verifiedMatches(candidate.run, tro);
       if (matches === NO_MATCHES) return;
-      context ??= new TitleContext(title.item, title.words);
+      matched.push([index, matches]);
+      if (!isNameRun(title.words, candidate, matches)) return;
+      names ??= [];
+      names.push(candidate);
+    });
+    for (const [index, matches] of matched) {
+      const candidate = title.candidates[index]!;
+      if (context === undefined) {
+        context = new TitleContext(title.item, title.words);
+        if (names) context.setNames(names);
+      }
       const facts: CandidateFacts = {
         evasion: index >= title.evasionFrom || isEvasionSpelling(title.words, candidate),
         runHasExact: matches.some((m) => m.kind === 'exact'),
       };
       for (const match of matches) visit(context, candidate, match, facts);
-    });
+    }
     return context;
   }
 
@@ -253,6 +271,7 @@ export class TitleScreener {
     let of: Candidate | undefined;
     let ordinaryWords = true;
     let nominative = false;
+    let deviceOfPart = false;
     const context = this.eachMatch(title, tro, (ctx, candidate, match, facts) => {
       // "Silver NA Brass": a feed's placeholder for a missing value names nothing. Judged here, not left out of the
       // analysis, so that the examples the model was fitted on stay as they were.
@@ -267,10 +286,11 @@ export class TitleScreener {
         ordinaryWords = true;
         for (let i = candidate.start; i < candidate.end; i++)
           ordinaryWords &&= title.words[i]!.facts.generic || title.words[i]!.facts.dualUse;
+        deviceOfPart = namesDeviceOfPart(ctx, candidate);
         nominative =
+          deviceOfPart ||
           nominativeCueOfNormalised(ctx.normalised, candidate.start) !== undefined ||
-          nominativeCueAfterNormalised(ctx.normalised, candidate.end) ||
-          namesDeviceOfPart(ctx, candidate);
+          nominativeCueAfterNormalised(ctx.normalised, candidate.end);
       }
       const strong = namesStrongMark(ctx, candidate, match, nominative) || namesChineseMark(ctx, candidate, match);
       conflicts.consider({
@@ -282,10 +302,16 @@ export class TitleScreener {
         strong,
         strongItemBrand: isStrongItemBrand(ctx, candidate, strong, nominative),
         troNameAsWord: !strong && namesTroBrandInAWord(ctx, candidate, match),
+        namedDevice: deviceOfPart && !strong && namesDeviceByItsName(ctx, candidate, match),
         relation: detail ? classRelationOf(match.niceClasses, ctx.itemClassesAround(candidate)).relation : 'unknown',
         ordinaryWords,
       });
     });
     return context ? conflicts.result(title.item, title.words, detail) : noConflictResult(title.item, detail);
   }
+}
+
+/** A run of the title that is a name (isNamePhrase), registered as written: TitleContext.setNames. */
+function isNameRun(words: readonly TitleWord[], candidate: Candidate, matches: readonly RunMatch[]): boolean {
+  return isNamePhrase(words, candidate.start, candidate.end) && matches.some((m) => m.kind === 'exact' && m.isLive);
 }

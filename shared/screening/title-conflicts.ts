@@ -51,6 +51,8 @@ export interface Conflict {
   strongItemBrand: boolean;
   /** A TRO brand's name spelt as an English word where the maker stands (namesTroBrandInAWord): 中 at least. */
   troNameAsWord?: boolean;
+  /** A device's own name, named as the device a part is made for (namesDeviceByItsName): 中 at least. */
+  namedDevice?: boolean;
   evasion: boolean;
   relation: ClassRelation;
   /** Every word of the run is a lexicon word (a product, descriptive or ordinary word). */
@@ -86,9 +88,9 @@ export class TitleConflicts {
   /** 2 for 高, 1 for 中, 0 for none. */
   levelOf(c: Conflict): number {
     // Under the model's threshold only strength counts: a TRO brand's named as the item's maker is 高, as any TRO
-    // brand that counts is; another strong mark's is 中.
+    // brand that counts is; another strong mark's is 中, and so is a device's name in a part's title.
     if (c.probability < this.model.medium)
-      return c.strong ? (c.match.tro && !c.nominative ? 2 : 1) : c.troNameAsWord ? 1 : 0;
+      return c.strong ? (c.match.tro && !c.nominative ? 2 : 1) : c.troNameAsWord || c.namedDevice ? 1 : 0;
     if (c.match.tro) return 2;
     return c.probability >= this.model.high && !c.nominative ? 2 : 1;
   }
@@ -240,6 +242,7 @@ function reasonOf(conflict: Conflict, item: ScreeningItem): string {
             : classes,
     );
     if (match.tro) parts.push('the owner files Schedule A TRO suits');
+    if (conflict.namedDevice) parts.push('the name of the device a part is made for');
     if (conflict.troNameAsWord)
       parts.push(`spelt as the word "${conflict.candidate.run.joined}", one letter from the brand's name`);
     if (conflict.strong && !match.tro)

@@ -24,10 +24,28 @@ export class TitleContext {
   /** itemClassesAround of the last span asked for: a candidate's several marks ask for the same span in a row. */
   private around: { start: number; end: number; classes: ItemClasses } | undefined;
 
+  /**
+   * Words of the other names the title holds (nameSpans): what the item is is read from the words around them.
+   * Empty unless set.
+   */
+  private names: readonly Candidate[] = NO_NAMES;
+
   constructor(
     readonly item: ScreeningItem,
     readonly words: readonly TitleWord[],
   ) {}
+
+  /**
+   * The title's runs that are names (registered as written, several words that make no term of ordinary language,
+   * not all of them goods or descriptions: "Star Wars", "Kylo Ren", not "Cotton Kurta"). Their words say whose the
+   * item is, not what it is: "star" in "Star Wars Lego set" names no fireworks (class 13), and LEGO's class 28 is
+   * not "another item's" for it.
+   */
+  setNames(names: readonly Candidate[]): void {
+    this.names = names;
+    this.classes = undefined;
+    this.around = undefined;
+  }
 
   get normalised(): string[] {
     this.norms ??= this.words.map((w) => w.norm);
@@ -60,8 +78,18 @@ export class TitleContext {
   get itemClasses(): ItemClasses {
     this.classes ??= this.item.nice
       ? { classes: [{ nice: this.item.nice, weight: 1 }], explicit: true }
-      : { classes: inferNiceClassesOfFacts(this.words.map(factsOf)).slice(0, 3), explicit: false };
+      : { classes: inferNiceClassesOfFacts(this.factsOutside(undefined)).slice(0, 3), explicit: false };
     return this.classes;
+  }
+
+  /** The words' facts, with the words of the names other than `candidate` read as naming no product. */
+  private factsOutside(candidate: Candidate | undefined): WordFacts[] {
+    const facts = this.words.map(factsOf);
+    for (const name of this.names) {
+      if (candidate && name.start < candidate.end && candidate.start < name.end) continue;
+      for (let i = name.start; i < name.end; i++) facts[i] = namingNoProduct(facts[i]!);
+    }
+    return facts;
   }
 
   /**
@@ -72,10 +100,12 @@ export class TitleContext {
     if (this.item.nice) return this.itemClasses;
     let own = false;
     for (let i = candidate.start; i < candidate.end && !own; i++) own = this.words[i]!.facts.classes.length > 0;
-    if (!own) return this.itemClasses;
+    let inName = false;
+    for (const name of this.names) inName ||= name.start < candidate.end && candidate.start < name.end;
+    if (!own && !inName) return this.itemClasses;
     const { start, end } = candidate;
     if (this.around?.start === start && this.around.end === end) return this.around.classes;
-    const facts = this.words.map(factsOf);
+    const facts = this.factsOutside(candidate);
     const classes: ItemClasses = {
       classes: inferNiceClassesOfFacts(facts, { from: start, to: end }).slice(0, 3),
       explicit: false,
@@ -188,4 +218,18 @@ export class TitleContext {
 
 function factsOf(word: TitleWord): WordFacts {
   return word.facts;
+}
+
+const NO_NAMES: readonly Candidate[] = Object.freeze([]);
+const namingNoProductOf = new WeakMap<WordFacts, WordFacts>();
+
+/** A word's facts as a word of a name: it names no product. */
+function namingNoProduct(facts: WordFacts): WordFacts {
+  if (facts.classes.length === 0) return facts;
+  let out = namingNoProductOf.get(facts);
+  if (out === undefined) {
+    out = Object.freeze({ ...facts, classes: [] });
+    namingNoProductOf.set(facts, out);
+  }
+  return out;
 }

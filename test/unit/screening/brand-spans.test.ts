@@ -4,7 +4,7 @@
  * nominative cue (and the rest of a list the cue opened), in a word no word list knows, or as a TRO brand. These
  * are general patterns; the titles are made up for them.
  */
-import { BrandSpans } from '../../../shared/screening/brand-spans';
+import { BrandSpans, isNamePhrase } from '../../../shared/screening/brand-spans';
 import { RunTable } from '../../../shared/screening/candidates';
 import { wordsOfTitle } from '../../../shared/screening/title-words';
 import { TroIndex } from '../../../shared/screening/tro-index';
@@ -82,4 +82,26 @@ it('keeps the work of a long title of ordinary words to its first runs', () => {
 
   expect(proposed(title).length).toBeLessThanOrEqual(8);
   expect(every).toBeGreaterThan(40);
+});
+
+describe('isNamePhrase: words that could only be read together as a name', () => {
+  const whole = (title: string) => {
+    const words = wordsOfTitle(title);
+    return isNamePhrase(words, 0, words.length);
+  };
+
+  it.each(['Star Wars', 'League of Legends', 'Kylo Ren', 'Teenage Mutant Ninja Turtles'])('"%s" is one', (phrase) => {
+    expect(whole(phrase)).toBe(true);
+  });
+
+  it.each([
+    ['Stainless Steel', 'a term of ordinary language'],
+    ['Cotton Kurta', 'goods and their material only'],
+    ['Black Leather', 'descriptions only'],
+    ['Victor Hugo', "a person's name"],
+    ['TE-D820R', 'a model code read as two words'],
+    ['Star', 'one word'],
+  ])('"%s" is none (%s)', (phrase) => {
+    expect(whole(phrase)).toBe(false);
+  });
 });

@@ -61,6 +61,14 @@ describe('labelOf', () => {
     expect((await labels('pci express gigabit network card', 'PCI Express')).get('PCI Express')).toBe(1);
   });
 
+  it("counts a registered name of dictionary words beside the title's brand as a brand use: a licensed name", async () => {
+    const found = await labels('Hasbro Star Wars Clone Wars Vehicle Playset', 'Hasbro');
+    const starWars = [...found.entries()].filter(([mark]) => mark.toLowerCase() === 'star wars');
+
+    expect(starWars.length).toBeGreaterThan(0);
+    expect(starWars.every(([, label]) => label === 1)).toBe(true);
+  });
+
   it("counts the title's own brand whatever its words", async () => {
     expect((await labels('Apple Watch Band 41mm Sport Silicone', 'Apple Watch')).get('Apple Watch')).toBe(1);
   });

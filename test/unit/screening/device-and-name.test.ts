@@ -1,0 +1,111 @@
+/**
+ * Accessories titled with the device first, and names inside a title that say whose the item is rather than what it
+ * is. Each brand is registered once (test/fixtures/screening/device-and-name-marks.jsonl), as when a seller loads
+ * a list of brands, on top of the sample corpus, through the real ingest code: no owner portfolio helps here.
+ */
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { ingestBatch } from '../../../shared/ingest/ingest-batch';
+import type { ScreeningResult } from '../../../shared/screening/screen-titles';
+import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+
+let corpus: InMemoryScreening;
+
+beforeAll(async () => {
+  corpus = await createInMemoryScreening();
+  const summary = await ingestBatch(corpus.stores, {
+    kind: 'marks-jsonl',
+    market: 'US',
+    input: createReadStream(path.join(__dirname, '../../fixtures/screening/device-and-name-marks.jsonl')),
+    batchDate: '2026-11-29',
+    source: 'device-and-name-marks',
+    holder: 'device-and-name-test',
+  });
+  expect(summary).toMatchObject({ complete: true, rejected: 0 });
+}, 120_000);
+
+async function screen(title: string, nice?: string): Promise<ScreeningResult> {
+  const { results } = await corpus.screening.screen([{ title, ...(nice ? { nice } : {}) }], { detail: true });
+  return results[0]!;
+}
+
+function reasonFor(result: ScreeningResult, mark: string): string {
+  return result.conflicts?.find((c) => c.mark === mark)?.reason ?? '';
+}
+
+describe('an accessory titled with the device first names the device nominatively', () => {
+  it.each([
+    ['ipod touch shield', 'IPOD'],
+    ['iphone 12 case clear', 'IPHONE'],
+    ['Kindle Paperwhite Cover Black', 'KINDLE'],
+    ['Samsung Galaxy S21 screen protector', 'SAMSUNG'],
+    ['blackberry playbook screen protector', 'BLACKBERRY'],
+  ])('"%s" is 中 on %s, not 高', async (title, mark) => {
+    const result = await screen(title);
+
+    expect(result.risk).toBe('中');
+    expect(result.top_conflict).toBe(mark);
+    expect(reasonFor(result, mark)).toContain('nominative use');
+  });
+
+  it('the device line named after its maker is nominative too: PLAYBOOK in "blackberry playbook screen protector"', async () => {
+    expect(reasonFor(await screen('blackberry playbook screen protector'), 'PLAYBOOK')).toContain('nominative use');
+  });
+
+  it.each([
+    ['Samsung charger', 'SAMSUNG', 'nothing names a device between the maker and the accessory'],
+    ['Samsung screen protector', 'SAMSUNG', 'the accessory noun and its modifier only'],
+    ['Gucci Marmont belt', 'GUCCI', 'a belt is goods of its own, not made to fit a device'],
+    ['Nike leather case', 'Nike', 'a material is no line of a device'],
+  ])('"%s" keeps %s as the maker (%s)', async (title, mark) => {
+    const result = await screen(title);
+
+    expect(result.risk).toBe('高');
+    expect(result.top_conflict.toUpperCase()).toBe(mark.toUpperCase());
+    expect(reasonFor(result, result.top_conflict)).not.toContain('nominative use');
+  });
+});
+
+describe("a device's own name before a part is 中 at least, whatever the model reads", () => {
+  it.each([
+    ['Apple watch band 45mm', undefined],
+    ['Apple watch band 45mm', '14'],
+    ['Apple Watch Band 45mm Silicone Sport Strap', undefined],
+    ['Galaxy Watch strap 20mm', undefined],
+  ])('"%s" (nice %s) is 中 on the device', async (title, nice) => {
+    const result = await screen(title, nice);
+
+    expect(result.risk).toBe('中');
+    expect(result.top_conflict).toMatch(/^(APPLE|GALAXY) WATCH$/);
+    expect(result.conflicts![0]!.reason).toContain('the name of the device a part is made for');
+  });
+
+  it('a pair of ordinary words is no device\'s name: "Leather Watch band 22mm" raises nothing on LEATHER WATCH', async () => {
+    const result = await screen('Leather Watch band 22mm');
+
+    expect(reasonFor(result, 'LEATHER WATCH')).toBe('');
+  });
+
+  it('the whole device is not a part\'s title: "Apple Watch Series 9 GPS 45mm" is not read by this rule', async () => {
+    const result = await screen('Apple Watch Series 9 GPS 45mm');
+
+    expect(reasonFor(result, 'APPLE WATCH')).not.toContain('the name of the device a part is made for');
+  });
+});
+
+describe('the words of another name in the title say whose the item is, not what it is', () => {
+  it.each(['Star Wars Lego set', 'LEGO Star Wars Millennium Falcon'])(
+    '"%s": LEGO\'s class 28 is not read as another item\'s ("star" names no fireworks here)',
+    async (title) => {
+      const result = await screen(title);
+
+      expect(result.top_conflict).toBe('LEGO');
+      expect(reasonFor(result, 'LEGO')).toContain('class 28');
+      expect(reasonFor(result, 'LEGO')).not.toContain("not the item's");
+    },
+  );
+
+  it('without a registered name the word still votes: "Star Lego set" reads LEGO as another item\'s class', async () => {
+    expect(reasonFor(await screen('Star Lego set'), 'LEGO')).toContain("not the item's");
+  });
+});
