@@ -27,16 +27,28 @@ export async function createInMemoryScreening(options: { refreshMs?: number } = 
  * ingested as one complete batch through the real ingest code; `holder` names the test that holds the batch.
  */
 export async function createFailureClassScreening(holder: string): Promise<InMemoryScreening> {
+  return createScreeningWithMarks('failure-class-marks.jsonl', holder, '2026-11-24');
+}
+
+/**
+ * The sample corpus plus a file of marks from test/fixtures/screening (canonical marks-jsonl), ingested as one
+ * complete batch through the real ingest code; `holder` names the test that holds the batch.
+ */
+export async function createScreeningWithMarks(
+  fixture: string,
+  holder: string,
+  batchDate: string,
+): Promise<InMemoryScreening> {
   const corpus = await createInMemoryScreening();
   const summary = await ingestBatch(corpus.stores, {
     kind: 'marks-jsonl',
     market: 'US',
-    input: createReadStream(path.join(__dirname, '../fixtures/screening/failure-class-marks.jsonl')),
-    batchDate: '2026-11-24',
-    source: 'failure-class-marks',
+    input: createReadStream(path.join(__dirname, '../fixtures/screening', fixture)),
+    batchDate,
+    source: path.basename(fixture, '.jsonl'),
     holder,
   });
   if (!summary.complete || summary.rejected !== 0)
-    throw new Error(`the failure-class marks did not load: ${JSON.stringify(summary)}`);
+    throw new Error(`the marks of ${fixture} did not load: ${JSON.stringify(summary)}`);
   return corpus;
 }

@@ -3,25 +3,13 @@
  * is. Each brand is registered once (test/fixtures/screening/device-and-name-marks.jsonl), as when a seller loads
  * a list of brands, on top of the sample corpus, through the real ingest code: no owner portfolio helps here.
  */
-import { createReadStream } from 'node:fs';
-import path from 'node:path';
-import { ingestBatch } from '../../../shared/ingest/ingest-batch';
 import type { ScreeningResult } from '../../../shared/screening/screen-titles';
-import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+import { createScreeningWithMarks, type InMemoryScreening } from '../../support/in-memory-screening';
 
 let corpus: InMemoryScreening;
 
 beforeAll(async () => {
-  corpus = await createInMemoryScreening();
-  const summary = await ingestBatch(corpus.stores, {
-    kind: 'marks-jsonl',
-    market: 'US',
-    input: createReadStream(path.join(__dirname, '../../fixtures/screening/device-and-name-marks.jsonl')),
-    batchDate: '2026-11-29',
-    source: 'device-and-name-marks',
-    holder: 'device-and-name-test',
-  });
-  expect(summary).toMatchObject({ complete: true, rejected: 0 });
+  corpus = await createScreeningWithMarks('device-and-name-marks.jsonl', 'device-and-name-test', '2026-11-29');
 }, 120_000);
 
 async function screen(title: string, nice?: string): Promise<ScreeningResult> {
