@@ -21,7 +21,7 @@
  * the spelling that evades the plaintiff's name). A TRO brand that counts, named as the item's maker, is 高
  * (title-conflicts.ts).
  */
-import { isUnordinaryWord } from './brand-spans';
+import { isNamePhrase, isUnordinaryWord } from './brand-spans';
 import type { Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
 import { modelCodeAfter } from './device-reference';
@@ -217,4 +217,32 @@ export function namesDeviceByItsName(context: TitleContext, candidate: Candidate
     if ((facts.generic || facts.classes.length > 0) && !facts.dualUse) return false;
   }
   return true;
+}
+
+/** Words (and words that are no stopword) a registered name needs to be read as a name wherever the title writes it. */
+export const LONG_NAME_WORDS = 3;
+const LONG_NAME_CONTENT_WORDS = 2;
+
+/**
+ * A registered name of three words or more, written in the title exactly as registered, live ("Rubies Teenage Mutant
+ * Ninja Turtles bow staff", "Jake and the Neverland Pirates puzzle"): 中 at least, wherever the title writes it. The
+ * words must read only as a name (isNamePhrase: no term of ordinary language, a word that names no goods and
+ * describes nothing), so "Stainless Steel Water Bottle" or "Made in China" never count. Three such words in the
+ * registered order are no accident of ordinary language: the title names the mark, as its brand, as a licensed
+ * character beside its maker, or as the thing an accessory fits, and each is a risk a seller should see. The model,
+ * fitted where each labelled brand is one or two words and a name after the maker is rare, reads such a run by its
+ * ordinary words (the character beside its maker 0.38). Goods the registration does not cover count against it only
+ * when the item is known to be them, as for strong marks.
+ */
+export function namesLongName(context: TitleContext, candidate: Candidate, match: RunMatch): boolean {
+  if (match.kind !== 'exact' || !match.isLive || match.cn || candidate.run.cjk) return false;
+  if (candidate.end - candidate.start < LONG_NAME_WORDS) return false;
+  let content = 0;
+  for (let i = candidate.start; i < candidate.end; i++) if (!context.words[i]!.facts.stopword) content++;
+  if (content < LONG_NAME_CONTENT_WORDS) return false;
+  if (context.isPartOfToken(candidate) || context.isCutFromHyphenated(candidate)) return false;
+  if (!isNamePhrase(context.words, candidate.start, candidate.end)) return false;
+  const item = context.itemClassesAround(candidate);
+  if (classRelationOf(match.niceClasses, item).relation !== 'other') return true;
+  return !(item.explicit || (item.classes[0]?.weight ?? 0) >= CLEAR_ITEM_CLASS);
 }

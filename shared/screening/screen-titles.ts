@@ -34,6 +34,7 @@ import {
   isStrongItemBrand,
   namesChineseMark,
   namesDeviceByItsName,
+  namesLongName,
   namesStrongMark,
   namesTroBrandInAWord,
 } from './mark-strength';
@@ -293,6 +294,7 @@ export class TitleScreener {
           nominativeCueAfterNormalised(ctx.normalised, candidate.end);
       }
       const strong = namesStrongMark(ctx, candidate, match, nominative) || namesChineseMark(ctx, candidate, match);
+      const longName = !strong && namesLongName(ctx, candidate, match);
       conflicts.consider({
         match,
         candidate,
@@ -300,7 +302,9 @@ export class TitleScreener {
         evasion,
         nominative,
         strong,
-        strongItemBrand: isStrongItemBrand(ctx, candidate, strong, nominative),
+        longName,
+        // A licensed name beside its maker is the one a seller is most exposed to, as a strong mark is.
+        strongItemBrand: isStrongItemBrand(ctx, candidate, strong || longName, nominative),
         troNameAsWord: !strong && namesTroBrandInAWord(ctx, candidate, match),
         namedDevice: deviceOfPart && !strong && namesDeviceByItsName(ctx, candidate, match),
         relation: detail ? classRelationOf(match.niceClasses, ctx.itemClassesAround(candidate)).relation : 'unknown',

@@ -47,6 +47,8 @@ export interface Conflict {
   nominative: boolean;
   /** A mark the register shows as strong, named as a brand (mark-strength.ts): 中 at least. */
   strong: boolean;
+  /** A registered name of three words or more written as registered (mark-strength.ts namesLongName): 中 at least. */
+  longName: boolean;
   /** Strong and named as the item's own brand (isStrongItemBrand): ranked before the title's maker. */
   strongItemBrand: boolean;
   /** A TRO brand's name spelt as an English word where the maker stands (namesTroBrandInAWord): 中 at least. */
@@ -90,7 +92,7 @@ export class TitleConflicts {
     // Under the model's threshold only strength counts: a TRO brand's named as the item's maker is 高, as any TRO
     // brand that counts is; another strong mark's is 中, and so is a device's name in a part's title.
     if (c.probability < this.model.medium)
-      return c.strong ? (c.match.tro && !c.nominative ? 2 : 1) : c.troNameAsWord || c.namedDevice ? 1 : 0;
+      return c.strong ? (c.match.tro && !c.nominative ? 2 : 1) : c.troNameAsWord || c.namedDevice || c.longName ? 1 : 0;
     if (c.match.tro) return 2;
     return c.probability >= this.model.high && !c.nominative ? 2 : 1;
   }
@@ -144,16 +146,22 @@ export class TitleConflicts {
    * The conflicts whose words no stronger reading of the title claims. Two matches that share words without one
    * holding the other are two readings of those words, and only one can be what the seller wrote: in "store n go
    * pro usb flash drive" the words "store n go" name STORE 'N' GO and "go pro" would need the same "go". The reading
-   * with the higher level keeps the words (at the same level, the more probable brand use; then the earlier words),
-   * and the other is dropped: it is not raised, not even as a TRO hit. A match inside another ("Hello" in "Hello
-   * Kitty") is no second reading and stays (ranked() puts it after the one that holds it).
+   * with the higher level keeps the words; at the same level, the one that reads more of the title's words as one
+   * name (a seller writes a product line's name whole: "store n go" and then "pro", not "store n" and then "go pro"),
+   * then the more probable brand use, then the earlier words. The other is dropped: it is not raised, not even as a
+   * TRO hit. A match inside another ("Hello" in "Hello Kitty") is no second reading and stays (ranked() puts it after
+   * the one that holds it).
    */
   private uncrossed(): Conflict[] {
     const all = [...this.bySerial.values()];
     if (all.length < 2) return all;
     const level = new Map(all.map((c) => [c, this.levelOf(c)]));
+    const wordsRead = (c: Conflict) => c.candidate.end - c.candidate.start;
     const stronger = (a: Conflict, b: Conflict) =>
-      level.get(a)! - level.get(b)! || a.probability - b.probability || b.candidate.start - a.candidate.start;
+      level.get(a)! - level.get(b)! ||
+      wordsRead(a) - wordsRead(b) ||
+      a.probability - b.probability ||
+      b.candidate.start - a.candidate.start;
     return all.filter(
       (c) => level.get(c) === 0 || !all.some((o) => o !== c && crosses(o.candidate, c.candidate) && stronger(o, c) > 0),
     );
@@ -243,6 +251,8 @@ function reasonOf(conflict: Conflict, item: ScreeningItem): string {
     );
     if (match.tro) parts.push('the owner files Schedule A TRO suits');
     if (conflict.namedDevice) parts.push('the name of the device a part is made for');
+    if (conflict.longName && !conflict.strong)
+      parts.push(`a name of ${conflict.candidate.end - conflict.candidate.start} words, written as registered`);
     if (conflict.troNameAsWord)
       parts.push(`spelt as the word "${conflict.candidate.run.joined}", one letter from the brand's name`);
     if (conflict.strong && !match.tro)

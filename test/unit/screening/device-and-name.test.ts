@@ -97,3 +97,46 @@ describe('the words of another name in the title say whose the item is, not what
     expect(reasonFor(await screen('Star Lego set'), 'LEGO')).toContain("not the item's");
   });
 });
+
+// Where the title's language proposes the run (brand-spans.ts: the first two words, after a maker or a nominative cue);
+// a name of ordinary words further in ("Kids Halloween Costume Teenage Mutant Ninja Turtles") is not looked up.
+describe('a registered name of three words or more, written as registered, is 中 at least', () => {
+  const WRITTEN_AS_REGISTERED = 'written as registered';
+
+  it('a licensed character beside its maker: both brand uses are listed, and the character is top_conflict', async () => {
+    const result = await screen('Rubies Teenage Mutant Ninja Turtles bow staff');
+
+    expect(result.risk).not.toBe('低');
+    expect(result.top_conflict).toBe('TEENAGE MUTANT NINJA TURTLES');
+    expect(result.conflicts?.map((c) => c.mark)).toEqual(
+      expect.arrayContaining(['TEENAGE MUTANT NINJA TURTLES', 'RUBIES']),
+    );
+    expect(reasonFor(result, 'TEENAGE MUTANT NINJA TURTLES')).toContain(`a name of 4 words, ${WRITTEN_AS_REGISTERED}`);
+  });
+
+  it.each([
+    ['Teenage Mutant Ninja Turtles Kids Halloween Costume', 'TEENAGE MUTANT NINJA TURTLES'],
+    ['League of Legends Gaming Mouse Pad', 'LEAGUE OF LEGENDS'],
+  ])('"%s" is 中 at least on %s', async (title, mark) => {
+    const result = await screen(title);
+
+    expect(result.risk).not.toBe('低');
+    expect(result.conflicts?.map((c) => c.mark)).toContain(mark);
+  });
+
+  it('words that are a term of goods are no name, however long the mark: "Stainless Steel Water Bottle 1 Litre"', async () => {
+    const result = await screen('Stainless Steel Water Bottle 1 Litre');
+
+    expect(reasonFor(result, 'STAINLESS STEEL WATER BOTTLE')).not.toContain(WRITTEN_AS_REGISTERED);
+  });
+
+  it("goods the seller says are other than the registration's are not raised by the rule: a dress (nice 25) against a wine's name", async () => {
+    const result = await screen('Midnight Garden Party Floral Dress', '25');
+
+    expect(reasonFor(result, 'MIDNIGHT GARDEN PARTY')).not.toContain(WRITTEN_AS_REGISTERED);
+  });
+
+  it('the same name, goods unsaid and unclear, is read by the rule', async () => {
+    expect(reasonFor(await screen('Midnight Garden Party'), 'MIDNIGHT GARDEN PARTY')).toContain(WRITTEN_AS_REGISTERED);
+  });
+});
