@@ -28,6 +28,7 @@ import { RunTable, type Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
 import { namesDeviceOfPart } from './device-reference';
 import { evasionCandidates, isEvasionSpelling } from './evasion';
+import { isGluedTerm } from './glued-terms';
 import { KeyResolver, type KeyCacheOptions } from './key-resolver';
 import { nominativeCueAfterNormalised, nominativeCueOfNormalised } from './lexicon';
 import {
@@ -279,6 +280,8 @@ export class TitleScreener {
       if (isPlaceholder(title.words, candidate)) return;
       // "Sumptous Sparkle Ring": a misspelt ordinary word is the word, not the mark of it (misspelt-words.ts).
       if (isMisspeltOrdinaryWord(match)) return;
+      // "LipBalm Strawberry 4g": a term run together is the term, not the mark of its words (glued-terms.ts).
+      if (isGluedTerm(title.words, candidate, match)) return;
       const { evasion } = facts;
       this.filler.fill(ctx, candidate, match, facts, this.features);
       const probability = this.model.probability(this.features);

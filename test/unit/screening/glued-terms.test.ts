@@ -1,0 +1,49 @@
+/**
+ * A term of ordinary language written as one word, its words told apart by their capitals ("LipBalm"), is the term,
+ * not a use of the mark its words make (shared/screening/glued-terms.ts). The sample corpus plus the marks of
+ * test/fixtures/screening/glued-term-marks.jsonl, each registered once, through the real ingest code.
+ */
+import type { ScreeningResult } from '../../../shared/screening/screen-titles';
+import { createScreeningWithMarks, type InMemoryScreening } from '../../support/in-memory-screening';
+
+let corpus: InMemoryScreening;
+
+beforeAll(async () => {
+  corpus = await createScreeningWithMarks('glued-term-marks.jsonl', 'glued-terms-test', '2026-11-29');
+}, 120_000);
+
+async function screen(title: string): Promise<ScreeningResult> {
+  const { results } = await corpus.screening.screen([{ title }], { detail: true });
+  return results[0]!;
+}
+
+const marksOf = (result: ScreeningResult) => result.conflicts?.map((c) => c.mark) ?? [];
+
+it.each([
+  ['LipBalm Strawberry 4g', 'LIP BALM'],
+  ['Blue Raspberry LipBalm 4.25g', 'LIP BALM'],
+  ['HairClip Set for Girls', 'HAIR CLIP'],
+  ['Stainless Steel WaterBottle 1 Litre', 'WATER BOTTLE'],
+])('"%s" writes a term as one word: no use of %s', async (title, mark) => {
+  expect(marksOf(await screen(title))).not.toContain(mark);
+});
+
+it('words that make no term stay a name when run together: "AirPods Pro Case Cover" raises AIR PODS', async () => {
+  const result = await screen('AirPods Pro Case Cover');
+
+  expect(result.risk).not.toBe('低');
+  expect(marksOf(result)).toContain('AIR PODS');
+});
+
+it('a mark registered as one word is its owner\'s name, left to the model: "FaceTime Camera Cover" raises FACETIME', async () => {
+  expect(marksOf(await screen('FaceTime Camera Cover'))).toContain('FACETIME');
+});
+
+it('the rule, not the model, sets the term aside: the model alone rates "LipBalm" a brand use of LIP BALM', async () => {
+  const { screener } = corpus.screening;
+  const [examples] = await screener.examples([{ title: 'LipBalm Strawberry 4g' }]);
+  const lipBalm = examples!.find((e) => e.match.mark === 'LIP BALM');
+
+  expect(lipBalm).toBeDefined();
+  expect(screener.model.probability(lipBalm!.features)).toBeGreaterThanOrEqual(screener.model.medium);
+});
