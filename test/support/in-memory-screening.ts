@@ -8,7 +8,7 @@ import path from 'node:path';
 import { loadSampleCorpus } from '../../local/sample-corpus';
 import { ingestBatch } from '../../shared/ingest/ingest-batch';
 import { createScreeningService, type ScreeningService } from '../../shared/screening/screening-service';
-import type { TitleScreener } from '../../shared/screening/screen-titles';
+import type { ScreeningResult, TitleScreener } from '../../shared/screening/screen-titles';
 import { createInMemoryDataStores } from './in-memory-data-stores';
 
 export interface InMemoryScreening {
@@ -51,4 +51,10 @@ export async function createScreeningWithMarks(
   if (!summary.complete || summary.rejected !== 0)
     throw new Error(`the marks of ${fixture} did not load: ${JSON.stringify(summary)}`);
   return corpus;
+}
+
+/** One title screened with `detail`, with its Nice class if given: the unit tests' way to ask about a title. */
+export async function screenOne(corpus: InMemoryScreening, title: string, nice?: string): Promise<ScreeningResult> {
+  const { results } = await corpus.screening.screen([{ title, ...(nice ? { nice } : {}) }], { detail: true });
+  return results[0]!;
 }

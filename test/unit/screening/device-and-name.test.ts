@@ -4,7 +4,7 @@
  * a list of brands, on top of the sample corpus, through the real ingest code: no owner portfolio helps here.
  */
 import type { ScreeningResult } from '../../../shared/screening/screen-titles';
-import { createScreeningWithMarks, type InMemoryScreening } from '../../support/in-memory-screening';
+import { createScreeningWithMarks, type InMemoryScreening, screenOne } from '../../support/in-memory-screening';
 
 let corpus: InMemoryScreening;
 
@@ -12,10 +12,7 @@ beforeAll(async () => {
   corpus = await createScreeningWithMarks('device-and-name-marks.jsonl', 'device-and-name-test', '2026-11-29');
 }, 120_000);
 
-async function screen(title: string, nice?: string): Promise<ScreeningResult> {
-  const { results } = await corpus.screening.screen([{ title, ...(nice ? { nice } : {}) }], { detail: true });
-  return results[0]!;
-}
+const screen = (title: string, nice?: string) => screenOne(corpus, title, nice);
 
 function reasonFor(result: ScreeningResult, mark: string): string {
   return result.conflicts?.find((c) => c.mark === mark)?.reason ?? '';

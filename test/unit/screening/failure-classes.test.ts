@@ -5,17 +5,14 @@
  * saying what it answers: it is reported (BENCHMARKS.md), and the test fails the day a model gets it right.
  */
 import type { ScreeningResult } from '../../../shared/screening/screen-titles';
-import { createFailureClassScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+import { createFailureClassScreening, type InMemoryScreening, screenOne } from '../../support/in-memory-screening';
 
 let corpus: InMemoryScreening;
 beforeAll(async () => {
   corpus = await createFailureClassScreening('failure-classes-test');
 }, 60_000);
 
-async function screen(title: string, nice?: string): Promise<ScreeningResult> {
-  const { results } = await corpus.screening.screen([{ title, ...(nice ? { nice } : {}) }], { detail: true });
-  return results[0]!;
-}
+const screen = (title: string, nice?: string) => screenOne(corpus, title, nice);
 
 /** The marks raised at 中 or 高. */
 const raised = (result: ScreeningResult) => (result.conflicts ?? []).map((c) => c.mark);

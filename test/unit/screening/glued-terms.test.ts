@@ -4,7 +4,7 @@
  * test/fixtures/screening/glued-term-marks.jsonl, each registered once, through the real ingest code.
  */
 import type { ScreeningResult } from '../../../shared/screening/screen-titles';
-import { createScreeningWithMarks, type InMemoryScreening } from '../../support/in-memory-screening';
+import { createScreeningWithMarks, type InMemoryScreening, screenOne } from '../../support/in-memory-screening';
 
 let corpus: InMemoryScreening;
 
@@ -12,10 +12,7 @@ beforeAll(async () => {
   corpus = await createScreeningWithMarks('glued-term-marks.jsonl', 'glued-terms-test', '2026-11-29');
 }, 120_000);
 
-async function screen(title: string): Promise<ScreeningResult> {
-  const { results } = await corpus.screening.screen([{ title }], { detail: true });
-  return results[0]!;
-}
+const screen = (title: string, nice?: string) => screenOne(corpus, title, nice);
 
 const marksOf = (result: ScreeningResult) => result.conflicts?.map((c) => c.mark) ?? [];
 

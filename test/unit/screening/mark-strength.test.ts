@@ -13,7 +13,7 @@ import { ingestBatch } from '../../../shared/ingest/ingest-batch';
 import { ownerTagOf } from '../../../shared/marks/lookup-keys';
 import type { MarkRecord } from '../../../shared/marks/mark-record';
 import type { ScreeningResult } from '../../../shared/screening/screen-titles';
-import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+import { createInMemoryScreening, type InMemoryScreening, screenOne } from '../../support/in-memory-screening';
 
 const FIXTURE = path.join(__dirname, '../../fixtures/screening/strong-mark-marks.jsonl');
 
@@ -51,10 +51,7 @@ beforeAll(async () => {
 const raisedAsStrong = (result: ScreeningResult) =>
   result.conflicts?.some((c) => /strong mark/.test(c.reason)) ?? false;
 
-async function screen(corpus: InMemoryScreening, title: string, nice?: string): Promise<ScreeningResult> {
-  const { results } = await corpus.screening.screen([{ title, ...(nice ? { nice } : {}) }], { detail: true });
-  return results[0]!;
-}
+const screen = screenOne;
 
 describe('a famous mark made of ordinary words', () => {
   it.each([

@@ -10,8 +10,7 @@ import { Readable } from 'node:stream';
 import { ingestBatch } from '../../../shared/ingest/ingest-batch';
 import { isMisspeltOrdinaryWord, isPlainLanguageMark } from '../../../shared/screening/misspelt-words';
 import type { RunMatch } from '../../../shared/screening/run-matches';
-import type { ScreeningResult } from '../../../shared/screening/screen-titles';
-import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+import { createInMemoryScreening, type InMemoryScreening, screenOne } from '../../support/in-memory-screening';
 
 const MARKS = [
   { serial: 'MW-000001', mark: 'SUMPTUOUS', nice: [14], owner: 'Sumptuous Jewels LLC' },
@@ -38,10 +37,7 @@ beforeAll(async () => {
   if (!summary.complete || summary.rejected !== 0) throw new Error(`marks not loaded: ${JSON.stringify(summary)}`);
 }, 60_000);
 
-async function screen(title: string): Promise<ScreeningResult> {
-  const { results } = await corpus.screening.screen([{ title }], { detail: true });
-  return results[0]!;
-}
+const screen = (title: string, nice?: string) => screenOne(corpus, title, nice);
 
 describe('a title misspelling an ordinary word registered as a mark', () => {
   it.each([

@@ -9,9 +9,8 @@
 import { Readable } from 'node:stream';
 import { ingestBatch } from '../../../shared/ingest/ingest-batch';
 import { isGenericWord, productClassesOf } from '../../../shared/screening/lexicon';
-import type { ScreeningResult } from '../../../shared/screening/screen-titles';
 import { wordsOfTitle } from '../../../shared/screening/title-words';
-import { createFailureClassScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+import { createFailureClassScreening, type InMemoryScreening, screenOne } from '../../support/in-memory-screening';
 
 /** Generic nouns of goods, each a title on its own: none is anybody's brand use, whoever registered it. */
 const GENERIC_TITLES = [
@@ -124,10 +123,7 @@ beforeAll(async () => {
   expect(summary).toMatchObject({ complete: true, rejected: 0 });
 }, 60_000);
 
-async function screen(title: string, nice?: string): Promise<ScreeningResult> {
-  const { results } = await corpus.screening.screen([{ title, ...(nice ? { nice } : {}) }], { detail: true });
-  return results[0]!;
-}
+const screen = (title: string, nice?: string) => screenOne(corpus, title, nice);
 
 it('registers what the titles hold (the test would prove nothing otherwise)', async () => {
   const found = await corpus.stores.marks.lookup('US', [

@@ -8,8 +8,7 @@
  */
 import { Readable } from 'node:stream';
 import { ingestBatch, type IngestRequest } from '../../../shared/ingest/ingest-batch';
-import type { ScreeningResult } from '../../../shared/screening/screen-titles';
-import { createInMemoryScreening, type InMemoryScreening } from '../../support/in-memory-screening';
+import { createInMemoryScreening, type InMemoryScreening, screenOne } from '../../support/in-memory-screening';
 
 const MARKS = [
   { serial: 'TS-000001', mark: 'COACH', nice: [18], owner: 'Tapestry Test Holdings Inc' },
@@ -56,10 +55,7 @@ beforeAll(async () => {
   await load(quiet, false);
 }, 60_000);
 
-async function screen(corpus: InMemoryScreening, title: string, nice?: string): Promise<ScreeningResult> {
-  const { results } = await corpus.screening.screen([{ title, ...(nice ? { nice } : {}) }], { detail: true });
-  return results[0]!;
-}
+const screen = screenOne;
 
 describe("a TRO brand's registered mark, named for goods its registrations cover", () => {
   it.each([
