@@ -1,6 +1,6 @@
 /**
- * A term of ordinary language written as one word, its words told apart by their capitals: "LipBalm Strawberry 4g",
- * "HairClip Set for Girls", "Stainless Steel WaterBottle". Sellers write goods' names so, and in a register of real
+ * A term of ordinary language written as one word, its words told apart by their capitals: "Strawberry LipBalm 4g",
+ * "Kids HairClip Set", "Stainless Steel WaterBottle". Sellers write goods' names so, and in a register of real
  * size the same words are somebody's mark (LIP BALM, WATER BOTTLE: most pairs of common words are registered for
  * something). The title's one word matches the mark's words run together, and the model, which reads a word of
  * several capitalised parts as a coined name (as "PlayStation" and "AirPods" are), rated these brand uses at 0.99.
@@ -8,7 +8,9 @@
  * "hair clip", "water bottle"; not "air pods", "play station"), the word is that term and no use of the mark. A word
  * written as one without such capitals ("Nutcase" for NUT CASE, "lipbalm") is read by the model as words are; a mark
  * registered as one word (FACETIME, POWERPOINT) is a name its owner chose to write as one, and is left to the model;
- * so are a mark the register shows as strong and a TRO brand's, whose owners' filings say the words are a name.
+ * so are a mark the register shows as strong and a TRO brand's, whose owners' filings say the words are a name, and
+ * the title's first word, where its brand stands: "CoffeeBean Regular Fit Baby Girl's Pink Trousers" names a label
+ * by the words of COFFEE BEAN, and reading it as the term lost that brand on the 1,000,000-mark corpus.
  */
 import { normalizeText } from '../marks/lookup-keys';
 import type { Candidate } from './candidates';
@@ -39,7 +41,9 @@ function isTermMark(mark: string): boolean {
  * the mark is neither a TRO brand's nor strong: no use of the mark.
  */
 export function isGluedTerm(words: readonly TitleWord[], candidate: Candidate, match: RunMatch): boolean {
-  if (match.kind !== 'exact' || match.tro || candidate.end - candidate.start !== 1) return false;
+  // The title's first word is where its brand stands ("CoffeeBean Baby Girl's Trousers"): left to the model.
+  if (match.kind !== 'exact' || match.tro || candidate.start === 0 || candidate.end - candidate.start !== 1)
+    return false;
   const word = words[candidate.start]!;
   if (word.continued || word.hyphen || word.cjk || words[candidate.start - 1]?.continued) return false;
   // The seller's own capitals show the words ("LipBalm"); a word written as one ("Nutcase" for NUT CASE, "lipbalm")

@@ -17,9 +17,9 @@ const screen = (title: string, nice?: string) => screenOne(corpus, title, nice);
 const marksOf = (result: ScreeningResult) => result.conflicts?.map((c) => c.mark) ?? [];
 
 it.each([
-  ['LipBalm Strawberry 4g', 'LIP BALM'],
+  ['Strawberry LipBalm 4g', 'LIP BALM'],
   ['Blue Raspberry LipBalm 4.25g', 'LIP BALM'],
-  ['HairClip Set for Girls', 'HAIR CLIP'],
+  ['Kids HairClip Set for Girls', 'HAIR CLIP'],
   ['Stainless Steel WaterBottle 1 Litre', 'WATER BOTTLE'],
 ])('"%s" writes a term as one word: no use of %s', async (title, mark) => {
   expect(marksOf(await screen(title))).not.toContain(mark);
@@ -36,11 +36,24 @@ it('a mark registered as one word is its owner\'s name, left to the model: "Face
   expect(marksOf(await screen('FaceTime Camera Cover'))).toContain('FACETIME');
 });
 
-it('the rule, not the model, sets the term aside: the model alone rates "LipBalm" a brand use of LIP BALM', async () => {
+it('the rule, not the model, sets the term aside: the model alone rates "Strawberry LipBalm" a brand use of LIP BALM', async () => {
   const { screener } = corpus.screening;
-  const [examples] = await screener.examples([{ title: 'LipBalm Strawberry 4g' }]);
+  const [examples] = await screener.examples([{ title: 'Strawberry LipBalm 4g' }]);
   const lipBalm = examples!.find((e) => e.match.mark === 'LIP BALM');
 
   expect(lipBalm).toBeDefined();
   expect(screener.model.probability(lipBalm!.features)).toBeGreaterThanOrEqual(screener.model.medium);
+});
+
+it('the title\'s first word stands where its brand does, and is left to the model: "CoffeeBean" against COFFEE BEAN', async () => {
+  // A label named by the words of a registered term ("CoffeeBean Regular Fit Baby Girl's Pink Trousers"); the same
+  // word further in would be the term.
+  const { screener } = corpus.screening;
+  const title = "CoffeeBean Regular Fit Baby Girl's Pink Trousers";
+  const [examples] = await screener.examples([{ title }]);
+  const coffeeBean = examples!.find((e) => e.match.mark === 'COFFEE BEAN');
+  const raised = screener.model.probability(coffeeBean!.features) >= screener.model.medium;
+
+  expect(marksOf(await screen(title)).includes('COFFEE BEAN')).toBe(raised);
+  expect(marksOf(await screen("Baby Girl's CoffeeBean Trousers"))).not.toContain('COFFEE BEAN');
 });
