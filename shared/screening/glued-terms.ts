@@ -37,7 +37,7 @@ function isTermMark(mark: string): boolean {
 }
 
 /**
- * The match reads one word of the title as a mark of several words that make a term ("lipbalm" as LIP BALM), and
+ * The match reads one word of the title as a mark of several words that make a term ("LipBalm" as LIP BALM), and
  * the mark is neither a TRO brand's nor strong: no use of the mark.
  */
 export function isGluedTerm(words: readonly TitleWord[], candidate: Candidate, match: RunMatch): boolean {

@@ -280,7 +280,7 @@ export class TitleScreener {
       if (isPlaceholder(title.words, candidate)) return;
       // "Sumptous Sparkle Ring": a misspelt ordinary word is the word, not the mark of it (misspelt-words.ts).
       if (isMisspeltOrdinaryWord(match)) return;
-      // "LipBalm Strawberry 4g": a term run together is the term, not the mark of its words (glued-terms.ts).
+      // "Strawberry LipBalm 4g": a term run together is the term, not the mark of its words (glued-terms.ts).
       if (isGluedTerm(title.words, candidate, match)) return;
       const { evasion } = facts;
       this.filler.fill(ctx, candidate, match, facts, this.features);
