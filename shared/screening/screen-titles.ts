@@ -28,7 +28,6 @@ import { RunTable, type Candidate } from './candidates';
 import { classRelationOf } from './class-relation';
 import { namesDeviceOfPart } from './device-reference';
 import { evasionCandidates, isEvasionSpelling } from './evasion';
-import { isGluedTerm } from './glued-terms';
 import { KeyResolver, type KeyCacheOptions } from './key-resolver';
 import { nominativeCueAfterNormalised, nominativeCueOfNormalised } from './lexicon';
 import {
@@ -41,6 +40,7 @@ import {
 } from './mark-strength';
 import { isMisspeltOrdinaryWord } from './misspelt-words';
 import { isPlaceholder } from './placeholders';
+import { isTermOfTrade } from './terms-of-trade';
 import { NO_MATCHES, knownToMatchNothing, verifiedMatches, type RunMatch } from './run-matches';
 import { TitleContext, type ScreeningItem } from './title-context';
 import { TitleConflicts, noConflictResult, type ScreeningResult } from './title-conflicts';
@@ -280,8 +280,9 @@ export class TitleScreener {
       if (isPlaceholder(title.words, candidate)) return;
       // "Sumptous Sparkle Ring": a misspelt ordinary word is the word, not the mark of it (misspelt-words.ts).
       if (isMisspeltOrdinaryWord(match)) return;
-      // "Strawberry LipBalm 4g": a term run together is the term, not the mark of its words (glued-terms.ts).
-      if (isGluedTerm(title.words, candidate, match)) return;
+      // "Strawberry LipBalm 4g", "acid-free poly folder": a term of trade is the term, not the mark of its words
+      // (terms-of-trade.ts).
+      if (isTermOfTrade(title.words, candidate, match)) return;
       const { evasion } = facts;
       this.filler.fill(ctx, candidate, match, facts, this.features);
       const probability = this.model.probability(this.features);

@@ -1,15 +1,17 @@
 /**
- * A term of ordinary language written as one word, its words told apart by their capitals ("LipBalm"), is the term,
- * not a use of the mark its words make (shared/screening/glued-terms.ts). The sample corpus plus the marks of
- * test/fixtures/screening/glued-term-marks.jsonl, each registered once, through the real ingest code.
+ * A term of trade is the term, not a use of the mark of its words (shared/screening/terms-of-trade.ts): a term of
+ * ordinary language written as one word, its words told apart by their capitals ("LipBalm"), and a clipped material
+ * or finish ("poly", "digi"). The sample corpus plus the marks of test/fixtures/screening/term-of-trade-marks.jsonl,
+ * each registered once, through the real ingest code.
  */
 import type { ScreeningResult } from '../../../shared/screening/screen-titles';
+import { isClippedDescriptor } from '../../../shared/screening/terms-of-trade';
 import { createScreeningWithMarks, type InMemoryScreening, screenOne } from '../../support/in-memory-screening';
 
 let corpus: InMemoryScreening;
 
 beforeAll(async () => {
-  corpus = await createScreeningWithMarks('glued-term-marks.jsonl', 'glued-terms-test', '2026-11-29');
+  corpus = await createScreeningWithMarks('term-of-trade-marks.jsonl', 'terms-of-trade-test', '2026-11-29');
 }, 120_000);
 
 const screen = (title: string, nice?: string) => screenOne(corpus, title, nice);
@@ -56,4 +58,49 @@ it('the title\'s first word stands where its brand does, and is left to the mode
 
   expect(marksOf(await screen(title)).includes('COFFEE BEAN')).toBe(raised);
   expect(marksOf(await screen("Baby Girl's CoffeeBean Trousers"))).not.toContain('COFFEE BEAN');
+});
+
+describe('a clipped material or finish', () => {
+  it.each([
+    ['poly', 'polyester'],
+    ['digi', 'digital'],
+    ['acry', 'acrylic'],
+  ])('"%s" is the start of "%s", and no word of its own', (word) => {
+    expect(isClippedDescriptor(word)).toBe(true);
+  });
+
+  it.each([
+    ['nike', 'no material starts so'],
+    ['polyester', 'the whole word, which the lexicon already reads'],
+    ['stain', 'an English word: the model reads it'],
+    ['acryli', 'a clipping must leave three letters out or more'],
+    ['alu', 'three letters are too few to tell a clipping'],
+  ])('"%s" is not (%s)', (word) => {
+    expect(isClippedDescriptor(word)).toBe(false);
+  });
+
+  it.each([
+    ['acid-free poly folder', 'POLY'],
+    ['Letter Size Poly Envelope 10 Pack', 'POLY'],
+    ['Non-stick Cera Coated Frying Pan 24 cm', 'CERA'],
+  ])('"%s" names the material: no use of %s', async (title, mark) => {
+    expect(marksOf(await screen(title))).not.toContain(mark);
+  });
+
+  it('the rule, not the model, sets the clipping aside: the model alone rates "acid-free poly folder" a use of POLY', async () => {
+    const { screener } = corpus.screening;
+    const [examples] = await screener.examples([{ title: 'acid-free poly folder' }]);
+    const poly = examples!.find((e) => e.match.mark === 'POLY');
+
+    expect(poly).toBeDefined();
+    expect(screener.model.probability(poly!.features)).toBeGreaterThanOrEqual(screener.model.medium);
+  });
+
+  it('the title\'s first word is its maker\'s place: "Poly Voyager 4320 Headset" raises POLY', async () => {
+    expect(marksOf(await screen('Poly Voyager 4320 Headset'))).toContain('POLY');
+  });
+
+  it('a strong mark is a name wherever it stands: "Wireless Module Kit by Digi", DIGI registered in six classes by one owner', async () => {
+    expect(marksOf(await screen('Wireless Module Kit by Digi'))).toContain('DIGI');
+  });
 });
