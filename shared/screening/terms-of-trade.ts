@@ -14,14 +14,20 @@
  *   the first four letters or more of a word the lexicon lists as a material, colour, pattern or finish, at least
  *   three letters longer. Of the 2,393 one-word names of the Amazon brand list, one is such a clipping (Everlast);
  *   of the 2,597 brands labelled in the title sets, one (Gran).
+ * - **An abbreviation of the trade**: "Official OEM USB Charger", "SanDisk 32 GB micro SD Memory Card", "bulk oem
+ *   hard drive". The mark is the one word, and the word is one the product taxonomy writes for a kind, format or
+ *   standard of goods (data/screening/trade-abbreviations.json, builders/build-trade-abbreviations.ts: makers'
+ *   lines, emblems, ratings, brand-list names and English words left out).
  *
  * Either way the word is read so only past the title's first word, where its brand stands ("CoffeeBean Regular Fit
  * Baby Girl's Pink Trousers" names a label by the words of COFFEE BEAN, and reading it as the term lost that brand
- * on the 1,000,000-mark corpus; "Poly Voyager 4320 headset" names its maker), and never for a mark the register shows
+ * on the 1,000,000-mark corpus; "Poly Voyager 4320 headset" names its maker), nor a clipping or abbreviation straight
+ * after "by" or "from" ("Solid Cotton Kurta by SD" names its maker), and never for a mark the register shows
  * as strong or a TRO brand's, whose owners' filings say the word is a name. These are rules after the model: the
  * examples it was fitted on are unchanged.
  */
 import lexiconData from '../../data/lexicon/lexicon.json';
+import tradeAbbreviationData from '../../data/screening/trade-abbreviations.json';
 import { normalizeText } from '../marks/lookup-keys';
 import type { Candidate } from './candidates';
 import { isGenericWord } from './lexicon';
@@ -38,6 +44,9 @@ const CAMEL_CASE = /\p{Ll}\p{Lu}/u;
 const CLIPPING_KEEPS = 4;
 const CLIPPING_DROPS = 3;
 
+/** Words before a run that name its maker ("by SD", "from Digi"). */
+const MAKER_CUES: ReadonlySet<string> = new Set(['by', 'from']);
+
 const termOfMark = new Map<string, boolean>();
 
 /** The mark's text is two words or more of letters that make a term of ordinary language ("LIP BALM"). */
@@ -50,6 +59,13 @@ function isTermMark(mark: string): boolean {
     termOfMark.set(mark, answer);
   }
   return answer;
+}
+
+const TRADE_ABBREVIATIONS: ReadonlySet<string> = new Set(tradeAbbreviationData.words.split(' '));
+
+/** "oem", "sd", "ptfe": an abbreviation the trade writes for a kind, format or standard of goods (normalised). */
+export function isTradeAbbreviation(word: string): boolean {
+  return TRADE_ABBREVIATIONS.has(word);
 }
 
 let clippings: ReadonlySet<string> | undefined;
@@ -79,8 +95,8 @@ export function isClippedDescriptor(word: string): boolean {
 
 /**
  * The match reads one word of the title, past its first, as a term of trade (the file's comment): a term run
- * together ("LipBalm" as LIP BALM) or a clipped material ("poly" as POLY), of a mark that is neither a TRO brand's
- * nor strong: no use of the mark.
+ * together ("LipBalm" as LIP BALM), a clipped material ("poly" as POLY) or an abbreviation of the trade ("OEM"), of
+ * a mark that is neither a TRO brand's nor strong: no use of the mark.
  */
 export function isTermOfTrade(words: readonly TitleWord[], candidate: Candidate, match: RunMatch): boolean {
   // The title's first word is where its brand stands ("CoffeeBean Baby Girl's Trousers"): left to the model.
@@ -90,6 +106,8 @@ export function isTermOfTrade(words: readonly TitleWord[], candidate: Candidate,
   if (word.continued || word.hyphen || word.cjk || words[candidate.start - 1]?.continued) return false;
   // The seller's own capitals show the words ("LipBalm"); a word written as one ("Nutcase" for NUT CASE, "lipbalm")
   // is read as words are, by the model.
-  const term = CAMEL_CASE.test(word.text) ? isTermMark(match.mark) : isClippedDescriptor(word.norm);
-  return term && !isStrongMark(match);
+  if (CAMEL_CASE.test(word.text)) return isTermMark(match.mark) && !isStrongMark(match);
+  // A word the seller names as the maker ("Solid Cotton Kurta by SD") is a name, whatever else it abbreviates.
+  if (MAKER_CUES.has(words[candidate.start - 1]!.norm)) return false;
+  return (isClippedDescriptor(word.norm) || isTradeAbbreviation(word.norm)) && !isStrongMark(match);
 }

@@ -1,11 +1,15 @@
 /**
  * A term of trade is the term, not a use of the mark of its words (shared/screening/terms-of-trade.ts): a term of
  * ordinary language written as one word, its words told apart by their capitals ("LipBalm"), and a clipped material
- * or finish ("poly", "digi"). The sample corpus plus the marks of test/fixtures/screening/term-of-trade-marks.jsonl,
+ * or finish ("poly", "digi") and an abbreviation of the trade ("OEM", "SD"). The sample corpus plus the marks of test/fixtures/screening/term-of-trade-marks.jsonl,
  * each registered once, through the real ingest code.
  */
 import type { ScreeningResult } from '../../../shared/screening/screen-titles';
-import { isClippedDescriptor } from '../../../shared/screening/terms-of-trade';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildTradeAbbreviations, OUT as TRADE_ABBREVIATIONS } from '../../../builders/build-trade-abbreviations';
+import { DEFAULT_SHARED_DIR } from '../../../builders/lexicon/paths';
+import { isClippedDescriptor, isTradeAbbreviation } from '../../../shared/screening/terms-of-trade';
 import { createScreeningWithMarks, type InMemoryScreening, screenOne } from '../../support/in-memory-screening';
 
 let corpus: InMemoryScreening;
@@ -103,4 +107,46 @@ describe('a clipped material or finish', () => {
   it('a strong mark is a name wherever it stands: "Wireless Module Kit by Digi", DIGI registered in six classes by one owner', async () => {
     expect(marksOf(await screen('Wireless Module Kit by Digi'))).toContain('DIGI');
   });
+});
+
+describe('an abbreviation of the trade', () => {
+  it.each(['oem', 'sd', 'ptfe', 'ntsc', 'sdxc'])('"%s" is one', (word) => {
+    expect(isTradeAbbreviation(word)).toBe(true);
+  });
+
+  it.each([
+    ['amd', "a chipset family: a maker's name"],
+    ['nfl', 'a sports logo'],
+    ['ncaa', 'a body that certifies bats, with marks of its own'],
+    ['raid', 'a one-word name of the brand list'],
+    ['usb', 'generic already, never looked up alone'],
+    ['nike', 'no value of the taxonomy'],
+  ])('"%s" is not (%s)', (word) => {
+    expect(isTradeAbbreviation(word)).toBe(false);
+  });
+
+  it.each([
+    ['bulk oem hard drive', 'OEM'],
+    ['5W USB Official OEM Charger and Power Adapter', 'OEM'],
+    ['Kingston 32 GB micro SD Memory Card', 'SD'],
+  ])('"%s" writes the term: no use of %s', async (title, mark) => {
+    expect(marksOf(await screen(title))).not.toContain(mark);
+  });
+
+  it('the rule, not the model, sets it aside: the model alone rates "bulk oem hard drive" a use of OEM', async () => {
+    const { screener } = corpus.screening;
+    const [examples] = await screener.examples([{ title: 'bulk oem hard drive' }]);
+    const oem = examples!.find((e) => e.match.mark === 'OEM');
+
+    expect(oem).toBeDefined();
+    expect(screener.model.probability(oem!.features)).toBeGreaterThanOrEqual(screener.model.medium);
+  });
+
+  const sourcePresent = existsSync(path.join(DEFAULT_SHARED_DIR, 'data/lexicon/shopify-taxonomy/attribute_values.txt'));
+  (sourcePresent ? it : it.skip)(
+    'the committed list equals what builders/build-trade-abbreviations.ts builds (skipped without ../shared)',
+    () => {
+      expect(readFileSync(TRADE_ABBREVIATIONS, 'utf8')).toBe(buildTradeAbbreviations(DEFAULT_SHARED_DIR).json);
+    },
+  );
 });
