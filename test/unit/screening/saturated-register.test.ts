@@ -32,16 +32,19 @@ const GENERIC_TITLES = [
 ];
 
 /**
- * Trade terms and materials the lexicon does not know (poly, OEM, kraft): known misses of 2026-11-28-3654b697 and
- * of 2026-11-28-8384e830, which answer 高 on POLY, OEM and KRAFT. The test fails the day a model gets them right.
- * ("Deluxe Projection Screen", a seller's adjective first, was one until the describing-word features of
- * 8384e830: it is with the ordinary words below.)
+ * Trade terms and materials past the title's first word: a clipped material ("poly") and an abbreviation of the trade
+ * ("OEM"), read as terms by shared/screening/terms-of-trade.ts (the model alone answers 高 on POLY and OEM).
  */
-const TRADE_TERM_TITLES = [
-  'Acid-Free Poly Folder Letter Size',
-  'Bulk OEM Hard Drive 500GB',
-  'Kraft Folders Pack of 25',
-];
+const TRADE_TERM_TITLES = ['Acid-Free Poly Folder Letter Size', 'Bulk OEM Hard Drive 500GB'];
+
+/**
+ * A material the lexicon does not know, first in the title, where a brand stands: "kraft" is no English word, no
+ * clipping and no abbreviation, and KRAFT is registered (the sample corpus holds it for food). A known miss of
+ * 2026-11-28-3654b697 and every model since (高 on KRAFT); the test fails the day a model gets it right. ("Deluxe
+ * Projection Screen", a seller's adjective first, was one until the describing-word features of 8384e830: it is
+ * with the ordinary words below.)
+ */
+const UNLISTED_MATERIAL_TITLES = ['Kraft Folders Pack of 25'];
 
 /** A term's abbreviation beside the words it stands for (shared/screening/abbreviations.ts). */
 const SPELLED_OUT_TITLES = ['Power over Ethernet PoE Switch 8 Port', 'PoE (Power over Ethernet) Injector 48V'];
@@ -107,6 +110,7 @@ beforeAll(async () => {
   const titles = [
     ...GENERIC_TITLES,
     ...TRADE_TERM_TITLES,
+    ...UNLISTED_MATERIAL_TITLES,
     ...SPELLED_OUT_TITLES,
     ...PLACEHOLDER_TITLES,
     ...ORDINARY_WORD_TITLES,
@@ -148,9 +152,16 @@ it.each(ORDINARY_WORD_TITLES)('ordinary words of trade and description raise not
   expect(await screen(title)).toMatchObject({ risk: '低', top_conflict: '' });
 });
 
-it.failing.each(TRADE_TERM_TITLES)('a trade term or material raises nothing: "%s"', async (title) => {
+it.each(TRADE_TERM_TITLES)('a trade term or material raises nothing: "%s"', async (title) => {
   expect(await screen(title)).toMatchObject({ risk: '低', top_conflict: '' });
 });
+
+it.failing.each(UNLISTED_MATERIAL_TITLES)(
+  'a material no list knows, first in the title, raises nothing: "%s"',
+  async (title) => {
+    expect(await screen(title)).toMatchObject({ risk: '低', top_conflict: '' });
+  },
+);
 
 it.each(PLACEHOLDER_TITLES)('a placeholder for a missing value raises nothing: "%s"', async (title) => {
   expect(await screen(title)).toMatchObject({ risk: '低', top_conflict: '' });
