@@ -246,31 +246,3 @@ export function namesLongName(context: TitleContext, candidate: Candidate, match
   if (classRelationOf(match.niceClasses, item).relation !== 'other') return true;
   return !(item.explicit || (item.classes[0]?.weight ?? 0) >= CLEAR_ITEM_CLASS);
 }
-
-/**
- * An ordinary word's registration, far from the item's goods: "Gap filler for car seat" against GAP's clothing,
- * "Fairness Face Wash" against a FAIRNESS registered for furniture. A mark made of ordinary words (each one generic,
- * dual-use, descriptive or an English word) protects its owner's goods and those that travel with them; elsewhere the
- * same words are the language, and in a register of real size every ordinary word is registered for some goods. So
- * such a registration, in classes neither the item's nor related to it, where the item's goods are clear (the seller
- * gave the class, or the title's words point one way), is no use of the mark, whatever the model read from the
- * word's place. Not for a strong mark (its owner's portfolio is what a famous name looks like, and it reaches further:
- * namesStrongMark), a TRO brand's, a coined word, a run named nominatively ("Cover for Hero Splendor" names the
- * motorcycle the cover fits, whose class is never the cover's) or one the owner's other registrations of the text
- * carry into the item's goods.
- */
-export function isOrdinaryWordElsewhere(
-  context: TitleContext,
-  candidate: Candidate,
-  match: RunMatch,
-  nominative: boolean,
-): boolean {
-  if (nominative || match.tro || isStrongMark(match) || match.cn || candidate.run.cjk) return false;
-  for (let i = candidate.start; i < candidate.end; i++) if (isUnordinaryWord(context.words[i]!)) return false;
-  const item = context.itemClassesAround(candidate);
-  if (!(item.explicit || (item.classes[0]?.weight ?? 0) >= CLEAR_ITEM_CLASS)) return false;
-  return (
-    classRelationOf(match.niceClasses, item).relation === 'other' &&
-    (match.ownerClasses.length === 0 || classRelationOf(match.ownerClasses, item).relation === 'other')
-  );
-}

@@ -31,7 +31,6 @@ import { evasionCandidates, isEvasionSpelling } from './evasion';
 import { KeyResolver, type KeyCacheOptions } from './key-resolver';
 import { nominativeCueAfterNormalised, nominativeCueOfNormalised } from './lexicon';
 import {
-  isOrdinaryWordElsewhere,
   isStrongItemBrand,
   namesChineseMark,
   namesDeviceByItsName,
@@ -298,8 +297,6 @@ export class TitleScreener {
           nominativeCueOfNormalised(ctx.normalised, candidate.start) !== undefined ||
           nominativeCueAfterNormalised(ctx.normalised, candidate.end);
       }
-      // "Gap filler for car seat": an ordinary word registered for other goods is the word (mark-strength.ts).
-      if (isOrdinaryWordElsewhere(ctx, candidate, match, nominative)) return;
       const strong = namesStrongMark(ctx, candidate, match, nominative) || namesChineseMark(ctx, candidate, match);
       const longName = !strong && namesLongName(ctx, candidate, match);
       conflicts.consider({
