@@ -22,6 +22,15 @@ const screen = (title: string, nice?: string) => screenOne(corpus, title, nice);
 
 const marksOf = (result: ScreeningResult) => result.conflicts?.map((c) => c.mark) ?? [];
 
+/** Whether the model alone, before any rule, rates the title's match of `mark` a brand use. */
+async function modelRaises(title: string, mark: string): Promise<boolean> {
+  const { screener } = corpus.screening;
+  const [examples] = await screener.examples([{ title }]);
+  const example = examples!.find((e) => e.match.mark === mark);
+  if (!example) throw new Error(`"${title}" does not match ${mark}`);
+  return screener.model.probability(example.features) >= screener.model.medium;
+}
+
 it.each([
   ['Strawberry LipBalm 4g', 'LIP BALM'],
   ['Blue Raspberry LipBalm 4.25g', 'LIP BALM'],
@@ -43,22 +52,14 @@ it('a mark registered as one word is its owner\'s name, left to the model: "Face
 });
 
 it('the rule, not the model, sets the term aside: the model alone rates "Strawberry LipBalm" a brand use of LIP BALM', async () => {
-  const { screener } = corpus.screening;
-  const [examples] = await screener.examples([{ title: 'Strawberry LipBalm 4g' }]);
-  const lipBalm = examples!.find((e) => e.match.mark === 'LIP BALM');
-
-  expect(lipBalm).toBeDefined();
-  expect(screener.model.probability(lipBalm!.features)).toBeGreaterThanOrEqual(screener.model.medium);
+  expect(await modelRaises('Strawberry LipBalm 4g', 'LIP BALM')).toBe(true);
 });
 
 it('the title\'s first word stands where its brand does, and is left to the model: "CoffeeBean" against COFFEE BEAN', async () => {
   // A label named by the words of a registered term ("CoffeeBean Regular Fit Baby Girl's Pink Trousers"); the same
   // word further in would be the term.
-  const { screener } = corpus.screening;
   const title = "CoffeeBean Regular Fit Baby Girl's Pink Trousers";
-  const [examples] = await screener.examples([{ title }]);
-  const coffeeBean = examples!.find((e) => e.match.mark === 'COFFEE BEAN');
-  const raised = screener.model.probability(coffeeBean!.features) >= screener.model.medium;
+  const raised = await modelRaises(title, 'COFFEE BEAN');
 
   expect(marksOf(await screen(title)).includes('COFFEE BEAN')).toBe(raised);
   expect(marksOf(await screen("Baby Girl's CoffeeBean Trousers"))).not.toContain('COFFEE BEAN');
@@ -92,12 +93,7 @@ describe('a clipped material or finish', () => {
   });
 
   it('the rule, not the model, sets the clipping aside: the model alone rates "acid-free poly folder" a use of POLY', async () => {
-    const { screener } = corpus.screening;
-    const [examples] = await screener.examples([{ title: 'acid-free poly folder' }]);
-    const poly = examples!.find((e) => e.match.mark === 'POLY');
-
-    expect(poly).toBeDefined();
-    expect(screener.model.probability(poly!.features)).toBeGreaterThanOrEqual(screener.model.medium);
+    expect(await modelRaises('acid-free poly folder', 'POLY')).toBe(true);
   });
 
   it('the title\'s first word is its maker\'s place: "Poly Voyager 4320 Headset" raises POLY', async () => {
@@ -134,12 +130,7 @@ describe('an abbreviation of the trade', () => {
   });
 
   it('the rule, not the model, sets it aside: the model alone rates "bulk oem hard drive" a use of OEM', async () => {
-    const { screener } = corpus.screening;
-    const [examples] = await screener.examples([{ title: 'bulk oem hard drive' }]);
-    const oem = examples!.find((e) => e.match.mark === 'OEM');
-
-    expect(oem).toBeDefined();
-    expect(screener.model.probability(oem!.features)).toBeGreaterThanOrEqual(screener.model.medium);
+    expect(await modelRaises('bulk oem hard drive', 'OEM')).toBe(true);
   });
 
   const sourcePresent = existsSync(path.join(DEFAULT_SHARED_DIR, 'data/lexicon/shopify-taxonomy/attribute_values.txt'));
