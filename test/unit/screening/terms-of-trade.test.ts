@@ -32,11 +32,17 @@ async function modelRaises(title: string, mark: string): Promise<boolean> {
 }
 
 it.each([
-  ['Strawberry LipBalm 4g', 'LIP BALM'],
-  ['Blue Raspberry LipBalm 4.25g', 'LIP BALM'],
-  ['Kids HairClip Set for Girls', 'HAIR CLIP'],
-  ['Stainless Steel WaterBottle 1 Litre', 'WATER BOTTLE'],
-])('"%s" writes a term as one word: no use of %s', async (title, mark) => {
+  ['Strawberry LipBalm 4g', 'LIP BALM', 'a term run together'],
+  ['Blue Raspberry LipBalm 4.25g', 'LIP BALM', 'a term run together'],
+  ['Kids HairClip Set for Girls', 'HAIR CLIP', 'a term run together'],
+  ['Stainless Steel WaterBottle 1 Litre', 'WATER BOTTLE', 'a term run together'],
+  ['acid-free poly folder', 'POLY', 'a clipped material'],
+  ['Letter Size Poly Envelope 10 Pack', 'POLY', 'a clipped material'],
+  ['Non-stick Cera Coated Frying Pan 24 cm', 'CERA', 'a clipped material'],
+  ['bulk oem hard drive', 'OEM', 'an abbreviation of the trade'],
+  ['5W USB Official OEM Charger and Power Adapter', 'OEM', 'an abbreviation of the trade'],
+  ['Kingston 32 GB micro SD Memory Card', 'SD', 'an abbreviation of the trade'],
+])('"%s" writes a term: no use of %s (%s)', async (title, mark) => {
   expect(marksOf(await screen(title))).not.toContain(mark);
 });
 
@@ -65,35 +71,39 @@ it('the title\'s first word stands where its brand does, and is left to the mode
   expect(marksOf(await screen("Baby Girl's CoffeeBean Trousers"))).not.toContain('COFFEE BEAN');
 });
 
-describe('a clipped material or finish', () => {
-  it.each([
-    ['poly', 'polyester'],
-    ['digi', 'digital'],
-    ['acry', 'acrylic'],
-  ])('"%s" is the start of "%s", and no word of its own', (word) => {
-    expect(isClippedDescriptor(word)).toBe(true);
-  });
+/** The two readings of a single word, each by its own list (shared/screening/terms-of-trade.ts). */
+const READINGS = { clipping: isClippedDescriptor, abbreviation: isTradeAbbreviation } as const;
 
+describe('a clipped material or finish, and an abbreviation of the trade', () => {
   it.each([
-    ['nike', 'no material starts so'],
-    ['polyester', 'the whole word, which the lexicon already reads'],
-    ['stain', 'an English word: the model reads it'],
-    ['acryli', 'a clipping must leave three letters out or more'],
-    ['alu', 'three letters are too few to tell a clipping'],
-  ])('"%s" is not (%s)', (word) => {
-    expect(isClippedDescriptor(word)).toBe(false);
+    ['poly', 'clipping', true, 'the start of "polyester"'],
+    ['digi', 'clipping', true, 'the start of "digital"'],
+    ['acry', 'clipping', true, 'the start of "acrylic"'],
+    ['nike', 'clipping', false, 'no material starts so'],
+    ['polyester', 'clipping', false, 'the whole word, which the lexicon already reads'],
+    ['stain', 'clipping', false, 'an English word: the model reads it'],
+    ['acryli', 'clipping', false, 'a clipping must leave three letters out or more'],
+    ['alu', 'clipping', false, 'three letters are too few to tell a clipping'],
+    ['oem', 'abbreviation', true, "a kind of maker's part"],
+    ['sd', 'abbreviation', true, 'a memory card format'],
+    ['ptfe', 'abbreviation', true, 'a material'],
+    ['ntsc', 'abbreviation', true, 'a video standard'],
+    ['sdxc', 'abbreviation', true, 'a memory card format'],
+    ['amd', 'abbreviation', false, "a chipset family: a maker's name"],
+    ['nfl', 'abbreviation', false, 'a sports logo'],
+    ['ncaa', 'abbreviation', false, 'a body that certifies bats, with marks of its own'],
+    ['raid', 'abbreviation', false, 'a one-word name of the brand list'],
+    ['usb', 'abbreviation', false, 'generic already, never looked up alone'],
+    ['nike', 'abbreviation', false, 'no value of the taxonomy'],
+  ] as const)('"%s" as a %s: %s (%s)', (word, reading, expected, _why) => {
+    expect(READINGS[reading](word)).toBe(expected);
   });
 
   it.each([
     ['acid-free poly folder', 'POLY'],
-    ['Letter Size Poly Envelope 10 Pack', 'POLY'],
-    ['Non-stick Cera Coated Frying Pan 24 cm', 'CERA'],
-  ])('"%s" names the material: no use of %s', async (title, mark) => {
-    expect(marksOf(await screen(title))).not.toContain(mark);
-  });
-
-  it('the rule, not the model, sets the clipping aside: the model alone rates "acid-free poly folder" a use of POLY', async () => {
-    expect(await modelRaises('acid-free poly folder', 'POLY')).toBe(true);
+    ['bulk oem hard drive', 'OEM'],
+  ])('the rule, not the model, sets it aside: the model alone rates "%s" a use of %s', async (title, mark) => {
+    expect(await modelRaises(title, mark)).toBe(true);
   });
 
   it('the title\'s first word is its maker\'s place: "Poly Voyager 4320 Headset" raises POLY', async () => {
@@ -102,35 +112,6 @@ describe('a clipped material or finish', () => {
 
   it('a strong mark is a name wherever it stands: "Wireless Module Kit by Digi", DIGI registered in six classes by one owner', async () => {
     expect(marksOf(await screen('Wireless Module Kit by Digi'))).toContain('DIGI');
-  });
-});
-
-describe('an abbreviation of the trade', () => {
-  it.each(['oem', 'sd', 'ptfe', 'ntsc', 'sdxc'])('"%s" is one', (word) => {
-    expect(isTradeAbbreviation(word)).toBe(true);
-  });
-
-  it.each([
-    ['amd', "a chipset family: a maker's name"],
-    ['nfl', 'a sports logo'],
-    ['ncaa', 'a body that certifies bats, with marks of its own'],
-    ['raid', 'a one-word name of the brand list'],
-    ['usb', 'generic already, never looked up alone'],
-    ['nike', 'no value of the taxonomy'],
-  ])('"%s" is not (%s)', (word) => {
-    expect(isTradeAbbreviation(word)).toBe(false);
-  });
-
-  it.each([
-    ['bulk oem hard drive', 'OEM'],
-    ['5W USB Official OEM Charger and Power Adapter', 'OEM'],
-    ['Kingston 32 GB micro SD Memory Card', 'SD'],
-  ])('"%s" writes the term: no use of %s', async (title, mark) => {
-    expect(marksOf(await screen(title))).not.toContain(mark);
-  });
-
-  it('the rule, not the model, sets it aside: the model alone rates "bulk oem hard drive" a use of OEM', async () => {
-    expect(await modelRaises('bulk oem hard drive', 'OEM')).toBe(true);
   });
 
   const sourcePresent = existsSync(path.join(DEFAULT_SHARED_DIR, 'data/lexicon/shopify-taxonomy/attribute_values.txt'));
